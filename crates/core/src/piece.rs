@@ -1,0 +1,135 @@
+//! Pieces: kinds defined by a variant's table, colors, and their movement.
+
+use crate::Color;
+
+/// The largest number of piece kinds (faces) a variant may define.
+pub const MAX_KINDS: usize = 16;
+/// The largest number of hand slots (pairs that can be held in hand) a variant may define.
+pub const MAX_SLOTS: usize = 8;
+
+/// A piece kind: an index into the variant's [`crate::Variant::PIECES`] table.
+///
+/// A two-faced piece is two kinds, one for each face, linked by [`PieceDef::flips_to`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Kind(pub u8);
+
+impl Kind {
+    /// The index of the kind, for array lookups.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A piece on the board: a kind and a color.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Piece {
+    /// Owner.
+    pub color: Color,
+    /// Face shown.
+    pub kind: Kind,
+}
+
+impl Piece {
+    /// A piece of `color` showing `kind`.
+    #[inline(always)]
+    pub const fn new(color: Color, kind: Kind) -> Piece {
+        Piece { color, kind }
+    }
+}
+
+/// How a piece moves, written from Black's point of view.
+///
+/// An offset `(dx, dy)` has `dy > 0` forward (toward rank `a` for Black) and `dx > 0`
+/// toward the higher-numbered files (Black's left). White's moves are the 180-degree image.
+#[derive(Copy, Clone, Debug)]
+pub struct Movement {
+    /// Single steps (or jumps, such as a knight's): the piece reaches `from + offset`.
+    pub steps: &'static [(i8, i8)],
+    /// Slides: the piece moves any number of squares along each unit direction until the
+    /// edge or the first occupied square (which it may capture if it is an enemy).
+    pub slides: &'static [(i8, i8)],
+}
+
+impl Movement {
+    /// One step in each of the eight directions.
+    pub const KING: Movement = Movement {
+        steps: &[
+            (0, 1),
+            (1, 1),
+            (-1, 1),
+            (1, 0),
+            (-1, 0),
+            (0, -1),
+            (1, -1),
+            (-1, -1),
+        ],
+        slides: &[],
+    };
+    /// Gold general (also tokin and other gold-movers).
+    pub const GOLD: Movement = Movement {
+        steps: &[(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0), (0, -1)],
+        slides: &[],
+    };
+    /// Silver general.
+    pub const SILVER: Movement = Movement {
+        steps: &[(0, 1), (1, 1), (-1, 1), (1, -1), (-1, -1)],
+        slides: &[],
+    };
+    /// Pawn.
+    pub const PAWN: Movement = Movement {
+        steps: &[(0, 1)],
+        slides: &[],
+    };
+    /// Knight: two forward and one sideways, jumping.
+    pub const KNIGHT: Movement = Movement {
+        steps: &[(1, 2), (-1, 2)],
+        slides: &[],
+    };
+    /// Lance: slides straight forward.
+    pub const LANCE: Movement = Movement {
+        steps: &[],
+        slides: &[(0, 1)],
+    };
+    /// Bishop: slides diagonally.
+    pub const BISHOP: Movement = Movement {
+        steps: &[],
+        slides: &[(1, 1), (-1, 1), (1, -1), (-1, -1)],
+    };
+    /// Rook: slides orthogonally.
+    pub const ROOK: Movement = Movement {
+        steps: &[],
+        slides: &[(0, 1), (0, -1), (1, 0), (-1, 0)],
+    };
+}
+
+/// Everything core needs to know about one piece kind (one face).
+#[derive(Copy, Clone, Debug)]
+pub struct PieceDef {
+    /// English name, lowercase (`"tokin"`).
+    pub name: &'static str,
+    /// Black's SFEN letter, uppercase (`'T'`); White's is the lowercase letter. A promoted
+    /// face that has no letter of its own is written with `+` and the base letter, and then
+    /// `letter` is the base letter and [`PieceDef::promoted`] is true.
+    pub letter: char,
+    /// Whether this face is written `+<letter>` (a promoted face without a letter of its own).
+    pub promoted: bool,
+    /// The single kanji used for the piece in Japanese records (`'と'`).
+    pub kanji: char,
+    /// How the piece moves.
+    pub movement: Movement,
+    /// Whether this is the king. Each side has exactly one royal piece.
+    pub royal: bool,
+    /// The other face: the kind this piece turns into when it flips or promotes.
+    pub flips_to: Option<Kind>,
+    /// The hand slot a captured piece of this kind goes to, or `None` when captured pieces
+    /// leave the game (or for the king).
+    pub hand_slot: Option<u8>,
+    /// Set group: kinds sharing a group are faces of the same physical pieces, counted
+    /// together against [`crate::Variant::group_limit`].
+    pub group: u8,
+    /// Other spellings accepted when reading text, such as `"+P"` for a Kyoto rook.
+    pub aliases: &'static [&'static str],
+}

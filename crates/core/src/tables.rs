@@ -1,0 +1,383 @@
+//! Precomputed attack, ray and hash tables, built at compile time from a variant's pieces.
+
+use crate::piece::{PieceDef, MAX_KINDS, MAX_SLOTS};
+use crate::{Bitboard, Color, Geometry, Kind, Square};
+
+/// Largest hand count per slot that has its own hash key.
+pub const MAX_HAND_COUNT: usize = 16;
+
+/// Absolute directions as (file delta, rank delta); `d ^ 1` is the opposite of `d`.
+pub const DIRS: [(i8, i8); 8] = [
+    (0, -1),
+    (0, 1),
+    (1, 0),
+    (-1, 0),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+    (1, 1),
+];
+
+/// The tables one variant's move generator reads. Build them with [`Tables::build`] in a
+/// `static`, so that they exist once per variant and cost nothing at run time.
+#[derive(Debug)]
+pub struct Tables {
+    /// The board shape.
+    pub geometry: Geometry,
+    /// All squares of the board.
+    pub board: Bitboard,
+    /// Number of piece kinds.
+    pub kinds: usize,
+    /// Number of hand slots.
+    pub slots: usize,
+    /// The royal kind.
+    pub king: Kind,
+    /// Step attacks `[color][kind][square]`.
+    pub step: [[[Bitboard; 64]; MAX_KINDS]; 2],
+    /// Slide directions `[color][kind]` as a bit mask over [`DIRS`].
+    pub slide_dirs: [[u8; MAX_KINDS]; 2],
+    /// Kinds (bit mask) that slide in direction `d`: `[color][d]`.
+    pub sliders_in_dir: [[u16; 8]; 2],
+    /// Kinds (bit mask) with any step.
+    pub steppers: u16,
+    /// Kinds (bit mask) with any slide.
+    pub sliders: u16,
+    /// Rays `[dir][square]`: squares from (excluding) the square to the edge.
+    pub rays: [[Bitboard; 64]; 8],
+    /// Whether index increases along the direction.
+    pub positive: [bool; 8],
+    /// Squares strictly between two aligned squares (empty if not aligned).
+    pub between: [[Bitboard; 64]; 64],
+    /// The whole line through two aligned squares (empty if not aligned).
+    pub line: [[Bitboard; 64]; 64],
+    /// The faces a hand slot can be dropped as, `[slot][i]` for `i < slot_faces_len[slot]`.
+    pub slot_faces: [[Kind; 2]; MAX_SLOTS],
+    /// Number of faces per slot.
+    pub slot_faces_len: [u8; MAX_SLOTS],
+    /// The rank farthest from each color (`[color]`), as a mask.
+    pub farthest_rank: [Bitboard; 2],
+    /// Zobrist keys for pieces `[color][kind][square]`.
+    pub z_piece: [[[u64; 64]; MAX_KINDS]; 2],
+    /// Zobrist keys for hand counts `[color][slot][count]` (count 0 has key 0).
+    pub z_hand: [[[u64; MAX_HAND_COUNT]; MAX_SLOTS]; 2],
+    /// Zobrist key for White to move.
+    pub z_side: u64,
+    /// Spare keys for variant state (see [`crate::Variant::extra_hash`]).
+    pub z_extra: [u64; 32],
+}
+
+const fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const fn offset(g: Geometry, sq: usize, df: i32, dr: i32) -> Option<usize> {
+    let w = g.width as i32;
+    let h = g.height as i32;
+    let f = (sq as i32) % w + df;
+    let r = (sq as i32) / w + dr;
+    if f < 0 || f >= w || r < 0 || r >= h {
+        None
+    } else {
+        Some((r * w + f) as usize)
+    }
+}
+
+const fn absolute(color: usize, dx: i8, dy: i8) -> (i32, i32) {
+    if color == 0 {
+        (dx as i32, -(dy as i32))
+    } else {
+        (-(dx as i32), dy as i32)
+    }
+}
+
+const fn dir_index(df: i32, dr: i32) -> usize {
+    let mut d = 0;
+    while d < 8 {
+        if DIRS[d].0 as i32 == df && DIRS[d].1 as i32 == dr {
+            return d;
+        }
+        d += 1;
+    }
+    panic!("slides must be unit directions");
+}
+
+impl Tables {
+    /// Builds the tables for a board and a piece table. Meant for `static` initialisers;
+    /// `seed` varies the hash keys between variants.
+    pub const fn build(geometry: Geometry, pieces: &[PieceDef], seed: u64) -> Tables {
+        assert!(pieces.len() <= MAX_KINDS, "too many piece kinds");
+        let n = geometry.squares();
+        let mut t = Tables {
+            geometry,
+            board: Bitboard::first(n),
+            kinds: pieces.len(),
+            slots: 0,
+            king: Kind(0),
+            step: [[[Bitboard::EMPTY; 64]; MAX_KINDS]; 2],
+            slide_dirs: [[0; MAX_KINDS]; 2],
+            sliders_in_dir: [[0; 8]; 2],
+            steppers: 0,
+            sliders: 0,
+            rays: [[Bitboard::EMPTY; 64]; 8],
+            positive: [false; 8],
+            between: [[Bitboard::EMPTY; 64]; 64],
+            line: [[Bitboard::EMPTY; 64]; 64],
+            slot_faces: [[Kind(0); 2]; MAX_SLOTS],
+            slot_faces_len: [0; MAX_SLOTS],
+            farthest_rank: [Bitboard::EMPTY; 2],
+            z_piece: [[[0; 64]; MAX_KINDS]; 2],
+            z_hand: [[[0; MAX_HAND_COUNT]; MAX_SLOTS]; 2],
+            z_side: 0,
+            z_extra: [0; 32],
+        };
+        let w = geometry.width as i32;
+
+        // Rays, directions.
+        let mut d = 0;
+        while d < 8 {
+            t.positive[d] = DIRS[d].1 as i32 * w + DIRS[d].0 as i32 > 0;
+            let mut s = 0;
+            while s < n {
+                let mut bb = 0u64;
+                let mut cur = s;
+                while let Some(next) = offset(geometry, cur, DIRS[d].0 as i32, DIRS[d].1 as i32) {
+                    bb |= 1u64 << next;
+                    cur = next;
+                }
+                t.rays[d][s] = Bitboard(bb);
+                s += 1;
+            }
+            d += 1;
+        }
+        // Between and line.
+        let mut a = 0;
+        while a < n {
+            let mut d = 0;
+            while d < 8 {
+                let mut between = 0u64;
+                let mut cur = a;
+                while let Some(next) = offset(geometry, cur, DIRS[d].0 as i32, DIRS[d].1 as i32) {
+                    t.between[a][next] = Bitboard(between);
+                    t.line[a][next] = Bitboard(t.rays[d][a].0 | t.rays[d ^ 1][a].0 | (1u64 << a));
+                    between |= 1u64 << next;
+                    cur = next;
+                }
+                d += 1;
+            }
+            a += 1;
+        }
+        // Pieces.
+        let mut k = 0;
+        while k < pieces.len() {
+            let def = &pieces[k];
+            if def.royal {
+                t.king = Kind(k as u8);
+            }
+            if let Some(slot) = def.hand_slot {
+                let slot = slot as usize;
+                assert!(slot < MAX_SLOTS, "hand slot out of range");
+                let len = t.slot_faces_len[slot] as usize;
+                assert!(len < 2, "at most two faces per hand slot");
+                t.slot_faces[slot][len] = Kind(k as u8);
+                t.slot_faces_len[slot] += 1;
+                if slot + 1 > t.slots {
+                    t.slots = slot + 1;
+                }
+            }
+            if !def.movement.steps.is_empty() {
+                t.steppers |= 1 << k;
+            }
+            if !def.movement.slides.is_empty() {
+                t.sliders |= 1 << k;
+            }
+            let mut c = 0;
+            while c < 2 {
+                let mut i = 0;
+                while i < def.movement.slides.len() {
+                    let (dx, dy) = def.movement.slides[i];
+                    let (df, dr) = absolute(c, dx, dy);
+                    let d = dir_index(df, dr);
+                    t.slide_dirs[c][k] |= 1 << d;
+                    t.sliders_in_dir[c][d] |= 1 << k;
+                    i += 1;
+                }
+                let mut s = 0;
+                while s < n {
+                    let mut bb = 0u64;
+                    let mut i = 0;
+                    while i < def.movement.steps.len() {
+                        let (dx, dy) = def.movement.steps[i];
+                        let (df, dr) = absolute(c, dx, dy);
+                        if let Some(to) = offset(geometry, s, df, dr) {
+                            bb |= 1u64 << to;
+                        }
+                        i += 1;
+                    }
+                    t.step[c][k][s] = Bitboard(bb);
+                    s += 1;
+                }
+                c += 1;
+            }
+            k += 1;
+        }
+        // Farthest ranks.
+        let mut f = 0;
+        while f < geometry.width as usize {
+            t.farthest_rank[0].0 |= 1u64 << f;
+            t.farthest_rank[1].0 |= 1u64 << (n - 1 - f);
+            f += 1;
+        }
+        // Zobrist keys.
+        let mut state = seed ^ 0x6B73_686F_6769_0001;
+        let mut c = 0;
+        while c < 2 {
+            let mut k = 0;
+            while k < MAX_KINDS {
+                let mut s = 0;
+                while s < 64 {
+                    t.z_piece[c][k][s] = splitmix(&mut state);
+                    s += 1;
+                }
+                k += 1;
+            }
+            let mut slot = 0;
+            while slot < MAX_SLOTS {
+                let mut cnt = 1;
+                while cnt < MAX_HAND_COUNT {
+                    t.z_hand[c][slot][cnt] = splitmix(&mut state);
+                    cnt += 1;
+                }
+                slot += 1;
+            }
+            c += 1;
+        }
+        t.z_side = splitmix(&mut state);
+        let mut i = 0;
+        while i < 32 {
+            t.z_extra[i] = splitmix(&mut state);
+            i += 1;
+        }
+        t
+    }
+
+    /// Attacks of a sliding move from `sq` in direction `d`, stopping at (and including) the
+    /// first occupied square.
+    #[inline(always)]
+    pub fn ray_attacks(&self, d: usize, sq: Square, occupied: Bitboard) -> Bitboard {
+        let ray = self.rays[d][sq.index()];
+        let blockers = ray & occupied;
+        let first = if self.positive[d] {
+            blockers.lowest()
+        } else {
+            blockers.highest()
+        };
+        match first {
+            None => ray,
+            Some(b) => Bitboard(ray.0 ^ self.rays[d][b.index()].0),
+        }
+    }
+
+    /// All squares a piece of `color` and `kind` on `sq` attacks, given the occupancy.
+    #[inline(always)]
+    pub fn attacks(&self, color: Color, kind: Kind, sq: Square, occupied: Bitboard) -> Bitboard {
+        let mut bb = self.step[color.index()][kind.index()][sq.index()];
+        let mut dirs = self.slide_dirs[color.index()][kind.index()];
+        while dirs != 0 {
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            bb |= self.ray_attacks(d, sq, occupied);
+        }
+        bb
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::Movement;
+
+    const DEFS: [PieceDef; 3] = [
+        PieceDef {
+            name: "king",
+            letter: 'K',
+            promoted: false,
+            kanji: '玉',
+            movement: Movement::KING,
+            royal: true,
+            flips_to: None,
+            hand_slot: None,
+            group: 0,
+            aliases: &[],
+        },
+        PieceDef {
+            name: "knight",
+            letter: 'N',
+            promoted: false,
+            kanji: '桂',
+            movement: Movement::KNIGHT,
+            royal: false,
+            flips_to: None,
+            hand_slot: Some(0),
+            group: 1,
+            aliases: &[],
+        },
+        PieceDef {
+            name: "rook",
+            letter: 'R',
+            promoted: false,
+            kanji: '飛',
+            movement: Movement::ROOK,
+            royal: false,
+            flips_to: None,
+            hand_slot: Some(1),
+            group: 2,
+            aliases: &[],
+        },
+    ];
+    static T: Tables = Tables::build(Geometry::new(5, 5), &DEFS, 1);
+
+    fn sq(name: &str) -> Square {
+        T.geometry.parse_square(name).unwrap()
+    }
+    fn names(bb: Bitboard) -> Vec<String> {
+        let mut v: Vec<String> = bb.map(|s| T.geometry.name(s).to_string()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn knight_jumps_forward_for_each_color() {
+        // Black knight on 3c jumps to 2a and 4a; White's to 2e and 4e.
+        assert_eq!(names(T.step[0][1][sq("3c").index()]), vec!["2a", "4a"]);
+        assert_eq!(names(T.step[1][1][sq("3c").index()]), vec!["2e", "4e"]);
+        assert_eq!(names(T.step[0][1][sq("3b").index()]), Vec::<String>::new());
+    }
+
+    #[test]
+    fn rook_stops_at_blockers() {
+        let occ = Bitboard::from_square(sq("3a")) | Bitboard::from_square(sq("1c"));
+        let a = T.attacks(Color::Black, Kind(2), sq("3c"), occ);
+        assert_eq!(
+            names(a),
+            vec!["1c", "2c", "3a", "3b", "3d", "3e", "4c", "5c"]
+        );
+    }
+
+    #[test]
+    fn between_and_line() {
+        assert_eq!(
+            names(T.between[sq("1a").index()][sq("4d").index()]),
+            vec!["2b", "3c"]
+        );
+        assert_eq!(
+            names(T.between[sq("1a").index()][sq("2c").index()]),
+            Vec::<String>::new()
+        );
+        assert_eq!(T.line[sq("1a").index()][sq("2c").index()], Bitboard::EMPTY);
+        assert_eq!(T.line[sq("3a").index()][sq("3c").index()].count(), 5);
+    }
+}

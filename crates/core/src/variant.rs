@@ -1,0 +1,205 @@
+//! The plug-in interface: what a variant tells core.
+
+use crate::piece::PieceDef;
+use crate::position::{Position, PositionError, Setup};
+use crate::tables::Tables;
+use crate::{Bitboard, Color, Geometry, Kind, Piece, Square};
+use core::fmt::Debug;
+use core::hash::Hash;
+
+/// Whether a board move turns the piece over (or promotes it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flip {
+    /// The piece keeps its face.
+    Never,
+    /// The piece must flip.
+    Always,
+    /// The player chooses: both moves are legal.
+    Optional,
+}
+
+/// What a stalemate (no legal move, not in check) means for the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StalemateRule {
+    /// The stalemated side loses.
+    Loss,
+    /// The game is drawn.
+    Draw,
+}
+
+/// How a variant treats repeated positions; applied by [`crate::Game`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RepetitionRule {
+    /// The occurrence of the same position that ends the game (3 = threefold).
+    pub occurrences: u8,
+    /// Whether a side whose every move in the repetition gave check loses instead of drawing.
+    pub perpetual_check_loses: bool,
+}
+
+/// How many physical pieces of a set group exist.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GroupLimit {
+    /// Most pieces of the group on the board and in both hands together.
+    pub total: u8,
+    /// Most pieces of the group one side may own.
+    pub per_side: u8,
+}
+
+/// Why a game was won.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum WinReason {
+    /// The loser is in check and has no legal move.
+    Checkmate,
+    /// The loser has no legal move and is not in check, in a variant where that loses.
+    Stalemate,
+    /// The winner's king reached its farthest rank.
+    KingEntry,
+    /// The side with the lone king survived the bare-king countdown.
+    BareKing,
+    /// The loser checked on every move of a repetition.
+    PerpetualCheck,
+}
+
+/// Why a game was drawn.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum DrawReason {
+    /// No legal move, not in check, in a variant where that draws.
+    Stalemate,
+    /// A position occurred as often as the variant's repetition rule allows.
+    Repetition,
+}
+
+/// How a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Outcome {
+    /// One side won.
+    Win {
+        /// The winner.
+        winner: Color,
+        /// How.
+        reason: WinReason,
+    },
+    /// Nobody won.
+    Draw {
+        /// Why.
+        reason: DrawReason,
+    },
+}
+
+impl Outcome {
+    /// The winner, if any.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::Win { winner, .. } => Some(winner),
+            Outcome::Draw { .. } => None,
+        }
+    }
+}
+
+impl core::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Outcome::Win { winner, reason } => {
+                let how = match reason {
+                    WinReason::Checkmate => "checkmate",
+                    WinReason::Stalemate => "stalemate",
+                    WinReason::KingEntry => "king entry",
+                    WinReason::BareKing => "bare king",
+                    WinReason::PerpetualCheck => "perpetual check",
+                };
+                write!(f, "{winner} wins by {how}")
+            }
+            Outcome::Draw { reason } => match reason {
+                DrawReason::Stalemate => f.write_str("draw by stalemate"),
+                DrawReason::Repetition => f.write_str("draw by repetition"),
+            },
+        }
+    }
+}
+
+/// A small shogi variant, plugged into core's generic machinery.
+///
+/// Core's move generator, position and perft are generic over this trait and monomorphised
+/// per variant: nothing is dispatched dynamically on the hot path. A variant is a zero-sized
+/// marker type implementing this trait in a crate of its own.
+pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
+    /// Short lowercase name, as used on the command line (`"kyoto"`).
+    const NAME: &'static str;
+    /// Name for people (`"Kyoto Shogi"`).
+    const DISPLAY_NAME: &'static str;
+    /// The board shape.
+    const GEOMETRY: Geometry;
+    /// Every piece kind (face), indexed by [`Kind`].
+    const PIECES: &'static [PieceDef];
+    /// The result of a stalemate.
+    const STALEMATE: StalemateRule;
+    /// The repetition rule.
+    const REPETITION: RepetitionRule;
+    /// True when [`Variant::flip`] never returns [`Flip::Optional`]; lets perft count
+    /// leaves with one popcount per piece.
+    const NO_OPTIONAL_FLIPS: bool = true;
+    /// True when [`Variant::adjudicate`] may end a game before any move is generated.
+    const HAS_ADJUDICATION: bool = false;
+
+    /// Variant state beyond board, hands, side and ply (such as a countdown). It is part of
+    /// the position's identity and hash.
+    type Extra: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static;
+
+    /// The precomputed tables, normally `&STATIC` built with [`Tables::build`].
+    fn tables() -> &'static Tables;
+
+    /// The start position.
+    fn start() -> Setup<Self>;
+
+    /// Whether the piece of `color` showing `kind`, moving `from` `to`, flips or promotes.
+    /// `capture` tells whether the destination holds an enemy piece.
+    fn flip(kind: Kind, color: Color, from: Square, to: Square, capture: bool) -> Flip;
+
+    /// The set limits of a group (see [`PieceDef::group`]).
+    fn group_limit(group: u8) -> GroupLimit;
+
+    /// Where a drop of `kind` by `color` may land, given the empty squares. The default allows
+    /// every empty square.
+    #[inline(always)]
+    fn drop_targets(
+        _pos: &Position<Self>,
+        _color: Color,
+        _kind: Kind,
+        empty: Bitboard,
+    ) -> Bitboard {
+        empty
+    }
+
+    /// Whether `piece` may stand on `sq` in a valid setup. Default: anywhere.
+    fn placement_allowed(_piece: Piece, _sq: Square) -> bool {
+        true
+    }
+
+    /// Extra validity checks on a setup, after core's own.
+    fn validate(_setup: &Setup<Self>) -> Result<(), PositionError> {
+        Ok(())
+    }
+
+    /// Hash contribution of the extra state (0 for the default state).
+    fn extra_hash(_extra: Self::Extra) -> u64 {
+        0
+    }
+
+    /// Called after every move is made, with the mover and the captured piece, to update the
+    /// extra state (through [`Position::set_extra`]).
+    #[inline(always)]
+    fn after_move(_pos: &mut Position<Self>, _mover: Color, _captured: Option<Piece>) {}
+
+    /// A result that ends the game in this position before any move (king entry, an expired
+    /// countdown). A position with a result has no legal moves.
+    #[inline(always)]
+    fn adjudicate(_pos: &Position<Self>) -> Option<Outcome> {
+        None
+    }
+}

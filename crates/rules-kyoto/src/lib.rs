@@ -1,0 +1,181 @@
+//! # kshogi-rules-kyoto
+//!
+//! Kyoto Shogi as a [`kshogi_core::Variant`]: a 5x5 board, every piece but the king is a
+//! pair of faces (tokin/lance, silver/bishop, gold/knight, pawn/rook), and every move of a
+//! non-king piece turns it over. Captured pieces go to hand as pairs and may be dropped with
+//! either face up, on any empty square, with no further restriction.
+//!
+//! Decisions of the project: a stalemated side loses; the third occurrence of a position
+//! (board, hands, side to move) is a draw, with no perpetual-check exception.
+//!
+//! This crate depends on `kshogi-core` only; it must know nothing of notation or the CLI.
+
+use kshogi_core::{
+    Color, Flip, Geometry, GroupLimit, Kind, Movement, PieceDef, RepetitionRule, Setup, Square,
+    StalemateRule, Tables, Variant,
+};
+
+/// The king.
+pub const KING: Kind = Kind(0);
+/// Tokin (face A of the tokin/lance pair); moves as a gold.
+pub const TOKIN: Kind = Kind(1);
+/// Lance (face B of the tokin/lance pair).
+pub const LANCE: Kind = Kind(2);
+/// Silver general (face A of the silver/bishop pair).
+pub const SILVER: Kind = Kind(3);
+/// Bishop (face B of the silver/bishop pair).
+pub const BISHOP: Kind = Kind(4);
+/// Gold general (face A of the gold/knight pair).
+pub const GOLD: Kind = Kind(5);
+/// Knight (face B of the gold/knight pair).
+pub const KNIGHT: Kind = Kind(6);
+/// Pawn (face A of the pawn/rook pair).
+pub const PAWN: Kind = Kind(7);
+/// Rook (face B of the pawn/rook pair).
+pub const ROOK: Kind = Kind(8);
+
+const fn def(
+    name: &'static str,
+    letter: char,
+    kanji: char,
+    movement: Movement,
+    flips_to: Option<Kind>,
+    slot: Option<u8>,
+    aliases: &'static [&'static str],
+) -> PieceDef {
+    PieceDef {
+        name,
+        letter,
+        promoted: false,
+        kanji,
+        movement,
+        royal: slot.is_none(),
+        flips_to,
+        hand_slot: slot,
+        group: match slot {
+            Some(s) => s + 1,
+            None => 0,
+        },
+        aliases,
+    }
+}
+
+/// The piece table. Hand slots follow the canonical SFEN hand order: T, G, S, P.
+pub const PIECES: &[PieceDef] = &[
+    def("king", 'K', '玉', Movement::KING, None, None, &[]),
+    def(
+        "tokin",
+        'T',
+        'と',
+        Movement::GOLD,
+        Some(LANCE),
+        Some(0),
+        &["+L"],
+    ),
+    def(
+        "lance",
+        'L',
+        '香',
+        Movement::LANCE,
+        Some(TOKIN),
+        Some(0),
+        &[],
+    ),
+    def(
+        "silver",
+        'S',
+        '銀',
+        Movement::SILVER,
+        Some(BISHOP),
+        Some(2),
+        &[],
+    ),
+    def(
+        "bishop",
+        'B',
+        '角',
+        Movement::BISHOP,
+        Some(SILVER),
+        Some(2),
+        &["+S"],
+    ),
+    def(
+        "gold",
+        'G',
+        '金',
+        Movement::GOLD,
+        Some(KNIGHT),
+        Some(1),
+        &["+N"],
+    ),
+    def(
+        "knight",
+        'N',
+        '桂',
+        Movement::KNIGHT,
+        Some(GOLD),
+        Some(1),
+        &[],
+    ),
+    def("pawn", 'P', '歩', Movement::PAWN, Some(ROOK), Some(3), &[]),
+    def(
+        "rook",
+        'R',
+        '飛',
+        Movement::ROOK,
+        Some(PAWN),
+        Some(3),
+        &["+P"],
+    ),
+];
+
+static TABLES: Tables = Tables::build(Geometry::new(5, 5), PIECES, 0x4B59_4F54_4F00_0001);
+
+/// Kyoto Shogi.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Kyoto;
+
+impl Variant for Kyoto {
+    const NAME: &'static str = "kyoto";
+    const DISPLAY_NAME: &'static str = "Kyoto Shogi";
+    const GEOMETRY: Geometry = Geometry::new(5, 5);
+    const PIECES: &'static [PieceDef] = PIECES;
+    const STALEMATE: StalemateRule = StalemateRule::Loss;
+    const REPETITION: RepetitionRule = RepetitionRule {
+        occurrences: 3,
+        perpetual_check_loses: false,
+    };
+    type Extra = ();
+
+    #[inline(always)]
+    fn tables() -> &'static Tables {
+        &TABLES
+    }
+
+    fn start() -> Setup<Kyoto> {
+        let mut s = Setup::empty();
+        let back = [TOKIN, SILVER, KING, GOLD, PAWN];
+        for (i, &k) in back.iter().enumerate() {
+            // Black's rank e from file 5 to 1; White's rank a is the 180-degree image.
+            s.put(5 - i as u8, 4, Color::Black, k);
+            s.put(1 + i as u8, 0, Color::White, k);
+        }
+        s
+    }
+
+    #[inline(always)]
+    fn flip(kind: Kind, _: Color, _: Square, _: Square, _: bool) -> Flip {
+        if kind == KING {
+            Flip::Never
+        } else {
+            Flip::Always
+        }
+    }
+
+    fn group_limit(_group: u8) -> GroupLimit {
+        GroupLimit {
+            total: 2,
+            per_side: 2,
+        }
+    }
+}

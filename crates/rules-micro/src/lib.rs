@@ -1,0 +1,184 @@
+//! # kshogi-rules-micro
+//!
+//! Micro Shogi as a [`kshogi_core::Variant`]: a 4x5 board with pieces that are pairs of faces
+//! (silver/lance, bishop/tokin, gold/rook, pawn/knight). There is no promotion zone: a
+//! non-king piece that captures turns over (mandatory), and a move that captures nothing
+//! never turns it. Captured pieces go to hand as pairs and may be dropped with either face
+//! up on any empty square: two pawns on a file, pawn-drop mate and trapped pieces are legal.
+//!
+//! A stalemated side loses. The fourth occurrence of a position (board, hands, side to move)
+//! is a draw, except that a side whose every move in the repetition gave check loses.
+//!
+//! This crate depends on `kshogi-core` only; it must know nothing of notation or the CLI.
+
+use kshogi_core::{
+    Color, Flip, Geometry, GroupLimit, Kind, Movement, PieceDef, RepetitionRule, Setup, Square,
+    StalemateRule, Tables, Variant,
+};
+
+/// The king.
+pub const KING: Kind = Kind(0);
+/// Bishop (face A of the bishop/tokin pair).
+pub const BISHOP: Kind = Kind(1);
+/// Tokin (face B of the bishop/tokin pair); moves as a gold.
+pub const TOKIN: Kind = Kind(2);
+/// Gold general (face A of the gold/rook pair).
+pub const GOLD: Kind = Kind(3);
+/// Rook (face B of the gold/rook pair).
+pub const ROOK: Kind = Kind(4);
+/// Silver general (face A of the silver/lance pair).
+pub const SILVER: Kind = Kind(5);
+/// Lance (face B of the silver/lance pair).
+pub const LANCE: Kind = Kind(6);
+/// Pawn (face A of the pawn/knight pair).
+pub const PAWN: Kind = Kind(7);
+/// Knight (face B of the pawn/knight pair).
+pub const KNIGHT: Kind = Kind(8);
+
+const fn def(
+    name: &'static str,
+    letter: char,
+    kanji: char,
+    movement: Movement,
+    flips_to: Option<Kind>,
+    slot: Option<u8>,
+    aliases: &'static [&'static str],
+) -> PieceDef {
+    PieceDef {
+        name,
+        letter,
+        promoted: false,
+        kanji,
+        movement,
+        royal: slot.is_none(),
+        flips_to,
+        hand_slot: slot,
+        group: match slot {
+            Some(s) => s + 1,
+            None => 0,
+        },
+        aliases,
+    }
+}
+
+/// The piece table. Hand slots follow the canonical SFEN hand order: B, G, S, P.
+pub const PIECES: &[PieceDef] = &[
+    def("king", 'K', '玉', Movement::KING, None, None, &[]),
+    def(
+        "bishop",
+        'B',
+        '角',
+        Movement::BISHOP,
+        Some(TOKIN),
+        Some(0),
+        &[],
+    ),
+    def(
+        "tokin",
+        'T',
+        'と',
+        Movement::GOLD,
+        Some(BISHOP),
+        Some(0),
+        &["+B"],
+    ),
+    def(
+        "gold",
+        'G',
+        '金',
+        Movement::GOLD,
+        Some(ROOK),
+        Some(1),
+        &["+R"],
+    ),
+    def("rook", 'R', '飛', Movement::ROOK, Some(GOLD), Some(1), &[]),
+    def(
+        "silver",
+        'S',
+        '銀',
+        Movement::SILVER,
+        Some(LANCE),
+        Some(2),
+        &["+L"],
+    ),
+    def(
+        "lance",
+        'L',
+        '香',
+        Movement::LANCE,
+        Some(SILVER),
+        Some(2),
+        &[],
+    ),
+    def(
+        "pawn",
+        'P',
+        '歩',
+        Movement::PAWN,
+        Some(KNIGHT),
+        Some(3),
+        &[],
+    ),
+    def(
+        "knight",
+        'N',
+        '桂',
+        Movement::KNIGHT,
+        Some(PAWN),
+        Some(3),
+        &["+P"],
+    ),
+];
+
+static TABLES: Tables = Tables::build(Geometry::new(4, 5), PIECES, 0x4D49_4352_4F00_0002);
+
+/// Micro Shogi.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Micro;
+
+impl Variant for Micro {
+    const NAME: &'static str = "micro";
+    const DISPLAY_NAME: &'static str = "Micro Shogi";
+    const GEOMETRY: Geometry = Geometry::new(4, 5);
+    const PIECES: &'static [PieceDef] = PIECES;
+    const STALEMATE: StalemateRule = StalemateRule::Loss;
+    const REPETITION: RepetitionRule = RepetitionRule {
+        occurrences: 4,
+        perpetual_check_loses: true,
+    };
+    type Extra = ();
+
+    #[inline(always)]
+    fn tables() -> &'static Tables {
+        &TABLES
+    }
+
+    fn start() -> Setup<Micro> {
+        let mut s = Setup::empty();
+        // Black's first rank, file 4 to file 1: S G B K; pawn on 1d. White is the image.
+        let back = [SILVER, GOLD, BISHOP, KING];
+        for (i, &k) in back.iter().enumerate() {
+            s.put(4 - i as u8, 4, Color::Black, k);
+            s.put(1 + i as u8, 0, Color::White, k);
+        }
+        s.put(1, 3, Color::Black, PAWN);
+        s.put(4, 1, Color::White, PAWN);
+        s
+    }
+
+    #[inline(always)]
+    fn flip(kind: Kind, _: Color, _: Square, _: Square, capture: bool) -> Flip {
+        if capture && kind != KING {
+            Flip::Always
+        } else {
+            Flip::Never
+        }
+    }
+
+    fn group_limit(_group: u8) -> GroupLimit {
+        GroupLimit {
+            total: 2,
+            per_side: 2,
+        }
+    }
+}
