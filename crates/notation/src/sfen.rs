@@ -1,0 +1,585 @@
+//! SFEN: `<board> <side> <hands> [<ply>] [<countdown>]`.
+
+use crate::variant::VariantNotation;
+use kshogi_core::{Color, Kind, Piece, Position, PositionError, Setup, Variant, MAX_SLOTS};
+use std::fmt::Write as _;
+
+/// What is wrong with an SFEN text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SfenErrorKind {
+    /// Nothing to read.
+    #[error("empty position")]
+    Empty,
+    /// Too few or too many fields.
+    #[error("{0}")]
+    Fields(String),
+    /// A problem in the board field.
+    #[error("board: {0}")]
+    Board(String),
+    /// The side-to-move field is not `b` or `w`.
+    #[error("side to move must be `b` or `w`, found `{0}`")]
+    Side(String),
+    /// A problem in the hands field.
+    #[error("hands: {0}")]
+    Hands(String),
+    /// The ply field is not a positive number.
+    #[error("ply must be a whole number from 1, found `{0}`")]
+    Ply(String),
+    /// The variant-state field is wrong.
+    #[error("{0}")]
+    Extra(String),
+    /// The text is well-formed but the position is not valid.
+    #[error("invalid position: {0}")]
+    Invalid(PositionError),
+}
+
+/// An SFEN error with the column (in characters, from 1) where the problem starts.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("column {column}: {kind}")]
+pub struct SfenError {
+    /// Column of the offending field or character, counting from 1.
+    pub column: usize,
+    /// What is wrong.
+    pub kind: SfenErrorKind,
+}
+
+fn err(column: usize, kind: SfenErrorKind) -> SfenError {
+    SfenError { column, kind }
+}
+
+/// Whitespace-separated words with their starting columns (1-based, in characters).
+pub(crate) fn words(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None; // (byte, column)
+    for (col, (byte, ch)) in text.char_indices().enumerate() {
+        if ch.is_whitespace() {
+            if let Some((b, c)) = start.take() {
+                out.push((c + 1, &text[b..byte]));
+            }
+        } else if start.is_none() {
+            start = Some((byte, col));
+        }
+    }
+    if let Some((b, c)) = start {
+        out.push((c + 1, &text[b..]));
+    }
+    out
+}
+
+/// The board shape `(width, height)` an SFEN's board field describes, without knowing the
+/// variant; `startpos` has none and is an error. Used to pick the variant by board size.
+pub fn board_shape(text: &str) -> Result<(u8, u8), SfenError> {
+    let ws = words(text);
+    let mut i = 0;
+    if ws.first().map(|w| w.1) == Some("sfen") {
+        i = 1;
+    }
+    let Some(&(col, board)) = ws.get(i) else {
+        return Err(err(1, SfenErrorKind::Empty));
+    };
+    if board == "startpos" {
+        return Err(err(
+            col,
+            SfenErrorKind::Fields("`startpos` does not say which variant; give --variant".into()),
+        ));
+    }
+    let rows: Vec<&str> = board.split('/').collect();
+    let mut width = None;
+    let mut offset = col;
+    for row in &rows {
+        let mut w = 0usize;
+        for ch in row.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                w += d as usize;
+            } else if ch.is_ascii_alphabetic() {
+                w += 1;
+            } else if ch != '+' {
+                return Err(err(
+                    offset,
+                    SfenErrorKind::Board(format!("unexpected character `{ch}`")),
+                ));
+            }
+            offset += 1;
+        }
+        offset += 1;
+        match width {
+            None => width = Some(w),
+            Some(x) if x != w => {
+                return Err(err(
+                    col,
+                    SfenErrorKind::Board(format!(
+                        "rows have different widths ({x} and {w} squares)"
+                    )),
+                ))
+            }
+            _ => {}
+        }
+    }
+    let width = width.unwrap_or(0);
+    if width == 0 || width > 9 || rows.len() > 26 {
+        return Err(err(
+            col,
+            SfenErrorKind::Board(format!("no board is {} by {}", width, rows.len())),
+        ));
+    }
+    Ok((width as u8, rows.len() as u8))
+}
+
+/// Looks up a piece written as `X`, `x`, `+X` or an alias; returns its color and kind.
+pub(crate) fn lookup_piece<V: Variant>(text: &str) -> Option<Piece> {
+    let (promoted, letter) = match text.strip_prefix('+') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let mut chars = letter.chars();
+    let ch = chars.next()?;
+    if chars.next().is_some() || !ch.is_ascii_alphabetic() {
+        return None;
+    }
+    let color = if ch.is_ascii_uppercase() {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let upper = ch.to_ascii_uppercase();
+    for (i, def) in V::PIECES.iter().enumerate() {
+        let kind = Kind(i as u8);
+        if def.letter == upper && def.promoted == promoted {
+            return Some(Piece::new(color, kind));
+        }
+    }
+    let canonical = format!("{}{}", if promoted { "+" } else { "" }, upper);
+    for (i, def) in V::PIECES.iter().enumerate() {
+        if def.aliases.iter().any(|a| *a == canonical) {
+            return Some(Piece::new(color, Kind(i as u8)));
+        }
+    }
+    None
+}
+
+/// The canonical SFEN letters of a piece (`T`, `l`, `+I`).
+pub(crate) fn piece_letters<V: Variant>(p: Piece) -> String {
+    let def = &V::PIECES[p.kind.index()];
+    let ch = if p.color == Color::Black {
+        def.letter
+    } else {
+        def.letter.to_ascii_lowercase()
+    };
+    if def.promoted {
+        format!("+{ch}")
+    } else {
+        ch.to_string()
+    }
+}
+
+fn parse_board<V: Variant>(setup: &mut Setup<V>, col: usize, board: &str) -> Result<(), SfenError> {
+    let g = V::GEOMETRY;
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != g.height as usize {
+        return Err(err(
+            col,
+            SfenErrorKind::Board(format!(
+                "{} has {} ranks, found {} rows",
+                V::DISPLAY_NAME,
+                g.height,
+                rows.len()
+            )),
+        ));
+    }
+    let mut column = col;
+    for (rank, row) in rows.iter().enumerate() {
+        let row_col = column;
+        let mut file = g.width as i32; // next file to fill, counting down to 1
+        let chars: Vec<char> = row.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let here = column + i;
+            let ch = chars[i];
+            if let Some(d) = ch.to_digit(10) {
+                if d == 0 {
+                    return Err(err(
+                        here,
+                        SfenErrorKind::Board("`0` is not a run of empty squares".into()),
+                    ));
+                }
+                file -= d as i32;
+                i += 1;
+            } else {
+                let (text, len) = if ch == '+' {
+                    match chars.get(i + 1) {
+                        Some(&c) if c.is_ascii_alphabetic() => (format!("+{c}"), 2),
+                        _ => {
+                            return Err(err(
+                                here,
+                                SfenErrorKind::Board(
+                                    "`+` must be followed by a piece letter".into(),
+                                ),
+                            ))
+                        }
+                    }
+                } else {
+                    (ch.to_string(), 1)
+                };
+                let Some(piece) = lookup_piece::<V>(&text) else {
+                    return Err(err(
+                        here,
+                        SfenErrorKind::Board(format!(
+                            "unknown piece `{text}` for {}",
+                            V::DISPLAY_NAME
+                        )),
+                    ));
+                };
+                if file < 1 {
+                    return Err(err(
+                        here,
+                        SfenErrorKind::Board(format!(
+                            "rank {} is longer than {} squares",
+                            (b'a' + rank as u8) as char,
+                            g.width
+                        )),
+                    ));
+                }
+                let sq = g
+                    .square(file as u8, rank as u8)
+                    .expect("file and rank checked");
+                setup.board[sq.index()] = Some(piece);
+                file -= 1;
+                i += len;
+            }
+            if file < 0 {
+                return Err(err(
+                    here,
+                    SfenErrorKind::Board(format!(
+                        "rank {} is longer than {} squares",
+                        (b'a' + rank as u8) as char,
+                        g.width
+                    )),
+                ));
+            }
+        }
+        if file != 0 {
+            return Err(err(
+                row_col,
+                SfenErrorKind::Board(format!(
+                    "rank {} has {} squares, {} needs {}",
+                    (b'a' + rank as u8) as char,
+                    g.width as i32 - file,
+                    V::DISPLAY_NAME,
+                    g.width
+                )),
+            ));
+        }
+        column += chars.len() + 1;
+    }
+    Ok(())
+}
+
+fn parse_hands<V: Variant>(setup: &mut Setup<V>, col: usize, hands: &str) -> Result<(), SfenError> {
+    if hands == "-" {
+        return Ok(());
+    }
+    let t = V::tables();
+    if t.slots == 0 {
+        return Err(err(
+            col,
+            SfenErrorKind::Hands(format!(
+                "{} has no drops, so the hands field must be `-`",
+                V::DISPLAY_NAME
+            )),
+        ));
+    }
+    let chars: Vec<char> = hands.chars().collect();
+    let mut i = 0;
+    let mut counts = [[0u32; MAX_SLOTS]; 2];
+    while i < chars.len() {
+        let start = i;
+        let mut n: u32 = 0;
+        let mut has_count = false;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            n = n
+                .saturating_mul(10)
+                .saturating_add(chars[i] as u32 - '0' as u32);
+            has_count = true;
+            i += 1;
+        }
+        if has_count && n == 0 {
+            return Err(err(
+                col + start,
+                SfenErrorKind::Hands("a count of 0".into()),
+            ));
+        }
+        if has_count && n > 99 {
+            return Err(err(
+                col + start,
+                SfenErrorKind::Hands(format!(
+                    "count {} is far more than the set holds",
+                    chars[start..i].iter().collect::<String>()
+                )),
+            ));
+        }
+        if !has_count {
+            n = 1;
+        }
+        let pstart = i;
+        let text = match chars.get(i) {
+            Some('+') => match chars.get(i + 1) {
+                Some(c) => {
+                    i += 2;
+                    format!("+{c}")
+                }
+                None => {
+                    return Err(err(
+                        col + pstart,
+                        SfenErrorKind::Hands("`+` must be followed by a piece letter".into()),
+                    ))
+                }
+            },
+            Some(c) => {
+                i += 1;
+                c.to_string()
+            }
+            None => {
+                return Err(err(
+                    col + pstart,
+                    SfenErrorKind::Hands("a count must be followed by a piece letter".into()),
+                ))
+            }
+        };
+        let piece = lookup_piece::<V>(&text);
+        let slot = piece.and_then(|p| V::PIECES[p.kind.index()].hand_slot);
+        let (Some(piece), Some(slot)) = (piece, slot) else {
+            return Err(err(
+                col + pstart,
+                SfenErrorKind::Hands(format!(
+                    "`{text}` is not a piece that can be held in {} hands",
+                    V::DISPLAY_NAME
+                )),
+            ));
+        };
+        counts[piece.color.index()][slot as usize] += n;
+    }
+    for c in 0..2 {
+        for s in 0..MAX_SLOTS {
+            // Limits are checked by position validation; keep within u8 here.
+            setup.hands[c][s] = counts[c][s].min(255) as u8;
+        }
+    }
+    Ok(())
+}
+
+/// Parses an SFEN (or `startpos`, optionally after the word `sfen`) into a valid position.
+///
+/// Accepts the reference engine's aliases on the board and in hands, hand letters of either
+/// face, any order of hand pieces, an omitted ply (1), and the variant-state field.
+pub fn parse_sfen<V: VariantNotation>(text: &str) -> Result<Position<V>, SfenError> {
+    let ws = words(text);
+    let mut fields: &[(usize, &str)] = &ws;
+    if fields.first().map(|w| w.1) == Some("sfen") {
+        fields = &fields[1..];
+    }
+    let Some(&(col, first)) = fields.first() else {
+        return Err(err(1, SfenErrorKind::Empty));
+    };
+    if first == "startpos" {
+        if let Some(&(c, extra)) = fields.get(1) {
+            return Err(err(
+                c,
+                SfenErrorKind::Fields(format!("unexpected `{extra}` after `startpos`")),
+            ));
+        }
+        return Ok(Position::start());
+    }
+    let _ = col;
+    if fields.len() < 3 {
+        let (c, what) = match fields.len() {
+            1 => (
+                fields[0].0 + fields[0].1.chars().count(),
+                "side to move and hands",
+            ),
+            _ => (fields[1].0 + fields[1].1.chars().count(), "hands"),
+        };
+        return Err(err(
+            c,
+            SfenErrorKind::Fields(format!("missing {what} (`<board> <side> <hands> [<ply>]`)")),
+        ));
+    }
+    let mut setup = Setup::<V>::empty();
+    parse_board(&mut setup, fields[0].0, fields[0].1)?;
+    setup.side = match fields[1].1 {
+        "b" => Color::Black,
+        "w" => Color::White,
+        other => return Err(err(fields[1].0, SfenErrorKind::Side(other.to_string()))),
+    };
+    parse_hands(&mut setup, fields[2].0, fields[2].1)?;
+    let mut rest = &fields[3..];
+    if let Some(&(c, ply)) = rest.first() {
+        if !V::is_extra_field(ply) {
+            if ply.is_empty() || !ply.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(err(c, SfenErrorKind::Ply(ply.to_string())));
+            }
+            match ply.parse::<u32>() {
+                Ok(n) if n >= 1 => setup.ply = n,
+                _ => return Err(err(c, SfenErrorKind::Ply(ply.to_string()))),
+            }
+            rest = &rest[1..];
+        }
+    }
+    if let Some(&(c, extra)) = rest.first() {
+        setup.extra = V::parse_extra(extra).map_err(|m| err(c, SfenErrorKind::Extra(m)))?;
+        rest = &rest[1..];
+    }
+    if let Some(&(c, extra)) = rest.first() {
+        return Err(err(
+            c,
+            SfenErrorKind::Fields(format!("unexpected field `{extra}`")),
+        ));
+    }
+    Position::from_setup(&setup).map_err(|e| err(fields[0].0, SfenErrorKind::Invalid(e)))
+}
+
+/// The canonical SFEN of a position: canonical letters, hands in canonical order (Black's
+/// first), the ply, and the variant-state field when there is one.
+pub fn to_sfen<V: VariantNotation>(pos: &Position<V>) -> String {
+    let g = V::GEOMETRY;
+    let t = V::tables();
+    let mut s = String::new();
+    for rank in 0..g.height {
+        if rank > 0 {
+            s.push('/');
+        }
+        let mut empty = 0;
+        for file in (1..=g.width).rev() {
+            let sq = g.square(file, rank).expect("on board");
+            match pos.piece_at(sq) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        let _ = write!(s, "{empty}");
+                        empty = 0;
+                    }
+                    s.push_str(&piece_letters::<V>(p));
+                }
+            }
+        }
+        if empty > 0 {
+            let _ = write!(s, "{empty}");
+        }
+    }
+    s.push(' ');
+    s.push(pos.side_to_move().sfen_char());
+    s.push(' ');
+    let mut hands = String::new();
+    for c in Color::ALL {
+        for slot in 0..t.slots {
+            let n = pos.hand(c, slot);
+            if n == 0 {
+                continue;
+            }
+            if n > 1 {
+                let _ = write!(hands, "{n}");
+            }
+            hands.push_str(&piece_letters::<V>(Piece::new(c, t.slot_faces[slot][0])));
+        }
+    }
+    if hands.is_empty() {
+        hands.push('-');
+    }
+    s.push_str(&hands);
+    let _ = write!(s, " {}", pos.ply());
+    if let Some(extra) = V::format_extra(pos.extra()) {
+        s.push(' ');
+        s.push_str(&extra);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kshogi_rules_kinzoku::Kinzoku;
+    use kshogi_rules_kyoto::Kyoto;
+    use kshogi_rules_micro::Micro;
+
+    #[test]
+    fn start_positions_print_as_the_spec_writes_them() {
+        assert_eq!(
+            to_sfen(&Position::<Kyoto>::start()),
+            "pgkst/5/5/5/TSKGP b - 1"
+        );
+        assert_eq!(
+            to_sfen(&Position::<Micro>::start()),
+            "kbgs/p3/4/3P/SGBK b - 1"
+        );
+        assert_eq!(
+            to_sfen(&Position::<Kinzoku>::start()),
+            "cks/1i1/3/1I1/SKC b - 1"
+        );
+    }
+
+    #[test]
+    fn reference_engine_aliases() {
+        let a = parse_sfen::<Kyoto>("p+nks+l/5/5/5/+LSK+NP b - 1").unwrap();
+        assert_eq!(a, Position::start());
+        let b = parse_sfen::<Micro>("kb+r+l/p3/4/3P/+L+RBK b - 1").unwrap();
+        assert_eq!(b, Position::start());
+    }
+
+    #[test]
+    fn hand_letters_of_either_face_and_any_order() {
+        let p = parse_sfen::<Kyoto>("k4/5/5/5/4K b pLg2r - ".replace(" - ", "").as_str());
+        // `r` (rook) and `p` are the same pair: 3 white pawn/rook pieces is too many.
+        assert!(matches!(p.unwrap_err().kind, SfenErrorKind::Invalid(_)));
+        let p = parse_sfen::<Kyoto>("k4/5/5/5/4K b rLg 7").unwrap();
+        assert_eq!(to_sfen(&p), "k4/5/5/5/4K b Tgp 7");
+    }
+
+    #[test]
+    fn ply_defaults_to_one_and_sfen_word_is_accepted() {
+        let p = parse_sfen::<Micro>("sfen kbgs/p3/4/3P/SGBK b -").unwrap();
+        assert_eq!(p.ply(), 1);
+        assert_eq!(parse_sfen::<Micro>("startpos").unwrap(), Position::start());
+    }
+
+    #[test]
+    fn kinzoku_countdown_field() {
+        let p = parse_sfen::<Kinzoku>("k2/3/3/1S1/2K w - 30 b4").unwrap();
+        assert_eq!(to_sfen(&p), "k2/3/3/1S1/2K w - 30 b4");
+        let p = parse_sfen::<Kinzoku>("k2/3/3/1S1/2K w - b4").unwrap();
+        assert_eq!(p.ply(), 1);
+        let e = parse_sfen::<Kinzoku>("k2/3/3/1S1/2K w - 30 b9").unwrap_err();
+        assert_eq!(e.column, 22);
+        let e = parse_sfen::<Kinzoku>("k1s/3/3/1S1/2K w - 30 b3").unwrap_err();
+        assert!(matches!(e.kind, SfenErrorKind::Invalid(_)), "{e}");
+    }
+
+    #[test]
+    fn errors_name_the_column() {
+        let e = parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGX b - 1").unwrap_err();
+        assert_eq!(e.column, 17);
+        assert!(e.to_string().contains("unknown piece `X`"), "{e}");
+        let e = parse_sfen::<Kyoto>("pgkst/6/5/5/TSKGP b - 1").unwrap_err();
+        assert_eq!(e.column, 7);
+        let e = parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGP x - 1").unwrap_err();
+        assert_eq!(e.column, 19);
+        let e = parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGP b - 0").unwrap_err();
+        assert_eq!(e.column, 23);
+        let e = parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGP b 999999999P 1").unwrap_err();
+        assert_eq!(e.column, 21);
+        let e = parse_sfen::<Kyoto>("pgkst/5/5/5 b - 1").unwrap_err();
+        assert!(e.to_string().contains("5 ranks"), "{e}");
+        let e = parse_sfen::<Kinzoku>("cks/1i1/3/1I1/SKC b P 1").unwrap_err();
+        assert!(e.to_string().contains("no drops"), "{e}");
+        let e = parse_sfen::<Kinzoku>("cIs/1i1/3/1k1/SKC b - 1").unwrap_err();
+        assert!(matches!(e.kind, SfenErrorKind::Invalid(_)), "{e}");
+        assert!(parse_sfen::<Kyoto>("").is_err());
+        assert!(parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGP").is_err());
+    }
+
+    #[test]
+    fn board_shape_detects_sizes() {
+        assert_eq!(board_shape("pgkst/5/5/5/TSKGP b - 1").unwrap(), (5, 5));
+        assert_eq!(board_shape("sfen kbgs/p3/4/3P/SGBK b - 1").unwrap(), (4, 5));
+        assert_eq!(board_shape("cks/1i1/3/1I1/SKC b - 1").unwrap(), (3, 5));
+        assert!(board_shape("startpos").is_err());
+    }
+}
