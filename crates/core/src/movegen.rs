@@ -180,8 +180,8 @@ impl<V: Variant> Position<V> {
         }
         if drop_mask.any() {
             let hand = &self.hands[us.index()];
-            for slot in 0..t.slots {
-                if hand[slot] == 0 {
+            for (slot, &count) in hand.iter().enumerate().take(t.slots) {
+                if count == 0 {
                     continue;
                 }
                 for i in 0..t.slot_faces_len[slot] as usize {

@@ -358,10 +358,10 @@ fn parse_hands<V: Variant>(setup: &mut Setup<V>, col: usize, hands: &str) -> Res
         };
         counts[piece.color.index()][slot as usize] += n;
     }
-    for c in 0..2 {
-        for s in 0..MAX_SLOTS {
+    for (hand, count) in setup.hands.iter_mut().zip(counts) {
+        for (h, n) in hand.iter_mut().zip(count) {
             // Limits are checked by position validation; keep within u8 here.
-            setup.hands[c][s] = counts[c][s].min(255) as u8;
+            *h = n.min(255) as u8;
         }
     }
     Ok(())
