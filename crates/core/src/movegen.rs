@@ -81,6 +81,27 @@ impl<V: Variant> Position<V> {
     /// Pieces of the side to move pinned against their king.
     #[inline(always)]
     pub fn pinned(&self) -> Bitboard {
+        self.checkers_and_pinned().1
+    }
+
+    /// Squares attacked by `by`, with the occupancy `occ` (used with the defending king
+    /// removed, so that it cannot hide behind itself).
+    #[inline(always)]
+    pub fn attacked_squares(&self, by: Color, occ: Bitboard) -> Bitboard {
+        let t = V::tables();
+        let own = self.by_color[by.index()];
+        let mut att = Bitboard::EMPTY;
+        for k in 0..t.kinds {
+            for from in self.by_kind[k] & own {
+                att |= t.attacks(by, Kind(k as u8), from, occ);
+            }
+        }
+        att
+    }
+
+    /// Checkers and pinned pieces of the side to move, in one pass over the enemy sliders.
+    #[inline(always)]
+    fn checkers_and_pinned(&self) -> (Bitboard, Bitboard) {
         let t = V::tables();
         let us = self.side;
         let them = !us;
@@ -88,32 +109,34 @@ impl<V: Variant> Position<V> {
         let occ = self.occupied();
         let ours = self.by_color[us.index()];
         let theirs = self.by_color[them.index()];
+        let mut checkers = Bitboard::EMPTY;
+        let mut steppers = t.steppers;
+        while steppers != 0 {
+            let k = steppers.trailing_zeros() as usize;
+            steppers &= steppers - 1;
+            checkers |= t.step[us.index()][k][ksq.index()] & self.by_kind[k];
+        }
+        checkers &= theirs;
         let mut pinned = Bitboard::EMPTY;
-        for d in 0..8 {
-            let mut kinds = t.sliders_in_dir[them.index()][d ^ 1];
-            if kinds == 0 {
-                continue;
-            }
-            let mut pcs = Bitboard::EMPTY;
-            while kinds != 0 {
-                let k = kinds.trailing_zeros() as usize;
-                kinds &= kinds - 1;
-                pcs |= self.by_kind[k];
-            }
-            pcs &= theirs;
-            if (pcs & t.rays[d][ksq.index()]).is_empty() {
-                continue;
-            }
-            let blocker = t.ray_attacks(d, ksq, occ) & ours;
-            if blocker.is_empty() {
-                continue;
-            }
-            let beyond = t.ray_attacks(d, ksq, occ ^ blocker) & occ & !blocker;
-            if (beyond & pcs).any() {
-                pinned |= blocker;
+        let mut sliders = t.sliders;
+        while sliders != 0 {
+            let k = sliders.trailing_zeros() as usize;
+            sliders &= sliders - 1;
+            let dirs = t.slide_dirs[them.index()][k];
+            for p in self.by_kind[k] & theirs {
+                let d = t.direction[p.index()][ksq.index()];
+                if d >= 8 || dirs & (1 << d) == 0 {
+                    continue;
+                }
+                let between = t.between[p.index()][ksq.index()] & occ;
+                if between.is_empty() {
+                    checkers = checkers.with(p);
+                } else if !between.more_than_one() && (between & ours).any() {
+                    pinned |= between;
+                }
             }
         }
-        pinned
+        (checkers, pinned)
     }
 
     /// Calls `f` with every bundle of legal moves; stops early when `f` returns `true`, and
@@ -126,25 +149,23 @@ impl<V: Variant> Position<V> {
         let ksq = self.kings[us.index()];
         let occ = self.occupied();
         let ours = self.by_color[us.index()];
-        let checkers = self.attackers_to(ksq, them, occ);
+        let (checkers, pinned) = self.checkers_and_pinned();
 
-        // King moves.
+        // King moves: every square not attacked once the king has left its square.
         let king = t.king;
-        let mut ktargets = Bitboard::EMPTY;
-        let occ_wo_king = occ.without(ksq);
-        for to in t.attacks(us, king, ksq, occ) & !ours {
-            if !self.is_attacked(to, them, occ_wo_king) {
-                ktargets = ktargets.with(to);
+        let kcand = t.attacks(us, king, ksq, occ) & !ours;
+        if kcand.any() {
+            let danger = self.attacked_squares(them, occ.without(ksq));
+            let ktargets = kcand & !danger;
+            if ktargets.any()
+                && f(Bundle::Board {
+                    from: ksq,
+                    kind: king,
+                    targets: ktargets,
+                })
+            {
+                return true;
             }
-        }
-        if ktargets.any()
-            && f(Bundle::Board {
-                from: ksq,
-                kind: king,
-                targets: ktargets,
-            })
-        {
-            return true;
         }
         if checkers.more_than_one() {
             return false;
@@ -156,24 +177,17 @@ impl<V: Variant> Position<V> {
             }
             None => (!ours & t.board, t.board & !occ),
         };
-        let pinned = self.pinned();
         for k in 0..t.kinds {
             if k == king.index() {
                 continue;
             }
             let kind = Kind(k as u8);
             for from in self.by_kind[k] & ours {
-                let mut targets = t.attacks(us, kind, from, occ) & move_mask & !ours;
+                let mut targets = t.attacks(us, kind, from, occ) & move_mask;
                 if pinned.has(from) {
                     targets &= t.line[ksq.index()][from.index()];
                 }
-                if targets.any()
-                    && f(Bundle::Board {
-                        from,
-                        kind,
-                        targets,
-                    })
-                {
+                if targets.any() && f(Bundle::Board { from, kind, targets }) {
                     return true;
                 }
             }

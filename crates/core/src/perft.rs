@@ -11,13 +11,17 @@ pub fn perft<V: Variant>(pos: &mut Position<V>, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_legal(),
         _ => {
-            let moves = pos.legal_moves();
+            // Generate from a snapshot while making moves on `pos`: no move list to fill.
+            let snapshot = *pos;
             let mut n = 0;
-            for &mv in moves.iter() {
-                let undo = pos.make(mv);
-                n += perft(pos, depth - 1);
-                pos.unmake(mv, undo);
-            }
+            snapshot.generate(|bundle| {
+                snapshot.expand(bundle, |mv| {
+                    let undo = pos.make(mv);
+                    n += perft(pos, depth - 1);
+                    pos.unmake(mv, undo);
+                });
+                false
+            });
             n
         }
     }

@@ -50,6 +50,9 @@ pub struct Tables {
     pub between: [[Bitboard; 64]; 64],
     /// The whole line through two aligned squares (empty if not aligned).
     pub line: [[Bitboard; 64]; 64],
+    /// The direction (index into [`DIRS`]) from the first square toward the second, or 8 when
+    /// they are not aligned.
+    pub direction: [[u8; 64]; 64],
     /// The faces a hand slot can be dropped as, `[slot][i]` for `i < slot_faces_len[slot]`.
     pub slot_faces: [[Kind; 2]; MAX_SLOTS],
     /// Number of faces per slot.
@@ -126,6 +129,7 @@ impl Tables {
             positive: [false; 8],
             between: [[Bitboard::EMPTY; 64]; 64],
             line: [[Bitboard::EMPTY; 64]; 64],
+            direction: [[8; 64]; 64],
             slot_faces: [[Kind(0); 2]; MAX_SLOTS],
             slot_faces_len: [0; MAX_SLOTS],
             farthest_rank: [Bitboard::EMPTY; 2],
@@ -162,6 +166,7 @@ impl Tables {
                 let mut cur = a;
                 while let Some(next) = offset(geometry, cur, DIRS[d].0 as i32, DIRS[d].1 as i32) {
                     t.between[a][next] = Bitboard(between);
+                    t.direction[a][next] = d as u8;
                     t.line[a][next] = Bitboard(t.rays[d][a].0 | t.rays[d ^ 1][a].0 | (1u64 << a));
                     between |= 1u64 << next;
                     cur = next;
