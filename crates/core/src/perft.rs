@@ -44,3 +44,59 @@ pub fn divide<V: Variant>(pos: &mut Position<V>, depth: u32) -> Vec<(Move, u64)>
         })
         .collect()
 }
+
+/// [`divide`] computed by `threads` worker threads.
+///
+/// The work is split two plies deep (every reply to every root move is one work item) and
+/// handed out from a shared counter, so that the threads stay busy even when one root move
+/// has a much larger subtree than the others. The result is in move-generation order, the
+/// same as [`divide`].
+pub fn divide_parallel<V: Variant>(
+    pos: &Position<V>,
+    depth: u32,
+    threads: usize,
+) -> Vec<(Move, u64)> {
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    let threads = threads.max(1);
+    if threads == 1 || depth < 3 {
+        return divide(&mut pos.clone(), depth);
+    }
+    let roots = pos.legal_moves();
+    let mut items: Vec<(usize, Position<V>)> = Vec::new();
+    for (i, &mv) in roots.iter().enumerate() {
+        let child = pos.after(mv);
+        for &reply in child.legal_moves().iter() {
+            items.push((i, child.after(reply)));
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let counts: Vec<AtomicU64> = roots.iter().map(|_| AtomicU64::new(0)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let j = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(root, mut p)) = items.get(j) else {
+                    break;
+                };
+                let n = perft(&mut p, depth - 2);
+                counts[root].fetch_add(n, Ordering::Relaxed);
+            });
+        }
+    });
+    roots
+        .iter()
+        .zip(counts)
+        .map(|(&mv, n)| (mv, n.into_inner()))
+        .collect()
+}
+
+/// [`perft`] computed by `threads` worker threads (see [`divide_parallel`]).
+pub fn perft_parallel<V: Variant>(pos: &Position<V>, depth: u32, threads: usize) -> u64 {
+    if threads <= 1 || depth < 3 {
+        return perft(&mut pos.clone(), depth);
+    }
+    divide_parallel(pos, depth, threads)
+        .iter()
+        .map(|&(_, n)| n)
+        .sum()
+}
