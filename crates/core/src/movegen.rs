@@ -187,7 +187,13 @@ impl<V: Variant> Position<V> {
                 if pinned.has(from) {
                     targets &= t.line[ksq.index()][from.index()];
                 }
-                if targets.any() && f(Bundle::Board { from, kind, targets }) {
+                if targets.any()
+                    && f(Bundle::Board {
+                        from,
+                        kind,
+                        targets,
+                    })
+                {
                     return true;
                 }
             }

@@ -167,6 +167,12 @@ impl Variant for Kinzoku {
                     cd.moves_left
                 )));
             }
+            if cd.moves_left == 0 && setup.side == cd.side {
+                return Err(PositionError::Variant(format!(
+                    "an expired countdown (`{}0`) is only possible with the lone king's side to move",
+                    if cd.side == Color::Black { 'b' } else { 'w' }
+                )));
+            }
             let lone = !cd.side;
             let has_others = setup
                 .board

@@ -1,0 +1,40 @@
+//! The one error type of the command line: every way the input can be wrong.
+
+use kshogi_notation::{PositionArgError, SfenError};
+
+/// Why a command could not run. Its `Display` is the one-line message printed after
+/// `error: `; the typed errors of notation already name the column.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The board size could not be read to pick the variant (this includes `startpos`
+    /// without `--variant`).
+    #[error("{0}")]
+    Shape(#[from] SfenError),
+    /// No variant has the board size of the position.
+    #[error("no variant has a {width}x{height} board (kyoto is 5x5, micro 4x5, kinzoku 3x5)")]
+    UnknownShape {
+        /// Board width (files).
+        width: u8,
+        /// Board height (ranks).
+        height: u8,
+    },
+    /// Several variants share the board size of the position.
+    #[error("a {width}x{height} board fits {candidates}; give --variant")]
+    AmbiguousShape {
+        /// Board width (files).
+        width: u8,
+        /// Board height (ranks).
+        height: u8,
+        /// The variants that fit, comma separated.
+        candidates: String,
+    },
+    /// The position argument (SFEN or a move after it) is wrong.
+    #[error("{0}")]
+    Position(#[from] PositionArgError),
+    /// `DEPTH` is not a non-negative whole number.
+    #[error("DEPTH must be a non-negative whole number, found `{0}`")]
+    Depth(String),
+    /// Serialising the JSON output failed (not expected to happen).
+    #[error("could not write JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}

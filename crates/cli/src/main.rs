@@ -1,0 +1,215 @@
+//! # kshogi-cli
+//!
+//! The `kshogi` command line for the small shogi variants of kshogi (Kyoto, Micro,
+//! Kinzoku): `kshogi perft` counts the leaves of the legal-move tree and `kshogi moves`
+//! lists the legal moves of a position, as text or JSON. Its interface is stable: scripts
+//! rely on it.
+//!
+//! This crate only parses arguments, picks the variant, times the work and formats the
+//! output. It must not contain rules or notation logic: positions, moves and SFEN/USI text
+//! come from `kshogi-core`, the rules crates and `kshogi-notation`. After the variant is
+//! chosen, each command dispatches once to a generic function, so all hot code is
+//! monomorphised per variant.
+//!
+//! Exit codes: 0 on success; 1 when the input is wrong (position, move, depth), with one
+//! line `error: <message>` on stderr and nothing on stdout; 2 for usage errors reported by
+//! the argument parser (unknown option, unknown `--variant` name, missing argument).
+
+mod error;
+mod moves_cmd;
+mod perft_cmd;
+mod variant_select;
+
+use clap::{Args, Parser, Subcommand};
+use error::CliError;
+use kshogi_notation::VariantKind;
+use kshogi_rules_kinzoku::Kinzoku;
+use kshogi_rules_kyoto::Kyoto;
+use kshogi_rules_micro::Micro;
+use std::io::Write as _;
+use std::process::ExitCode;
+
+const POSITION_HELP: &str = "\
+POSITION is one argument (quote it): `startpos`, or an SFEN such as
+'pgkst/5/5/5/TSKGP b - 1' (a leading word `sfen` is allowed), optionally followed in the
+same argument by ` moves <usi> <usi> ...`, which are played first, e.g.
+'startpos moves 1e1d+'.
+
+Without --variant the board size of the SFEN picks the variant (5x5 kyoto, 4x5 micro,
+3x5 kinzoku); `startpos` has no board, so it needs --variant.";
+
+const EXIT_HELP: &str = "\
+Exit status: 0 on success; 1 when the position, a move or DEPTH is wrong (one line
+`error: <message>` on stderr, nothing on stdout); 2 for usage errors (unknown option,
+missing argument, unknown --variant name).";
+
+const PERFT_HELP: &str = "\
+Text output: with --divide, one line `<usi>: <count>` per legal root move, sorted by the
+USI text, then a blank line; then `nodes <N>`, `time <seconds, 3 decimals> s` and
+`nps <nodes per second>`, one per line.
+
+JSON output (--json): exactly one object on one line,
+  {\"variant\": \"kyoto\", \"sfen\": \"<SFEN>\", \"depth\": 3, \"nodes\": 1636,
+   \"divide\": {\"<usi>\": <count>, ...}, \"time_ms\": <ms>, \"nps\": <nodes per second>}
+where `sfen` is the canonical SFEN of the position counted (after the moves list),
+`divide` is present only with --divide (keys sorted; empty at depth 0, where nodes is 1),
+`time_ms` is the wall-clock time in whole milliseconds and `nps` is 0 when no time was
+measured.
+
+DEPTH has no upper bound: the count grows roughly tenfold per ply, so a large depth may
+run for a very long time.";
+
+/// Perft and legal moves for small shogi variants (Kyoto, Micro, Kinzoku).
+#[derive(Debug, Parser)]
+#[command(
+    name = "kshogi",
+    version,
+    about,
+    long_about = "Perft and legal moves for small shogi variants:\n\
+                  Kyoto Shogi (5x5), Micro Shogi (4x5) and Kinzoku Shogi (3x5).",
+    after_long_help = format!("{POSITION_HELP}\n\n{EXIT_HELP}"),
+    propagate_version = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaves of the legal-move tree of a position (perft).
+    #[command(
+        long_about = "Count the leaves of the legal-move tree of depth DEPTH from POSITION \
+                      (perft).\nRepetition is ignored while counting, as the perft \
+                      convention says; depth 0 counts 1.",
+        after_long_help = format!("{POSITION_HELP}\n\n{PERFT_HELP}\n\n{EXIT_HELP}")
+    )]
+    Perft(PerftArgs),
+    /// List the legal moves of a position in canonical USI, sorted.
+    #[command(
+        long_about = "List the legal moves of POSITION in canonical USI, one per line, \
+                      sorted by their text.\nA game that is over (checkmate, king entry, \
+                      a repetition reached by the moves list, ...)\nhas no legal moves: \
+                      nothing is printed, or `[]` with --json.",
+        after_long_help = format!("{POSITION_HELP}\n\n{EXIT_HELP}")
+    )]
+    Moves(MovesArgs),
+}
+
+#[derive(Debug, Args)]
+struct VariantArg {
+    /// The variant: kyoto, micro or kinzoku [default: from the board size]
+    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name)]
+    variant: Option<VariantKind>,
+}
+
+#[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
+struct PerftArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Also print the count below each legal root move
+    #[arg(long)]
+    divide: bool,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+    /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
+    #[arg(value_name = "POSITION")]
+    position: String,
+    /// Number of plies to count: a non-negative whole number
+    #[arg(value_name = "DEPTH")]
+    depth: String,
+}
+
+#[derive(Debug, Args)]
+struct MovesArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Print one JSON array of strings instead of one move per line
+    #[arg(long)]
+    json: bool,
+    /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
+    #[arg(value_name = "POSITION")]
+    position: String,
+}
+
+fn perft(args: &PerftArgs) -> Result<String, CliError> {
+    let depth = perft_cmd::parse_depth(&args.depth)?;
+    let kind = variant_select::select(args.variant.variant, &args.position)?;
+    let (pos, div) = (args.position.as_str(), args.divide);
+    let report = match kind {
+        VariantKind::Kyoto => perft_cmd::run_perft::<Kyoto>(pos, depth, div)?,
+        VariantKind::Micro => perft_cmd::run_perft::<Micro>(pos, depth, div)?,
+        VariantKind::Kinzoku => perft_cmd::run_perft::<Kinzoku>(pos, depth, div)?,
+    };
+    if args.json {
+        report.to_json()
+    } else {
+        Ok(report.to_text())
+    }
+}
+
+fn moves(args: &MovesArgs) -> Result<String, CliError> {
+    let kind = variant_select::select(args.variant.variant, &args.position)?;
+    let pos = args.position.as_str();
+    let list = match kind {
+        VariantKind::Kyoto => moves_cmd::legal_moves::<Kyoto>(pos)?,
+        VariantKind::Micro => moves_cmd::legal_moves::<Micro>(pos)?,
+        VariantKind::Kinzoku => moves_cmd::legal_moves::<Kinzoku>(pos)?,
+    };
+    if args.json {
+        moves_cmd::to_json(&list)
+    } else {
+        Ok(moves_cmd::to_text(&list))
+    }
+}
+
+/// A panic is a bug, but even then the user gets one `error:` line, not a backtrace.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("unknown cause");
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let msg = msg.replace('\n', " ");
+        eprintln!("error: internal error{place}: {msg} (this is a bug in kshogi)");
+    }));
+}
+
+fn main() -> ExitCode {
+    install_panic_hook();
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Perft(args) => perft(args),
+        Command::Moves(args) => moves(args),
+    };
+    match result {
+        Ok(output) => {
+            let mut stdout = std::io::stdout().lock();
+            match stdout
+                .write_all(output.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                // A closed pipe (`kshogi moves ... | head -1`) is not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: cannot write output: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Err(e) => {
+            let msg = e.to_string().replace('\n', " ");
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! `kshogi perft`: count the leaves of the legal-move tree, optionally split by root move.
+
+use crate::error::CliError;
+use kshogi_core::{divide, perft};
+use kshogi_notation::{move_to_usi, parse_game, to_sfen, PositionArgError, VariantNotation};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// The result of a perft run. Serialised as the `--json` output, with the fields in this
+/// order; `divide` is present only with `--divide`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PerftReport {
+    /// Short name of the variant (`kyoto`).
+    pub variant: &'static str,
+    /// Canonical SFEN of the position perft ran on (after the `moves` list).
+    pub sfen: String,
+    /// The depth counted.
+    pub depth: u32,
+    /// Leaves of the legal-move tree of that depth (1 at depth 0).
+    pub nodes: u64,
+    /// Leaves below each root move, keyed by its canonical USI (sorted); only with
+    /// `--divide`. Empty at depth 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub divide: Option<BTreeMap<String, u64>>,
+    /// Wall-clock time of the count, in whole milliseconds (rounded down).
+    pub time_ms: u64,
+    /// Nodes per second (integer, 0 when the time measured is 0).
+    pub nps: u64,
+    /// Wall-clock time of the count, at full precision (not serialised).
+    #[serde(skip)]
+    pub elapsed: Duration,
+}
+
+/// Reads `DEPTH`: a non-negative whole number of plies (no sign, no upper bound).
+pub fn parse_depth(text: &str) -> Result<u32, CliError> {
+    let t = text.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(CliError::Depth(text.to_string()));
+    }
+    t.parse().map_err(|_| CliError::Depth(text.to_string()))
+}
+
+/// Runs perft for variant `V` on the `POSITION` argument (`startpos` or an SFEN, optionally
+/// followed by `moves ...`, which are played first).
+///
+/// This is the single point where the command line enters generic code: everything below it
+/// is monomorphised for `V`. Repetition is ignored while counting (perft convention), but
+/// the `moves` list itself is played with the full rules, so a move after the game has ended
+/// is an error.
+pub fn run_perft<V: VariantNotation>(
+    position: &str,
+    depth: u32,
+    with_divide: bool,
+) -> Result<PerftReport, PositionArgError> {
+    let game = parse_game::<V>(position)?;
+    let mut pos = *game.position();
+    let sfen = to_sfen(&pos);
+    let start = Instant::now();
+    let (nodes, divide_map) = if with_divide {
+        let split = divide(&mut pos, depth);
+        let map: BTreeMap<String, u64> = split
+            .iter()
+            .map(|&(mv, n)| (move_to_usi::<V>(mv), n))
+            .collect();
+        // At depth 0 there is no root move, but the count is still 1.
+        let nodes = if depth == 0 {
+            1
+        } else {
+            split.iter().map(|&(_, n)| n).sum()
+        };
+        (nodes, Some(map))
+    } else {
+        (perft(&mut pos, depth), None)
+    };
+    let elapsed = start.elapsed();
+    Ok(PerftReport {
+        variant: V::NAME,
+        sfen,
+        depth,
+        nodes,
+        divide: divide_map,
+        time_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+        nps: nodes_per_second(nodes, elapsed),
+        elapsed,
+    })
+}
+
+/// Nodes per second as an integer; 0 when no time was measured.
+pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    let nanos = elapsed.as_nanos();
+    if nanos == 0 {
+        return 0;
+    }
+    let nps = u128::from(nodes) * 1_000_000_000 / nanos;
+    u64::try_from(nps).unwrap_or(u64::MAX)
+}
+
+impl PerftReport {
+    /// The text output: with `--divide`, `<usi>: <count>` per root move and a blank line;
+    /// then `nodes <N>`, `time <seconds, 3 decimals> s` and `nps <N>`, one per line.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        if let Some(map) = &self.divide {
+            for (usi, n) in map {
+                let _ = writeln!(out, "{usi}: {n}");
+            }
+            out.push('\n');
+        }
+        let _ = writeln!(out, "nodes {}", self.nodes);
+        let _ = writeln!(out, "time {:.3} s", self.elapsed.as_secs_f64());
+        let _ = writeln!(out, "nps {}", self.nps);
+        out
+    }
+
+    /// The `--json` output: one JSON object on one line.
+    pub fn to_json(&self) -> Result<String, CliError> {
+        let mut s = serde_json::to_string(self)?;
+        s.push('\n');
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kshogi_rules_kinzoku::Kinzoku;
+    use kshogi_rules_kyoto::Kyoto;
+
+    #[test]
+    fn depth_must_be_a_plain_number() {
+        assert_eq!(parse_depth("0").unwrap(), 0);
+        assert_eq!(parse_depth("12").unwrap(), 12);
+        for bad in ["", "-1", "+3", "x", "1.5", "99999999999"] {
+            assert!(matches!(parse_depth(bad), Err(CliError::Depth(_))), "{bad}");
+        }
+    }
+
+    #[test]
+    fn nps_guards_zero_time() {
+        assert_eq!(nodes_per_second(5, Duration::ZERO), 0);
+        assert_eq!(nodes_per_second(3, Duration::from_millis(1500)), 2);
+    }
+
+    #[test]
+    fn divide_sums_to_nodes_and_depth_zero_is_one() {
+        // Kinzoku start, depth 2: 49 (shared/reference/perft.tsv), 7 root moves.
+        let r = run_perft::<Kinzoku>("startpos", 2, true).unwrap();
+        let map = r.divide.as_ref().unwrap();
+        assert_eq!(map.len(), 7);
+        assert_eq!(map.values().sum::<u64>(), 49);
+        assert_eq!(r.nodes, 49);
+        let r = run_perft::<Kyoto>("startpos", 0, true).unwrap();
+        assert_eq!(r.nodes, 1);
+        assert!(r.divide.unwrap().is_empty());
+        assert_eq!(run_perft::<Kyoto>("startpos", 0, false).unwrap().nodes, 1);
+    }
+
+    #[test]
+    fn text_layout() {
+        let r = PerftReport {
+            variant: "kyoto",
+            sfen: String::new(),
+            depth: 1,
+            nodes: 2,
+            divide: Some([("b".to_string(), 1), ("a".to_string(), 1)].into()),
+            time_ms: 1,
+            nps: 1000,
+            elapsed: Duration::from_micros(1500),
+        };
+        assert_eq!(
+            r.to_text(),
+            "a: 1\nb: 1\n\nnodes 2\ntime 0.002 s\nnps 1000\n"
+        );
+    }
+}
