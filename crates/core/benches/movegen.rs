@@ -61,9 +61,11 @@ fn bench_variant<V: VariantNotation>(c: &mut Criterion, perft_depth: u32) {
     let mut start = Position::<V>::start();
     let nodes = perft(&mut start, perft_depth);
     g.throughput(Throughput::Elements(nodes));
-    g.bench_with_input(BenchmarkId::new("start", perft_depth), &perft_depth, |b, &d| {
-        b.iter(|| perft(&mut start, black_box(d)))
-    });
+    g.bench_with_input(
+        BenchmarkId::new("start", perft_depth),
+        &perft_depth,
+        |b, &d| b.iter(|| perft(&mut start, black_box(d))),
+    );
     g.finish();
 }
 
