@@ -1,5 +1,6 @@
 //! The one error type of the command line: every way the input can be wrong.
 
+use kshogi_notation::kif::KifError;
 use kshogi_notation::{PositionArgError, SfenError};
 
 /// Why a command could not run. Its `Display` is the one-line message printed after
@@ -34,6 +35,17 @@ pub enum CliError {
     /// `DEPTH` is not a non-negative whole number.
     #[error("DEPTH must be a non-negative whole number, found `{0}`")]
     Depth(String),
+    /// A KIF record is wrong; the message starts with `line N:`.
+    #[error("{0}")]
+    Kif(#[from] KifError),
+    /// The input file (or standard input) could not be read.
+    #[error("cannot read {path}: {message}")]
+    Input {
+        /// The file, quoted, or `standard input`.
+        path: String,
+        /// The system's reason.
+        message: String,
+    },
     /// Serialising the JSON output failed (not expected to happen).
     #[error("could not write JSON: {0}")]
     Json(#[from] serde_json::Error),

@@ -15,9 +15,11 @@
 //! line `error: <message>` on stderr and nothing on stdout; 2 for usage errors reported by
 //! the argument parser (unknown option, unknown `--variant` name, missing argument).
 
+mod convert_cmd;
 mod error;
 mod moves_cmd;
 mod perft_cmd;
+mod show_cmd;
 mod variant_select;
 
 use clap::{Args, Parser, Subcommand};
@@ -94,6 +96,22 @@ enum Command {
         after_long_help = format!("{POSITION_HELP}\n\n{EXIT_HELP}")
     )]
     Moves(MovesArgs),
+    /// Print the board diagram of a position (or a JSON summary of it).
+    #[command(
+        long_about = "Print the board diagram of POSITION after its moves list, with the \
+                      last move of the list\nhighlighted, and the game status when the side \
+                      to move is in check or the game is over.",
+        after_long_help = format!("{POSITION_HELP}\n\n{}\n\n{EXIT_HELP}", show_cmd::SHOW_HELP)
+    )]
+    Show(show_cmd::ShowArgs),
+    /// Convert a position to a KIF record, or a KIF record to SFEN or USI.
+    #[command(
+        long_about = "Convert POSITION and its moves list to a KIF record (--to kif), or \
+                      read a KIF record\nand print the SFEN of its final position (--to sfen) \
+                      or its USI position (--to usi).",
+        after_long_help = format!("{POSITION_HELP}\n\n{}\n\n{EXIT_HELP}", convert_cmd::CONVERT_HELP)
+    )]
+    Convert(convert_cmd::ConvertArgs),
 }
 
 #[derive(Debug, Args)]
@@ -138,30 +156,20 @@ fn perft(args: &PerftArgs) -> Result<String, CliError> {
     let depth = perft_cmd::parse_depth(&args.depth)?;
     let kind = variant_select::select(args.variant.variant, &args.position)?;
     let (pos, div) = (args.position.as_str(), args.divide);
-    let report = match kind {
-        VariantKind::Kyoto => perft_cmd::run_perft::<Kyoto>(pos, depth, div)?,
-        VariantKind::Micro => perft_cmd::run_perft::<Micro>(pos, depth, div)?,
-        VariantKind::Kinzoku => perft_cmd::run_perft::<Kinzoku>(pos, depth, div)?,
-    };
-    if args.json {
-        report.to_json()
-    } else {
-        Ok(report.to_text())
+    match kind {
+        VariantKind::Kyoto => perft_cmd::run_perft::<Kyoto>(pos, depth, div)?.render(args.json),
+        VariantKind::Micro => perft_cmd::run_perft::<Micro>(pos, depth, div)?.render(args.json),
+        VariantKind::Kinzoku => perft_cmd::run_perft::<Kinzoku>(pos, depth, div)?.render(args.json),
     }
 }
 
 fn moves(args: &MovesArgs) -> Result<String, CliError> {
     let kind = variant_select::select(args.variant.variant, &args.position)?;
     let pos = args.position.as_str();
-    let list = match kind {
-        VariantKind::Kyoto => moves_cmd::legal_moves::<Kyoto>(pos)?,
-        VariantKind::Micro => moves_cmd::legal_moves::<Micro>(pos)?,
-        VariantKind::Kinzoku => moves_cmd::legal_moves::<Kinzoku>(pos)?,
-    };
-    if args.json {
-        moves_cmd::to_json(&list)
-    } else {
-        Ok(moves_cmd::to_text(&list))
+    match kind {
+        VariantKind::Kyoto => moves_cmd::run::<Kyoto>(pos, args.json),
+        VariantKind::Micro => moves_cmd::run::<Micro>(pos, args.json),
+        VariantKind::Kinzoku => moves_cmd::run::<Kinzoku>(pos, args.json),
     }
 }
 
@@ -189,6 +197,8 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Perft(args) => perft(args),
         Command::Moves(args) => moves(args),
+        Command::Show(args) => show_cmd::run(args),
+        Command::Convert(args) => convert_cmd::run(args),
     };
     match result {
         Ok(output) => {

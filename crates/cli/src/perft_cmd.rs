@@ -2,28 +2,32 @@
 
 use crate::error::CliError;
 use kshogi_core::{divide, perft};
-use kshogi_notation::{move_to_usi, parse_game, to_sfen, PositionArgError, VariantNotation};
-use serde::Serialize;
-use std::collections::BTreeMap;
+use kshogi_notation::serde_support::{SfenPosition, UsiMove};
+use kshogi_notation::{move_to_usi, parse_game, PositionArgError, VariantNotation};
+use serde::{Serialize, Serializer};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 /// The result of a perft run. Serialised as the `--json` output, with the fields in this
 /// order; `divide` is present only with `--divide`.
 #[derive(Clone, Debug, Serialize)]
-pub struct PerftReport {
+#[serde(bound = "")]
+pub struct PerftReport<V: VariantNotation> {
     /// Short name of the variant (`kyoto`).
     pub variant: &'static str,
-    /// Canonical SFEN of the position perft ran on (after the `moves` list).
-    pub sfen: String,
+    /// The position perft ran on (after the `moves` list), serialised as its canonical SFEN.
+    pub sfen: SfenPosition<V>,
     /// The depth counted.
     pub depth: u32,
     /// Leaves of the legal-move tree of that depth (1 at depth 0).
     pub nodes: u64,
-    /// Leaves below each root move, keyed by its canonical USI (sorted); only with
-    /// `--divide`. Empty at depth 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub divide: Option<BTreeMap<String, u64>>,
+    /// Leaves below each root move, sorted by the move's canonical USI text and serialised
+    /// as an object keyed by it; only with `--divide`. Empty at depth 0.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "divide_as_object"
+    )]
+    pub divide: Option<Vec<(UsiMove<V>, u64)>>,
     /// Wall-clock time of the count, in whole milliseconds (rounded down).
     pub time_ms: u64,
     /// Nodes per second (integer, 0 when the time measured is 0).
@@ -31,6 +35,17 @@ pub struct PerftReport {
     /// Wall-clock time of the count, at full precision (not serialised).
     #[serde(skip)]
     pub elapsed: Duration,
+}
+
+/// Serialises the divide list as one JSON object, `{"<usi>": <count>, ...}`, in list order.
+fn divide_as_object<V: VariantNotation, S: Serializer>(
+    divide: &Option<Vec<(UsiMove<V>, u64)>>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match divide {
+        Some(list) => serializer.collect_map(list.iter().map(|(mv, n)| (mv, n))),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// Reads `DEPTH`: a non-negative whole number of plies (no sign, no upper bound).
@@ -53,24 +68,26 @@ pub fn run_perft<V: VariantNotation>(
     position: &str,
     depth: u32,
     with_divide: bool,
-) -> Result<PerftReport, PositionArgError> {
+) -> Result<PerftReport<V>, PositionArgError> {
     let game = parse_game::<V>(position)?;
     let mut pos = *game.position();
-    let sfen = to_sfen(&pos);
+    let sfen = SfenPosition(pos);
     let start = Instant::now();
     let (nodes, divide_map) = if with_divide {
         let split = divide(&mut pos, depth);
-        let map: BTreeMap<String, u64> = split
+        let mut keyed: Vec<(String, UsiMove<V>, u64)> = split
             .iter()
-            .map(|&(mv, n)| (move_to_usi::<V>(mv), n))
+            .map(|&(mv, n)| (move_to_usi::<V>(mv), UsiMove::new(mv), n))
             .collect();
+        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let list: Vec<(UsiMove<V>, u64)> = keyed.into_iter().map(|(_, mv, n)| (mv, n)).collect();
         // At depth 0 there is no root move, but the count is still 1.
         let nodes = if depth == 0 {
             1
         } else {
             split.iter().map(|&(_, n)| n).sum()
         };
-        (nodes, Some(map))
+        (nodes, Some(list))
     } else {
         (perft(&mut pos, depth), None)
     };
@@ -97,13 +114,13 @@ pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
     u64::try_from(nps).unwrap_or(u64::MAX)
 }
 
-impl PerftReport {
+impl<V: VariantNotation> PerftReport<V> {
     /// The text output: with `--divide`, `<usi>: <count>` per root move and a blank line;
     /// then `nodes <N>`, `time <seconds, 3 decimals> s` and `nps <N>`, one per line.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        if let Some(map) = &self.divide {
-            for (usi, n) in map {
+        if let Some(list) = &self.divide {
+            for (usi, n) in list {
                 let _ = writeln!(out, "{usi}: {n}");
             }
             out.push('\n');
@@ -119,6 +136,15 @@ impl PerftReport {
         let mut s = serde_json::to_string(self)?;
         s.push('\n');
         Ok(s)
+    }
+
+    /// The output: [`PerftReport::to_json`] when `json`, else [`PerftReport::to_text`].
+    pub fn render(&self, json: bool) -> Result<String, CliError> {
+        if json {
+            self.to_json()
+        } else {
+            Ok(self.to_text())
+        }
     }
 }
 
@@ -147,9 +173,9 @@ mod tests {
     fn divide_sums_to_nodes_and_depth_zero_is_one() {
         // Kinzoku start, depth 2: 49 (shared/reference/perft.tsv), 7 root moves.
         let r = run_perft::<Kinzoku>("startpos", 2, true).unwrap();
-        let map = r.divide.as_ref().unwrap();
-        assert_eq!(map.len(), 7);
-        assert_eq!(map.values().sum::<u64>(), 49);
+        let list = r.divide.as_ref().unwrap();
+        assert_eq!(list.len(), 7);
+        assert_eq!(list.iter().map(|&(_, n)| n).sum::<u64>(), 49);
         assert_eq!(r.nodes, 49);
         let r = run_perft::<Kyoto>("startpos", 0, true).unwrap();
         assert_eq!(r.nodes, 1);
@@ -158,20 +184,44 @@ mod tests {
     }
 
     #[test]
-    fn text_layout() {
-        let r = PerftReport {
+    fn text_and_json_layout() {
+        let pos = kshogi_core::Position::<Kyoto>::start();
+        let usi = |t: &str| UsiMove::new(kshogi_notation::parse_usi(&pos, t).unwrap());
+        let r = PerftReport::<Kyoto> {
             variant: "kyoto",
-            sfen: String::new(),
+            sfen: SfenPosition(pos),
             depth: 1,
             nodes: 2,
-            divide: Some([("b".to_string(), 1), ("a".to_string(), 1)].into()),
+            divide: Some(vec![(usi("2e1d+"), 1), (usi("1e1d+"), 1)]),
             time_ms: 1,
             nps: 1000,
             elapsed: Duration::from_micros(1500),
         };
+        // The list order is kept (run_perft sorts it).
         assert_eq!(
             r.to_text(),
-            "a: 1\nb: 1\n\nnodes 2\ntime 0.002 s\nnps 1000\n"
+            "2e1d+: 1\n1e1d+: 1\n\nnodes 2\ntime 0.002 s\nnps 1000\n"
         );
+        assert_eq!(
+            r.to_json().unwrap(),
+            "{\"variant\":\"kyoto\",\"sfen\":\"pgkst/5/5/5/TSKGP b - 1\",\"depth\":1,\
+             \"nodes\":2,\"divide\":{\"2e1d+\":1,\"1e1d+\":1},\"time_ms\":1,\"nps\":1000}\n"
+        );
+        assert_eq!(r.render(false).unwrap(), r.to_text());
+    }
+
+    #[test]
+    fn divide_is_sorted_by_text() {
+        let r = run_perft::<Kyoto>("startpos", 1, true).unwrap();
+        let texts: Vec<String> = r
+            .divide
+            .unwrap()
+            .iter()
+            .map(|(mv, _)| mv.to_string())
+            .collect();
+        let mut sorted = texts.clone();
+        sorted.sort();
+        assert_eq!(texts, sorted);
+        assert_eq!(texts.len(), 12);
     }
 }

@@ -3,6 +3,8 @@
 //! Positions: the first rows of each variant in `perft/reference.tsv` (random-game
 //! positions from the shared reference) plus the start position.
 
+#![allow(missing_docs)] // criterion_group! defines undocumented public functions
+
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use kshogi_core::{perft, Position};
 use kshogi_notation::{parse_sfen, VariantNotation};

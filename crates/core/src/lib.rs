@@ -40,7 +40,7 @@ pub use movegen::Bundle;
 pub use mv::{Move, MoveList, MAX_MOVES};
 pub use perft::{divide, divide_parallel, perft, perft_parallel};
 pub use piece::{Kind, Movement, Piece, PieceDef, MAX_KINDS, MAX_SLOTS};
-pub use position::{Position, PositionError, Setup, Undo};
+pub use position::{Position, PositionError, Setup, Undo, MAX_PLY};
 pub use square::{Geometry, Square, SquareName, MAX_SQUARES};
 pub use tables::Tables;
 pub use variant::{

@@ -7,6 +7,10 @@ use crate::{Bitboard, Color, Kind, Move, Piece, Square};
 use core::fmt;
 use core::marker::PhantomData;
 
+/// The largest ply number a setup may carry, far beyond any real game, so that counting
+/// plies can never overflow.
+pub const MAX_PLY: u32 = 1_000_000_000;
+
 /// A position as read from text or built by hand, not yet checked. Turn it into a
 /// [`Position`] with [`Position::from_setup`].
 #[derive(Clone, PartialEq, Eq)]
@@ -99,7 +103,7 @@ pub enum PositionError {
     #[error("{0} is not to move but is in check")]
     OpponentInCheck(Color),
     /// The ply number is out of range.
-    #[error("ply must be at least 1, got {0}")]
+    #[error("ply must be from 1 to 1000000000, got {0}")]
     BadPly(u32),
     /// A variant-specific problem.
     #[error("{0}")]
@@ -195,7 +199,7 @@ impl<V: Variant> Position<V> {
     pub fn from_setup(setup: &Setup<V>) -> Result<Position<V>, PositionError> {
         let t = V::tables();
         let g = V::GEOMETRY;
-        if setup.ply == 0 {
+        if setup.ply == 0 || setup.ply > MAX_PLY {
             return Err(PositionError::BadPly(setup.ply));
         }
         let mut pos = Position {

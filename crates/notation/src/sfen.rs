@@ -23,7 +23,7 @@ pub enum SfenErrorKind {
     #[error("hands: {0}")]
     Hands(String),
     /// The ply field is not a positive number.
-    #[error("ply must be a whole number from 1, found `{0}`")]
+    #[error("ply must be a whole number from 1 to 1000000000, found `{0}`")]
     Ply(String),
     /// The variant-state field is wrong.
     #[error("{0}")]
@@ -418,7 +418,7 @@ pub fn parse_sfen<V: VariantNotation>(text: &str) -> Result<Position<V>, SfenErr
                 return Err(err(c, SfenErrorKind::Ply(ply.to_string())));
             }
             match ply.parse::<u32>() {
-                Ok(n) if n >= 1 => setup.ply = n,
+                Ok(n) if (1..=kshogi_core::MAX_PLY).contains(&n) => setup.ply = n,
                 _ => return Err(err(c, SfenErrorKind::Ply(ply.to_string()))),
             }
             rest = &rest[1..];

@@ -1,0 +1,172 @@
+//! `kshogi convert`: a position and moves to a KIF record, and a KIF record to SFEN or USI.
+
+use crate::error::CliError;
+use crate::variant_select;
+use clap::{Args, ValueEnum};
+use kshogi_notation::kif::{decode_kif, kif_variant, parse_kif, to_kif, KifRecord};
+use kshogi_notation::{move_to_usi, parse_game, to_sfen, VariantKind, VariantNotation};
+use kshogi_rules_kinzoku::Kinzoku;
+use kshogi_rules_kyoto::Kyoto;
+use kshogi_rules_micro::Micro;
+use std::io::Read as _;
+
+/// More help for `kshogi convert`, after the options.
+pub const CONVERT_HELP: &str = "\
+--to kif: INPUT is a POSITION (as for perft); prints a KIF record (UTF-8) of the position
+and the moves of its moves list: the header `手合割：<variant>`, a board diagram when the
+position is not the start position, the moves, and the result line when the game is over.
+
+--to sfen: INPUT is a KIF file, or `-` for standard input (UTF-8 with or without BOM, or
+Shift_JIS); prints the SFEN of the position after the last move, or with --all the SFEN
+before the first move and after every move, one per line.
+
+--to usi: INPUT is a KIF file or `-`; prints one line `sfen <start SFEN> moves <usi> ...`
+(without ` moves` when the record has no moves).
+
+The variant of a KIF record comes from its `手合割` header (京都将棋 kyoto, 五分摩訶将棋
+micro, 金属将棋 kinzoku); --variant overrides it and is needed when the header is missing.
+An error in a KIF record is reported as `error: line <N>: ...`.";
+
+/// What `kshogi convert` produces.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    /// A KIF record, from a POSITION.
+    Kif,
+    /// SFEN, from a KIF record.
+    Sfen,
+    /// A USI position (`sfen ... moves ...`), from a KIF record.
+    Usi,
+}
+
+/// The arguments of `kshogi convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The output format
+    #[arg(long, value_name = "FORMAT", value_enum)]
+    pub to: Target,
+    /// The variant: kyoto, micro or kinzoku [default: from the board size of POSITION, or
+    /// from the `手合割` header of a KIF record]
+    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name)]
+    pub variant: Option<VariantKind>,
+    /// With --to sfen: print the SFEN before the first move and after every move
+    #[arg(long)]
+    pub all: bool,
+    /// A POSITION for --to kif; a KIF file (or `-` for standard input) for --to sfen and usi
+    #[arg(value_name = "INPUT")]
+    pub input: String,
+}
+
+/// Runs `kshogi convert`.
+pub fn run(args: &ConvertArgs) -> Result<String, CliError> {
+    if args.all && args.to != Target::Sfen {
+        // A usage error, reported like the argument parser's own (exit status 2).
+        clap::Error::raw(
+            clap::error::ErrorKind::ArgumentConflict,
+            "--all applies only to --to sfen\n",
+        )
+        .exit();
+    }
+    match args.to {
+        Target::Kif => {
+            let kind = variant_select::select(args.variant, &args.input)?;
+            match kind {
+                VariantKind::Kyoto => position_to_kif::<Kyoto>(&args.input),
+                VariantKind::Micro => position_to_kif::<Micro>(&args.input),
+                VariantKind::Kinzoku => position_to_kif::<Kinzoku>(&args.input),
+            }
+        }
+        Target::Sfen | Target::Usi => {
+            let bytes = read_input(&args.input)?;
+            let text = decode_kif(&bytes)?;
+            let kind = match args.variant {
+                Some(kind) => kind,
+                None => kif_variant(&text)?,
+            };
+            let usi = args.to == Target::Usi;
+            match kind {
+                VariantKind::Kyoto => kif_to::<Kyoto>(&text, usi, args.all),
+                VariantKind::Micro => kif_to::<Micro>(&text, usi, args.all),
+                VariantKind::Kinzoku => kif_to::<Kinzoku>(&text, usi, args.all),
+            }
+        }
+    }
+}
+
+/// The bytes of a file, or of standard input for `-`.
+fn read_input(path: &str) -> Result<Vec<u8>, CliError> {
+    let mut bytes = Vec::new();
+    let result = if path == "-" {
+        std::io::stdin().lock().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::read(path).map(|b| bytes = b)
+    };
+    result.map_err(|e| CliError::Input {
+        path: if path == "-" {
+            "standard input".into()
+        } else {
+            format!("`{path}`")
+        },
+        message: e.to_string(),
+    })?;
+    Ok(bytes)
+}
+
+/// The KIF record of a `POSITION` argument (position and moves list).
+pub fn position_to_kif<V: VariantNotation>(position: &str) -> Result<String, CliError> {
+    let game = parse_game::<V>(position)?;
+    Ok(to_kif(&KifRecord::from_game(&game)))
+}
+
+/// Reads a KIF record of variant `V` and prints its USI form (`usi`), or the SFEN of its
+/// final position, or (`all`) of every position.
+pub fn kif_to<V: VariantNotation>(text: &str, usi: bool, all: bool) -> Result<String, CliError> {
+    let record = parse_kif::<V>(text)?;
+    let mut out = String::new();
+    if usi {
+        out.push_str("sfen ");
+        out.push_str(&to_sfen(record.start()));
+        if !record.moves().is_empty() {
+            out.push_str(" moves");
+            for m in record.moves() {
+                out.push(' ');
+                out.push_str(&move_to_usi::<V>(m.mv()));
+            }
+        }
+        out.push('\n');
+    } else if all {
+        let mut pos = *record.start();
+        out.push_str(&to_sfen(&pos));
+        out.push('\n');
+        for m in record.moves() {
+            pos = pos.after(m.mv());
+            out.push_str(&to_sfen(&pos));
+            out.push('\n');
+        }
+    } else {
+        out.push_str(&to_sfen(record.position()));
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kyoto_position_to_kif_and_back() {
+        // Black's pawn 1e goes to 1d and turns into a rook; White's pawn 5a goes to 5b and
+        // turns into a rook too.
+        let kif = position_to_kif::<Kyoto>("startpos moves 1e1d+ 5a5b+").unwrap();
+        assert!(kif.contains("手合割：京都将棋\n"), "{kif}");
+        assert!(kif.contains("   1 １四歩成(15)\n"), "{kif}");
+        assert!(kif.contains("   2 ５二歩成(51)\n"), "{kif}");
+        let usi = kif_to::<Kyoto>(&kif, true, false).unwrap();
+        assert_eq!(usi, "sfen pgkst/5/5/5/TSKGP b - 1 moves 1e1d+ 5a5b+\n");
+        let all = kif_to::<Kyoto>(&kif, false, true).unwrap();
+        assert_eq!(
+            all,
+            "pgkst/5/5/5/TSKGP b - 1\npgkst/5/5/4R/TSKG1 w - 2\n1gkst/r4/5/4R/TSKG1 b - 3\n"
+        );
+    }
+}

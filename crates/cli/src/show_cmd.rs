@@ -1,0 +1,188 @@
+//! `kshogi show`: the board diagram of a position, or a JSON summary of it.
+
+use crate::error::CliError;
+use crate::variant_select;
+use clap::{Args, ValueEnum};
+use kshogi_core::{Color, Game};
+use kshogi_notation::serde_support::{SfenPosition, UsiMove};
+use kshogi_notation::{diagram, parse_game, DiagramStyle, VariantKind, VariantNotation};
+use kshogi_rules_kinzoku::Kinzoku;
+use kshogi_rules_kyoto::Kyoto;
+use kshogi_rules_micro::Micro;
+use serde::Serialize;
+use std::ffi::OsStr;
+use std::io::IsTerminal as _;
+
+/// More help for `kshogi show`, after the options.
+pub const SHOW_HELP: &str = "\
+Text output: White's hand, the board (files numbered across the top, highest on the left;
+rank letters on the right; uppercase letters are Black's pieces, lowercase White's, `.` an
+empty square, the last move's destination in brackets), Black's hand, `ply <N>, <side> to
+move`, the Kinzoku countdown while it runs, `last move: <usi>` when the moves list is not
+empty, and `status: <status>` when the side to move is in check or the game is over.
+
+Colour (--color): `auto` colours only when stdout is a terminal and the NO_COLOR
+environment variable is unset or empty; `always` and `never` decide regardless.
+
+JSON output (--json): exactly one object on one line,
+  {\"variant\": \"kyoto\", \"sfen\": \"<SFEN>\", \"side_to_move\": \"black\", \"in_check\": false,
+   \"status\": \"ongoing\", \"last_move\": null, \"legal_moves\": 12}
+where `status` is `ongoing`, `check`, `<black|white> wins by <checkmate|stalemate|king
+entry|bare king|perpetual check>` or `draw by <stalemate|repetition>`, `last_move` is the
+last move of the moves list in canonical USI (null without one) and `legal_moves` counts
+the legal moves (0 once the game is over).";
+
+/// When to colour the diagram.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// The arguments of `kshogi show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The variant: kyoto, micro or kinzoku [default: from the board size]
+    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name)]
+    pub variant: Option<VariantKind>,
+    /// When to use colour
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Print one JSON object instead of the diagram
+    #[arg(long)]
+    pub json: bool,
+    /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
+    #[arg(value_name = "POSITION")]
+    pub position: String,
+}
+
+/// Whether to colour: `--color always`/`never` decide; `auto` colours only a terminal, and
+/// only when `NO_COLOR` (its value given here) is unset or empty.
+pub fn use_color(choice: ColorChoice, no_color: Option<&OsStr>, stdout_is_terminal: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => stdout_is_terminal && no_color.map_or(true, OsStr::is_empty),
+    }
+}
+
+/// Runs `kshogi show`: picks the variant, decides on colour, and renders.
+pub fn run(args: &ShowArgs) -> Result<String, CliError> {
+    let kind = variant_select::select(args.variant, &args.position)?;
+    let color = use_color(
+        args.color,
+        std::env::var_os("NO_COLOR").as_deref(),
+        std::io::stdout().is_terminal(),
+    );
+    let style = DiagramStyle {
+        color,
+        ..DiagramStyle::PLAIN
+    };
+    let pos = args.position.as_str();
+    match kind {
+        VariantKind::Kyoto => show::<Kyoto>(pos, style, args.json),
+        VariantKind::Micro => show::<Micro>(pos, style, args.json),
+        VariantKind::Kinzoku => show::<Kinzoku>(pos, style, args.json),
+    }
+}
+
+/// The `--json` output. Serialised with the fields in this order.
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct ShowReport<V: VariantNotation> {
+    /// Short name of the variant.
+    variant: &'static str,
+    /// Canonical SFEN of the position after the moves.
+    sfen: SfenPosition<V>,
+    /// `black` or `white`.
+    side_to_move: Color,
+    /// Whether the side to move is in check.
+    in_check: bool,
+    /// See [`status`].
+    status: String,
+    /// The last move of the moves list, if any.
+    last_move: Option<UsiMove<V>>,
+    /// Number of legal moves; 0 once the game is over.
+    legal_moves: usize,
+}
+
+/// `ongoing`, `check`, or the result of a game that is over (`black wins by checkmate`).
+fn status<V: VariantNotation>(game: &Game<V>) -> String {
+    match game.outcome() {
+        Some(outcome) => outcome.to_string(),
+        None if game.position().in_check() => "check".to_string(),
+        None => "ongoing".to_string(),
+    }
+}
+
+/// Renders the position given by the `POSITION` argument, for variant `V`.
+pub fn show<V: VariantNotation>(
+    position: &str,
+    style: DiagramStyle,
+    json: bool,
+) -> Result<String, CliError> {
+    let game = parse_game::<V>(position)?;
+    let pos = game.position();
+    let last = game.moves().last().copied();
+    if json {
+        let report = ShowReport::<V> {
+            variant: V::NAME,
+            sfen: SfenPosition(*pos),
+            side_to_move: pos.side_to_move(),
+            in_check: pos.in_check(),
+            status: status(&game),
+            last_move: last.map(UsiMove::new),
+            legal_moves: if game.outcome().is_some() {
+                0
+            } else {
+                pos.legal_moves().len()
+            },
+        };
+        let mut s = serde_json::to_string(&report)?;
+        s.push('\n');
+        return Ok(s);
+    }
+    let mut out = diagram(pos, last, style);
+    if game.outcome().is_some() || pos.in_check() {
+        out.push_str("status: ");
+        out.push_str(&status(&game));
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_decision() {
+        let set = Some(OsStr::new("1"));
+        let empty = Some(OsStr::new(""));
+        // auto: a terminal without NO_COLOR (or with it empty) only.
+        assert!(use_color(ColorChoice::Auto, None, true));
+        assert!(use_color(ColorChoice::Auto, empty, true));
+        assert!(!use_color(ColorChoice::Auto, set, true));
+        assert!(!use_color(ColorChoice::Auto, None, false));
+        assert!(!use_color(ColorChoice::Auto, empty, false));
+        // An explicit choice wins over both.
+        assert!(use_color(ColorChoice::Always, set, false));
+        assert!(!use_color(ColorChoice::Never, None, true));
+    }
+
+    #[test]
+    fn status_words() {
+        // Hand-checked: after G*5b White's King on 5a is in check and can take the Gold;
+        // with Black's Silver on 4c guarding 5b it is mate.
+        let g = parse_game::<Kyoto>("k4/5/5/5/4K b G 9 moves G*5b").unwrap();
+        assert_eq!(status(&g), "check");
+        let g = parse_game::<Kyoto>("k4/5/1S3/5/4K b G 9 moves G*5b").unwrap();
+        assert_eq!(status(&g), "black wins by checkmate");
+        let g = parse_game::<Kyoto>("startpos").unwrap();
+        assert_eq!(status(&g), "ongoing");
+    }
+}
