@@ -132,6 +132,9 @@ struct PerftArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
+    /// Worker threads; the work is split over the root moves and their replies
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
     /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
     #[arg(value_name = "POSITION")]
     position: String,
@@ -155,11 +158,21 @@ struct MovesArgs {
 fn perft(args: &PerftArgs) -> Result<String, CliError> {
     let depth = perft_cmd::parse_depth(&args.depth)?;
     let kind = variant_select::select(args.variant.variant, &args.position)?;
-    let (pos, div) = (args.position.as_str(), args.divide);
+    let (pos, div, threads) = (
+        args.position.as_str(),
+        args.divide,
+        usize::from(args.threads),
+    );
     match kind {
-        VariantKind::Kyoto => perft_cmd::run_perft::<Kyoto>(pos, depth, div)?.render(args.json),
-        VariantKind::Micro => perft_cmd::run_perft::<Micro>(pos, depth, div)?.render(args.json),
-        VariantKind::Kinzoku => perft_cmd::run_perft::<Kinzoku>(pos, depth, div)?.render(args.json),
+        VariantKind::Kyoto => {
+            perft_cmd::run_perft::<Kyoto>(pos, depth, div, threads)?.render(args.json)
+        }
+        VariantKind::Micro => {
+            perft_cmd::run_perft::<Micro>(pos, depth, div, threads)?.render(args.json)
+        }
+        VariantKind::Kinzoku => {
+            perft_cmd::run_perft::<Kinzoku>(pos, depth, div, threads)?.render(args.json)
+        }
     }
 }
 

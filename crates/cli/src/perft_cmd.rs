@@ -1,7 +1,7 @@
 //! `kshogi perft`: count the leaves of the legal-move tree, optionally split by root move.
 
 use crate::error::CliError;
-use kshogi_core::{divide, perft};
+use kshogi_core::{divide_parallel, perft_parallel};
 use kshogi_notation::serde_support::{SfenPosition, UsiMove};
 use kshogi_notation::{move_to_usi, parse_game, PositionArgError, VariantNotation};
 use serde::{Serialize, Serializer};
@@ -68,13 +68,14 @@ pub fn run_perft<V: VariantNotation>(
     position: &str,
     depth: u32,
     with_divide: bool,
+    threads: usize,
 ) -> Result<PerftReport<V>, PositionArgError> {
     let game = parse_game::<V>(position)?;
-    let mut pos = *game.position();
+    let pos = *game.position();
     let sfen = SfenPosition(pos);
     let start = Instant::now();
     let (nodes, divide_map) = if with_divide {
-        let split = divide(&mut pos, depth);
+        let split = divide_parallel(&pos, depth, threads);
         let mut keyed: Vec<(String, UsiMove<V>, u64)> = split
             .iter()
             .map(|&(mv, n)| (move_to_usi::<V>(mv), UsiMove::new(mv), n))
@@ -89,7 +90,7 @@ pub fn run_perft<V: VariantNotation>(
         };
         (nodes, Some(list))
     } else {
-        (perft(&mut pos, depth), None)
+        (perft_parallel(&pos, depth, threads), None)
     };
     let elapsed = start.elapsed();
     Ok(PerftReport {
@@ -172,15 +173,18 @@ mod tests {
     #[test]
     fn divide_sums_to_nodes_and_depth_zero_is_one() {
         // Kinzoku start, depth 2: 49 (shared/reference/perft.tsv), 7 root moves.
-        let r = run_perft::<Kinzoku>("startpos", 2, true).unwrap();
+        let r = run_perft::<Kinzoku>("startpos", 2, true, 1).unwrap();
         let list = r.divide.as_ref().unwrap();
         assert_eq!(list.len(), 7);
         assert_eq!(list.iter().map(|&(_, n)| n).sum::<u64>(), 49);
         assert_eq!(r.nodes, 49);
-        let r = run_perft::<Kyoto>("startpos", 0, true).unwrap();
+        let r = run_perft::<Kyoto>("startpos", 0, true, 2).unwrap();
         assert_eq!(r.nodes, 1);
         assert!(r.divide.unwrap().is_empty());
-        assert_eq!(run_perft::<Kyoto>("startpos", 0, false).unwrap().nodes, 1);
+        assert_eq!(
+            run_perft::<Kyoto>("startpos", 0, false, 2).unwrap().nodes,
+            1
+        );
     }
 
     #[test]
@@ -212,7 +216,7 @@ mod tests {
 
     #[test]
     fn divide_is_sorted_by_text() {
-        let r = run_perft::<Kyoto>("startpos", 1, true).unwrap();
+        let r = run_perft::<Kyoto>("startpos", 1, true, 1).unwrap();
         let texts: Vec<String> = r
             .divide
             .unwrap()

@@ -368,3 +368,42 @@ fn help_and_version() {
         format!("kshogi {}", env!("CARGO_PKG_VERSION"))
     );
 }
+
+#[test]
+fn threads_give_the_same_counts_and_divide() {
+    // Kyoto start, depth 5: 225903 in the shared reference table; the divide must not depend
+    // on the number of threads.
+    let one = json(&ok(&[
+        "perft",
+        "--variant",
+        "kyoto",
+        "--divide",
+        "--json",
+        "startpos",
+        "5",
+    ]));
+    let two = json(&ok(&[
+        "perft",
+        "--variant",
+        "kyoto",
+        "--divide",
+        "--json",
+        "--threads",
+        "2",
+        "startpos",
+        "5",
+    ]));
+    assert_eq!(one["nodes"], 225903);
+    assert_eq!(two["nodes"], 225903);
+    assert_eq!(one["divide"], two["divide"]);
+    let zero = kshogi(&[
+        "perft",
+        "--variant",
+        "kyoto",
+        "--threads",
+        "0",
+        "startpos",
+        "1",
+    ]);
+    assert_eq!(zero.status.code(), Some(2));
+}
