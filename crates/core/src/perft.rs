@@ -3,6 +3,7 @@
 use crate::position::Position;
 use crate::variant::Variant;
 use crate::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Number of leaves of the legal-move tree of depth `depth` (1 for depth 0). The last ply
 /// is counted without making moves. Repetition is ignored, as the perft convention says.
@@ -45,21 +46,52 @@ pub fn divide<V: Variant>(pos: &mut Position<V>, depth: u32) -> Vec<(Move, u64)>
         .collect()
 }
 
-/// [`divide`] computed by `threads` worker threads.
+/// Like [`perft`], but gives up (returning `None`) soon after `stop` becomes true.
+fn perft_until<V: Variant>(pos: &mut Position<V>, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 2 {
+        return Some(perft(pos, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let snapshot = *pos;
+    let mut n = 0;
+    let mut stopped = false;
+    snapshot.generate(|bundle| {
+        snapshot.expand(bundle, |mv| {
+            if stopped {
+                return;
+            }
+            let undo = pos.make(mv);
+            match perft_until(pos, depth - 1, stop) {
+                Some(k) => n += k,
+                None => stopped = true,
+            }
+            pos.unmake(mv, undo);
+        });
+        stopped
+    });
+    (!stopped).then_some(n)
+}
+
+/// [`divide`] computed by `threads` worker threads, which can be interrupted.
 ///
 /// The work is split two plies deep (every reply to every root move is one work item) and
 /// handed out from a shared counter, so that the threads stay busy even when one root move
-/// has a much larger subtree than the others. The result is in move-generation order, the
-/// same as [`divide`].
-pub fn divide_parallel<V: Variant>(
+/// has a much larger subtree than the others. When `stop` becomes true the workers give up
+/// within a few milliseconds; root moves whose subtrees were not counted completely then
+/// have `None`. The result is in move-generation order, the same as [`divide`].
+pub fn divide_interruptible<V: Variant>(
     pos: &Position<V>,
     depth: u32,
     threads: usize,
-) -> Vec<(Move, u64)> {
-    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-    let threads = threads.max(1);
-    if threads == 1 || depth < 3 {
-        return divide(&mut pos.clone(), depth);
+    stop: &AtomicBool,
+) -> Vec<(Move, Option<u64>)> {
+    if depth < 3 {
+        return divide(&mut pos.clone(), depth)
+            .into_iter()
+            .map(|(mv, n)| (mv, Some(n)))
+            .collect();
     }
     let roots = pos.legal_moves();
     let mut items: Vec<(usize, Position<V>)> = Vec::new();
@@ -71,26 +103,55 @@ pub fn divide_parallel<V: Variant>(
     }
     let next = AtomicUsize::new(0);
     let counts: Vec<AtomicU64> = roots.iter().map(|_| AtomicU64::new(0)).collect();
+    let done: Vec<AtomicUsize> = roots.iter().map(|_| AtomicUsize::new(0)).collect();
     std::thread::scope(|scope| {
-        for _ in 0..threads {
+        for _ in 0..threads.max(1) {
             scope.spawn(|| loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
                 let j = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&(root, mut p)) = items.get(j) else {
                     break;
                 };
-                let n = perft(&mut p, depth - 2);
-                counts[root].fetch_add(n, Ordering::Relaxed);
+                if let Some(n) = perft_until(&mut p, depth - 2, stop) {
+                    counts[root].fetch_add(n, Ordering::Relaxed);
+                    done[root].fetch_add(1, Ordering::Relaxed);
+                }
             });
         }
     });
+    let mut per_root = vec![0usize; roots.len()];
+    for &(root, _) in &items {
+        per_root[root] += 1;
+    }
     roots
         .iter()
-        .zip(counts)
-        .map(|(&mv, n)| (mv, n.into_inner()))
+        .enumerate()
+        .map(|(i, &mv)| {
+            let complete = done[i].load(Ordering::Relaxed) == per_root[i];
+            (mv, complete.then(|| counts[i].load(Ordering::Relaxed)))
+        })
         .collect()
 }
 
-/// [`perft`] computed by `threads` worker threads (see [`divide_parallel`]).
+/// [`divide`] computed by `threads` worker threads (see [`divide_interruptible`]).
+pub fn divide_parallel<V: Variant>(
+    pos: &Position<V>,
+    depth: u32,
+    threads: usize,
+) -> Vec<(Move, u64)> {
+    if threads <= 1 || depth < 3 {
+        return divide(&mut pos.clone(), depth);
+    }
+    let never = AtomicBool::new(false);
+    divide_interruptible(pos, depth, threads, &never)
+        .into_iter()
+        .map(|(mv, n)| (mv, n.unwrap_or(0)))
+        .collect()
+}
+
+/// [`perft`] computed by `threads` worker threads (see [`divide_interruptible`]).
 pub fn perft_parallel<V: Variant>(pos: &Position<V>, depth: u32, threads: usize) -> u64 {
     if threads <= 1 || depth < 3 {
         return perft(&mut pos.clone(), depth);
