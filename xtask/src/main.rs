@@ -5,103 +5,52 @@
 //! [cargo-xtask](https://github.com/matklad/cargo-xtask) convention: the automation is plain
 //! Rust in the workspace, with no tool to install beyond the toolchain.
 //!
-//! `cargo xtask ci` is the project's whole test command: CI runs it (through `.ci/run`) and
-//! so should a developer before asking for a merge. It runs the [`CI_STEPS`] in order and
-//! stops at the first one that fails.
+//! Tasks:
 //!
-//! This crate is a tool, not a library: it uses only `std`, is never published, and no crate
-//! may depend on it.
+//! - `cargo xtask ci` is the project's whole test command: CI runs it (through `.ci/run`)
+//!   and so should a developer before asking for a merge. It runs the [`ci::CI_STEPS`] in
+//!   order and stops at the first one that fails.
+//! - `cargo xtask perft` runs the perft suite (`perft/suite.tsv`) against the release
+//!   `kshogi` binary: a table, a JSON report, speed comparison with a baseline report
+//!   ([`perft`], `docs/perft.md`).
+//! - `cargo xtask release <VERSION>` sets the version, dates the changelog and writes the
+//!   release archive with its checksum ([`release`]).
+//!
+//! This crate is a tool, not a library: it is never published, no crate may depend on it,
+//! and it depends on no workspace crate (it drives the `kshogi` binary as a subprocess).
+//! Its dependencies are tool dependencies: `serde`/`serde_json` for the perft reports,
+//! `toml_edit` to edit manifests without losing their formatting, and `tar`, `flate2` and
+//! `sha2` for the release archive and its checksum.
 
+mod ci;
+mod perft;
+mod release;
+mod util;
+
+use perft::PerftOptions;
+use release::ReleaseOptions;
 use std::ffi::OsString;
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
-use std::time::{Duration, Instant};
-
-/// One step of a task: a cargo command with its arguments and extra environment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Step {
-    /// Short name, used in headers and in the failure message.
-    name: &'static str,
-    /// Arguments to `cargo`.
-    args: &'static [&'static str],
-    /// Environment variables set for this step only.
-    env: &'static [(&'static str, &'static str)],
-}
-
-impl Step {
-    /// The step as a shell-like command line, for headers and messages.
-    fn command_line(&self) -> String {
-        let mut line = String::new();
-        for (key, value) in self.env {
-            line.push_str(&format!("{key}=\"{value}\" "));
-        }
-        line.push_str("cargo");
-        for arg in self.args {
-            line.push(' ');
-            line.push_str(arg);
-        }
-        line
-    }
-}
-
-/// The steps of `cargo xtask ci`, in the order they run. To add a step, add an entry here.
-const CI_STEPS: &[Step] = &[
-    Step {
-        name: "fmt",
-        args: &["fmt", "--all", "--", "--check"],
-        env: &[],
-    },
-    Step {
-        name: "clippy",
-        args: &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
-        env: &[],
-    },
-    Step {
-        // Deep perft tests are `#[ignore]`d for quick local runs; CI runs them, in release.
-        name: "test",
-        args: &[
-            "test",
-            "--workspace",
-            "--release",
-            "--",
-            "--include-ignored",
-        ],
-        env: &[],
-    },
-    Step {
-        name: "doc",
-        args: &["doc", "--workspace", "--no-deps"],
-        env: &[("RUSTDOCFLAGS", "-D warnings")],
-    },
-];
+use std::process::ExitCode;
 
 /// What the command line asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 enum Task {
     /// Run every CI step.
     Ci,
+    /// Run the perft suite.
+    Perft(PerftOptions),
+    /// Make a release.
+    Release(ReleaseOptions),
 }
 
 impl Task {
-    /// The steps the task runs, in order.
-    fn steps(self) -> &'static [Step] {
-        match self {
-            Task::Ci => CI_STEPS,
-        }
-    }
-
     /// The name on the command line.
-    fn name(self) -> &'static str {
+    fn name(&self) -> &'static str {
         match self {
             Task::Ci => "ci",
+            Task::Perft(_) => "perft",
+            Task::Release(_) => "release",
         }
     }
 }
@@ -115,8 +64,10 @@ enum UsageError {
     NoTask,
     /// A task name that does not exist.
     UnknownTask(String),
-    /// An argument after the task, which takes none.
-    UnexpectedArgument(String),
+    /// An argument that is not UTF-8.
+    NotUnicode(String),
+    /// A task's own arguments are wrong.
+    BadArguments(String),
 }
 
 impl fmt::Display for UsageError {
@@ -125,7 +76,8 @@ impl fmt::Display for UsageError {
             UsageError::HelpRequested => Ok(()),
             UsageError::NoTask => write!(f, "no task given"),
             UsageError::UnknownTask(t) => write!(f, "unknown task `{t}`"),
-            UsageError::UnexpectedArgument(a) => write!(f, "unexpected argument `{a}`"),
+            UsageError::NotUnicode(a) => write!(f, "argument `{a}` is not valid UTF-8"),
+            UsageError::BadArguments(message) => f.write_str(message),
         }
     }
 }
@@ -136,142 +88,78 @@ where
     I: IntoIterator<Item = S>,
     S: Into<OsString>,
 {
-    let mut args = args.into_iter().map(Into::into);
-    let Some(first) = args.next() else {
+    let args: Vec<String> = args
+        .into_iter()
+        .map(|a| {
+            let a: OsString = a.into();
+            a.into_string()
+                .map_err(|bad| UsageError::NotUnicode(bad.to_string_lossy().into_owned()))
+        })
+        .collect::<Result<_, _>>()?;
+    let Some((first, rest)) = args.split_first() else {
         return Err(UsageError::NoTask);
     };
-    let task = match first.to_str() {
-        Some("ci") => Task::Ci,
-        Some("help" | "-h" | "--help") => return Err(UsageError::HelpRequested),
-        _ => {
-            return Err(UsageError::UnknownTask(
-                first.to_string_lossy().into_owned(),
-            ))
-        }
-    };
-    if let Some(extra) = args.next() {
-        return Err(UsageError::UnexpectedArgument(
-            extra.to_string_lossy().into_owned(),
-        ));
+    if rest.iter().any(|a| a == "-h" || a == "--help") {
+        return Err(UsageError::HelpRequested);
     }
-    Ok(task)
+    match first.as_str() {
+        "ci" => match rest.first() {
+            None => Ok(Task::Ci),
+            Some(extra) => Err(UsageError::BadArguments(format!(
+                "unexpected argument `{extra}` for `ci`"
+            ))),
+        },
+        "perft" => PerftOptions::parse(rest)
+            .map(Task::Perft)
+            .map_err(UsageError::BadArguments),
+        "release" => ReleaseOptions::parse(rest)
+            .map(Task::Release)
+            .map_err(UsageError::BadArguments),
+        "help" | "-h" | "--help" => Err(UsageError::HelpRequested),
+        other => Err(UsageError::UnknownTask(other.to_string())),
+    }
 }
 
-/// The usage text, listing each task and its steps.
+/// The usage text, listing each task, its options and the CI steps.
 fn usage() -> String {
     let mut text = String::from(
-        "Usage: cargo xtask <TASK>\n\
+        "Usage: cargo xtask <TASK> [OPTIONS]\n\
          \n\
          Tasks:\n\
-         \x20 ci      run every check CI runs, in order, stopping at the first failure:\n",
+         \x20 ci                 run every check CI runs, in order, stopping at the first failure:\n",
     );
-    for (i, step) in CI_STEPS.iter().enumerate() {
+    for (i, step) in ci::CI_STEPS.iter().enumerate() {
         text.push_str(&format!(
-            "            {}. {:<7} {}\n",
+            "                       {}. {:<7} {}\n",
             i + 1,
             step.name,
             step.command_line()
         ));
     }
-    text.push_str("  help    print this text\n");
+    text.push_str(perft::USAGE);
+    text.push_str(release::USAGE);
+    text.push_str("  help               print this text\n");
     text
 }
 
-/// A step that did not succeed.
-#[derive(Debug)]
-struct StepFailure {
-    /// Position of the step in its task, from 1.
-    number: usize,
-    /// Number of steps in the task.
-    total: usize,
-    /// The step.
-    step: Step,
-    /// What went wrong: an exit status or a spawn error.
-    reason: String,
-}
-
-impl fmt::Display for StepFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "step {}/{} `{}` failed ({}): {}",
-            self.number,
-            self.total,
-            self.step.name,
-            self.reason,
-            self.step.command_line()
-        )
+/// Runs a task from the workspace root. `Err` is the failure message.
+fn run(task: &Task) -> Result<(), String> {
+    let root = util::workspace_root();
+    match task {
+        Task::Ci => ci::run_steps("ci", ci::CI_STEPS, |step| match step.action {
+            ci::Action::Cargo { args, env } => ci::run_cargo(args, env, &root),
+            ci::Action::Xtask { args } => {
+                let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+                match parse_args(&args) {
+                    Ok(inner) => run(&inner),
+                    Err(e) => Err(format!("bad step: {e}")),
+                }
+            }
+        })
+        .map_err(|failure| failure.to_string()),
+        Task::Perft(opts) => perft::run(opts, &root),
+        Task::Release(opts) => release::run(opts, &root),
     }
-}
-
-/// The workspace root: the parent of this crate's directory.
-fn workspace_root() -> PathBuf {
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest_dir.parent().unwrap_or(manifest_dir).to_path_buf()
-}
-
-/// The cargo that runs us (`$CARGO`), or `cargo` from the `PATH`.
-fn cargo() -> OsString {
-    std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"))
-}
-
-/// Formats a duration as seconds with one decimal.
-fn seconds(d: Duration) -> String {
-    format!("{:.1}s", d.as_secs_f64())
-}
-
-/// Runs one step with cargo from `root`, its output going straight to the terminal.
-/// `Err` says why it failed.
-fn run_cargo(step: &Step, root: &Path) -> Result<(), String> {
-    let mut command = Command::new(cargo());
-    command.args(step.args).current_dir(root);
-    for (key, value) in step.env {
-        command.env(key, value);
-    }
-    match command.status() {
-        Ok(status) if status.success() => Ok(()),
-        Ok(status) => Err(match status.code() {
-            Some(code) => format!("exit code {code}"),
-            None => status.to_string(),
-        }),
-        Err(e) => Err(format!("could not start cargo: {e}")),
-    }
-}
-
-/// Runs `steps` in order with `exec`, each under a header, stopping at the first failure.
-fn run_steps(
-    task: &str,
-    steps: &[Step],
-    mut exec: impl FnMut(&Step) -> Result<(), String>,
-) -> Result<(), StepFailure> {
-    let total = steps.len();
-    let started = Instant::now();
-    for (i, step) in steps.iter().enumerate() {
-        let number = i + 1;
-        println!();
-        println!("==> xtask {task}: step {number}/{total} `{}`", step.name);
-        println!("==> {}", step.command_line());
-        let step_started = Instant::now();
-        if let Err(reason) = exec(step) {
-            return Err(StepFailure {
-                number,
-                total,
-                step: *step,
-                reason,
-            });
-        }
-        println!(
-            "==> step `{}` passed in {}",
-            step.name,
-            seconds(step_started.elapsed())
-        );
-    }
-    println!();
-    println!(
-        "==> xtask {task}: all {total} steps passed in {}",
-        seconds(started.elapsed())
-    );
-    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -287,12 +175,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let root = workspace_root();
-    match run_steps(task.name(), task.steps(), |step| run_cargo(step, &root)) {
+    match run(&task) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(failure) => {
+        Err(message) => {
             eprintln!();
-            eprintln!("xtask {}: FAILED: {failure}", task.name());
+            eprintln!("xtask {}: FAILED: {message}", task.name());
             ExitCode::FAILURE
         }
     }
@@ -303,8 +190,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_ci() {
+    fn parses_each_task() {
         assert_eq!(parse_args(["ci"]), Ok(Task::Ci));
+        assert_eq!(
+            parse_args(["perft"]),
+            Ok(Task::Perft(PerftOptions::default()))
+        );
+        let Ok(Task::Perft(opts)) = parse_args(["perft", "--tier", "full", "--threads", "2"])
+        else {
+            panic!("perft options")
+        };
+        assert_eq!((opts.tier, opts.threads), (perft::suite::Tier::Full, 2));
+        assert_eq!(
+            parse_args(["release", "0.2.0", "--dry-run"]),
+            Ok(Task::Release(ReleaseOptions {
+                version: "0.2.0".into(),
+                dry_run: true,
+                allow_dirty: false,
+            }))
+        );
     }
 
     #[test]
@@ -312,6 +216,10 @@ mod tests {
         for help in ["help", "-h", "--help"] {
             assert_eq!(parse_args([help]), Err(UsageError::HelpRequested));
         }
+        assert_eq!(
+            parse_args(["perft", "--help"]),
+            Err(UsageError::HelpRequested)
+        );
         assert_eq!(parse_args(Vec::<String>::new()), Err(UsageError::NoTask));
         assert_eq!(
             parse_args(["lint"]),
@@ -319,82 +227,47 @@ mod tests {
         );
         assert_eq!(
             parse_args(["ci", "--fast"]),
-            Err(UsageError::UnexpectedArgument("--fast".into()))
+            Err(UsageError::BadArguments(
+                "unexpected argument `--fast` for `ci`".into()
+            ))
         );
-    }
-
-    #[test]
-    fn ci_steps_run_in_the_documented_order() {
-        let names: Vec<_> = Task::Ci.steps().iter().map(|s| s.name).collect();
-        assert_eq!(names, ["fmt", "clippy", "test", "doc"]);
-        let lines: Vec<_> = CI_STEPS.iter().map(Step::command_line).collect();
         assert_eq!(
-            lines,
-            [
-                "cargo fmt --all -- --check",
-                "cargo clippy --workspace --all-targets -- -D warnings",
-                "cargo test --workspace --release -- --include-ignored",
-                "RUSTDOCFLAGS=\"-D warnings\" cargo doc --workspace --no-deps",
-            ]
+            parse_args(["perft", "--tier", "slow"]),
+            Err(UsageError::BadArguments(
+                "`--tier` is `quick` or `full`, not `slow`".into()
+            ))
+        );
+        assert_eq!(
+            parse_args(["release"]),
+            Err(UsageError::BadArguments(
+                "`release` needs a VERSION such as 0.2.0".into()
+            ))
         );
     }
 
     #[test]
-    fn step_names_are_unique() {
-        for (i, a) in CI_STEPS.iter().enumerate() {
-            for b in &CI_STEPS[i + 1..] {
-                assert_ne!(a.name, b.name);
-            }
-        }
-    }
-
-    #[test]
-    fn usage_lists_every_step() {
+    fn usage_lists_every_task_and_step() {
         let text = usage();
         assert!(text.starts_with("Usage: cargo xtask <TASK>"));
-        for step in CI_STEPS {
+        for step in ci::CI_STEPS {
             assert!(text.contains(&step.command_line()), "{text}");
+        }
+        for word in [
+            "perft [OPTIONS]",
+            "--baseline FILE",
+            "release <VERSION>",
+            "--dry-run",
+        ] {
+            assert!(text.contains(word), "{word}: {text}");
         }
     }
 
     #[test]
-    fn failure_message_names_the_step() {
-        let failure = StepFailure {
-            number: 2,
-            total: 4,
-            step: CI_STEPS[1],
-            reason: "exit code 101".into(),
-        };
-        assert_eq!(
-            failure.to_string(),
-            "step 2/4 `clippy` failed (exit code 101): \
-             cargo clippy --workspace --all-targets -- -D warnings"
-        );
-    }
-
-    #[test]
-    fn run_steps_runs_in_order_and_stops_at_the_first_failure() {
-        let mut ran = Vec::new();
-        let failure = run_steps("ci", CI_STEPS, |step| {
-            ran.push(step.name);
-            if step.name == "clippy" {
-                Err("exit code 101".into())
-            } else {
-                Ok(())
+    fn the_ci_perft_step_is_a_valid_task() {
+        for step in ci::CI_STEPS {
+            if let ci::Action::Xtask { args } = step.action {
+                assert!(parse_args(args.iter().copied()).is_ok(), "{args:?}");
             }
-        })
-        .unwrap_err();
-        assert_eq!(ran, ["fmt", "clippy"]);
-        assert_eq!((failure.number, failure.total), (2, 4));
-        assert_eq!(failure.step.name, "clippy");
-        assert_eq!(failure.reason, "exit code 101");
-
-        let mut ran = Vec::new();
-        let all = run_steps("ci", CI_STEPS, |step| {
-            ran.push(step.name);
-            Ok(())
-        });
-        assert!(all.is_ok());
-        assert_eq!(ran, ["fmt", "clippy", "test", "doc"]);
+        }
     }
 }

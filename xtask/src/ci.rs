@@ -1,0 +1,265 @@
+//! `cargo xtask ci`: every check CI runs, in order, stopping at the first failure.
+
+use crate::util::{cargo, describe_status, seconds};
+use std::fmt;
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+/// What a step runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// `cargo ARGS`, with extra environment variables.
+    Cargo {
+        /// Arguments to `cargo`.
+        args: &'static [&'static str],
+        /// Environment variables set for this step only.
+        env: &'static [(&'static str, &'static str)],
+    },
+    /// Another xtask task, run in this process: `cargo xtask ARGS`.
+    Xtask {
+        /// The task's arguments (`perft --tier full`).
+        args: &'static [&'static str],
+    },
+}
+
+/// One step of a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// Short name, used in headers and in the failure message.
+    pub name: &'static str,
+    /// What it runs.
+    pub action: Action,
+}
+
+impl Step {
+    /// The step as a shell-like command line, for headers and messages.
+    pub fn command_line(&self) -> String {
+        let mut line = String::new();
+        let args = match self.action {
+            Action::Cargo { args, env } => {
+                for (key, value) in env {
+                    line.push_str(&format!("{key}=\"{value}\" "));
+                }
+                line.push_str("cargo");
+                args
+            }
+            Action::Xtask { args } => {
+                line.push_str("cargo xtask");
+                args
+            }
+        };
+        for arg in args {
+            line.push(' ');
+            line.push_str(arg);
+        }
+        line
+    }
+}
+
+/// The steps of `cargo xtask ci`, in the order they run. To add a step, add an entry here.
+///
+/// The perft step runs the full tier: on the 2-core reference machine the whole suite takes
+/// about a second of counting once `kshogi` is built (see `docs/perft.md`), far inside CI's
+/// time limit.
+pub const CI_STEPS: &[Step] = &[
+    Step {
+        name: "fmt",
+        action: Action::Cargo {
+            args: &["fmt", "--all", "--", "--check"],
+            env: &[],
+        },
+    },
+    Step {
+        name: "clippy",
+        action: Action::Cargo {
+            args: &[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ],
+            env: &[],
+        },
+    },
+    Step {
+        // Deep perft tests and the slow xtask tests are `#[ignore]`d for quick local runs;
+        // CI runs them, in release.
+        name: "test",
+        action: Action::Cargo {
+            args: &[
+                "test",
+                "--workspace",
+                "--release",
+                "--",
+                "--include-ignored",
+            ],
+            env: &[],
+        },
+    },
+    Step {
+        name: "perft",
+        action: Action::Xtask {
+            args: &["perft", "--tier", "full"],
+        },
+    },
+    Step {
+        name: "doc",
+        action: Action::Cargo {
+            args: &["doc", "--workspace", "--no-deps"],
+            env: &[("RUSTDOCFLAGS", "-D warnings")],
+        },
+    },
+];
+
+/// A step that did not succeed.
+#[derive(Debug)]
+pub struct StepFailure {
+    /// Position of the step in its task, from 1.
+    pub number: usize,
+    /// Number of steps in the task.
+    pub total: usize,
+    /// The step.
+    pub step: Step,
+    /// What went wrong: an exit status, a spawn error, or the xtask task's failure.
+    pub reason: String,
+}
+
+impl fmt::Display for StepFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "step {}/{} `{}` failed ({}): {}",
+            self.number,
+            self.total,
+            self.step.name,
+            self.reason,
+            self.step.command_line()
+        )
+    }
+}
+
+/// Runs a cargo step from `root`, its output going straight to the terminal. `Err` says
+/// why it failed.
+pub fn run_cargo(args: &[&str], env: &[(&str, &str)], root: &Path) -> Result<(), String> {
+    let mut command = Command::new(cargo());
+    command.args(args).current_dir(root);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    match command.status() {
+        Ok(status) if status.success() => Ok(()),
+        Ok(status) => Err(describe_status(status)),
+        Err(e) => Err(format!("could not start cargo: {e}")),
+    }
+}
+
+/// Runs `steps` in order with `exec`, each under a header, stopping at the first failure.
+pub fn run_steps(
+    task: &str,
+    steps: &[Step],
+    mut exec: impl FnMut(&Step) -> Result<(), String>,
+) -> Result<(), StepFailure> {
+    let total = steps.len();
+    let started = Instant::now();
+    for (i, step) in steps.iter().enumerate() {
+        let number = i + 1;
+        println!();
+        println!("==> xtask {task}: step {number}/{total} `{}`", step.name);
+        println!("==> {}", step.command_line());
+        let step_started = Instant::now();
+        if let Err(reason) = exec(step) {
+            return Err(StepFailure {
+                number,
+                total,
+                step: *step,
+                reason,
+            });
+        }
+        println!(
+            "==> step `{}` passed in {}",
+            step.name,
+            seconds(step_started.elapsed())
+        );
+    }
+    println!();
+    println!(
+        "==> xtask {task}: all {total} steps passed in {}",
+        seconds(started.elapsed())
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ci_steps_run_in_the_documented_order() {
+        let names: Vec<_> = CI_STEPS.iter().map(|s| s.name).collect();
+        assert_eq!(names, ["fmt", "clippy", "test", "perft", "doc"]);
+        let lines: Vec<_> = CI_STEPS.iter().map(Step::command_line).collect();
+        assert_eq!(
+            lines,
+            [
+                "cargo fmt --all -- --check",
+                "cargo clippy --workspace --all-targets -- -D warnings",
+                "cargo test --workspace --release -- --include-ignored",
+                "cargo xtask perft --tier full",
+                "RUSTDOCFLAGS=\"-D warnings\" cargo doc --workspace --no-deps",
+            ]
+        );
+    }
+
+    #[test]
+    fn step_names_are_unique() {
+        for (i, a) in CI_STEPS.iter().enumerate() {
+            for b in &CI_STEPS[i + 1..] {
+                assert_ne!(a.name, b.name);
+            }
+        }
+    }
+
+    #[test]
+    fn failure_message_names_the_step() {
+        let failure = StepFailure {
+            number: 2,
+            total: 5,
+            step: CI_STEPS[1],
+            reason: "exit code 101".into(),
+        };
+        assert_eq!(
+            failure.to_string(),
+            "step 2/5 `clippy` failed (exit code 101): \
+             cargo clippy --workspace --all-targets -- -D warnings"
+        );
+    }
+
+    #[test]
+    fn run_steps_runs_in_order_and_stops_at_the_first_failure() {
+        let mut ran = Vec::new();
+        let failure = run_steps("ci", CI_STEPS, |step| {
+            ran.push(step.name);
+            if step.name == "clippy" {
+                Err("exit code 101".into())
+            } else {
+                Ok(())
+            }
+        })
+        .unwrap_err();
+        assert_eq!(ran, ["fmt", "clippy"]);
+        assert_eq!((failure.number, failure.total), (2, 5));
+        assert_eq!(failure.step.name, "clippy");
+        assert_eq!(failure.reason, "exit code 101");
+
+        let mut ran = Vec::new();
+        let all = run_steps("ci", CI_STEPS, |step| {
+            ran.push(step.name);
+            Ok(())
+        });
+        assert!(all.is_ok());
+        assert_eq!(ran, ["fmt", "clippy", "test", "perft", "doc"]);
+    }
+}
