@@ -8,13 +8,57 @@
 //! This crate sits between notation and the command line: it may use core, the rules crates
 //! and notation (for the variant list and text of moves), and must not depend on the CLI.
 //!
-//! API CONTRACT (written by the lead before the implementation; the types and signatures
-//! below are what the CLI and the USI loop code against — keep them):
+//! API CONTRACT: the types and signatures below ([`Score`], [`Limits`], [`Line`], [`Info`],
+//! [`SearchResult`], [`Evaluate`], [`Engine::new`], [`Engine::set_hash`], [`Engine::clear`],
+//! [`Engine::search`], [`mate::MateResult`], [`mate::solve`]) are what the CLI and the USI
+//! loop code against; they were fixed before the implementation and must be kept. Items may
+//! be added, not renamed or removed.
+//!
+//! ## Design
+//!
+//! * **Search** (`search.rs`): iterative deepening over a negamax principal-variation search
+//!   with aspiration windows from depth 5, check extension, a quiescence search (captures and
+//!   the variant's tactical moves; every evasion when in check), mate-distance pruning and
+//!   mild late-move reductions (never for captures, checks, killers or evasions). Scores are
+//!   centipawns or mate distances counted in plies from the root; a game end of any kind the
+//!   variant knows ([`kshogi_core::Position::outcome`]: checkmate, stalemate by the variant's
+//!   rule, Kinzoku king entry and countdown) scores as a win or loss at its ply.
+//! * **Repetition**: the hashes of the game's history and of the search path form one list. A
+//!   position that repeats one inside the search path (or the root), or that reaches the
+//!   variant's occurrence count with the history, ends the line: a draw, or for a variant
+//!   whose perpetual check loses (Micro) a loss for the side that checked with every move of
+//!   the cycle.
+//! * **Transposition table** (`tt.rs`): clusters of four 12-byte entries (32-bit key check,
+//!   move, score with mate scores stored relative to the node, depth, bound, generation);
+//!   its size never exceeds the MiB given to [`Engine::new`] / [`Engine::set_hash`].
+//! * **Move ordering** (`ordering.rs`): hash move, captures by victim value (MVV-LVA), the
+//!   variant's tactical moves, two killers per ply, then a history table.
+//! * **Evaluation** (`eval.rs`): material on the board and in hand (a Kyoto piece is worth a
+//!   mix of both its faces, weighted to the face showing; a Micro piece its face plus a share
+//!   of the other face's extra worth), mobility (attacked squares) and king safety (attacks
+//!   on and defenders around the king, pieces in the enemy's hand); Kinzoku adds the king's
+//!   advance toward its entry rank and the bare-king countdown.
+//! * **Mate solver** ([`mate`]): df-pn with a bounded (pn, dn) table over checks and moves
+//!   that win at once; a proof is then shortened by an exact iterative-deepening search over
+//!   the same moves, so the reported distance is the shortest mate by such moves.
+//! * **No allocation per node**: move lists of every ply live in one buffer allocated with
+//!   the engine, the principal variation in a triangular array; only the root allocates.
+//!
+//! A search without a time limit (and not `infinite`) starts from an empty transposition
+//! table and empty ordering tables, so that the same game and limits give the same result.
 
-use kshogi_core::{Game, Move};
+use kshogi_core::{Game, Kind, Move, Position};
 use kshogi_notation::VariantNotation;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+
+mod eval;
+pub mod mate;
+mod ordering;
+mod search;
+mod tt;
+
+pub use eval::EvalBreakdown;
 
 /// A score from the side to move's point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -25,6 +69,18 @@ pub enum Score {
     /// plies from the current position to the end of the game (checkmate, king entry,
     /// countdown, perpetual check — any win the variant knows).
     Mate(i32),
+}
+
+impl Score {
+    /// A number that orders scores: larger is better for the side to move (mates beyond every
+    /// centipawn score, shorter wins and longer losses better).
+    pub fn sort_key(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => search::MATE - n,
+            Score::Mate(n) => -search::MATE - n,
+        }
+    }
 }
 
 /// When to stop searching. All set limits apply; the first one reached stops the search.
@@ -92,101 +148,128 @@ pub struct SearchResult {
 }
 
 /// Per-variant evaluation, implemented in this crate for each variant kshogi knows.
+///
+/// Only [`Evaluate::evaluate`] is required; the other methods have defaults that suit a
+/// variant without special wins.
 pub trait Evaluate: VariantNotation {
     /// Static evaluation in centipawns from the side to move's point of view.
     fn evaluate(pos: &kshogi_core::Position<Self>) -> i32;
-}
 
-impl Evaluate for kshogi_rules_kyoto::Kyoto {
-    fn evaluate(_pos: &kshogi_core::Position<Self>) -> i32 {
-        0
+    /// The value of a piece showing `kind` on the board, in centipawns, for move ordering
+    /// (most valuable victim first). The default values every piece at 100.
+    fn piece_value(_kind: Kind) -> i32 {
+        100
     }
-}
-impl Evaluate for kshogi_rules_micro::Micro {
-    fn evaluate(_pos: &kshogi_core::Position<Self>) -> i32 {
-        0
+
+    /// Whether the quiescence search should also try this non-capturing legal move of the
+    /// side to move (a promotion, a move that may win at once). Default: no.
+    fn is_tactical(_pos: &Position<Self>, _mv: Move) -> bool {
+        false
     }
-}
-impl Evaluate for kshogi_rules_kinzoku::Kinzoku {
-    fn evaluate(_pos: &kshogi_core::Position<Self>) -> i32 {
-        0
+
+    /// Whether the mate solver lets the attacker (the side to move in `pos`) play every legal
+    /// move here rather than only checks and moves that win at once, because the rules force
+    /// the game to end soon anyway (Kinzoku: the lone king while the countdown runs, whose
+    /// survival wins). Default: no.
+    fn attacker_unrestricted(_pos: &Position<Self>) -> bool {
+        false
+    }
+
+    /// The static evaluation with its parts, for display and tuning. The default reports
+    /// everything as material.
+    fn breakdown(pos: &Position<Self>) -> EvalBreakdown {
+        let total = Self::evaluate(pos);
+        EvalBreakdown {
+            material: total,
+            mobility: 0,
+            king_safety: 0,
+            variant: 0,
+            total,
+        }
     }
 }
 
 /// The searcher: owns the transposition table and the move-ordering tables.
 pub struct Engine<V: Evaluate> {
+    tt: tt::Table,
+    state: Box<search::State>,
     _v: core::marker::PhantomData<V>,
 }
 
 impl<V: Evaluate> Engine<V> {
-    /// A searcher with a transposition table of at most `hash_mb` MiB.
-    pub fn new(_hash_mb: usize) -> Engine<V> {
+    /// A searcher with a transposition table of at most `hash_mb` MiB (at least one cluster of
+    /// 48 bytes when `hash_mb` is 0).
+    pub fn new(hash_mb: usize) -> Engine<V> {
         Engine {
+            tt: tt::Table::new(hash_mb),
+            state: search::State::new(),
             _v: core::marker::PhantomData,
         }
     }
 
     /// Resizes (and clears) the transposition table; memory stays within `hash_mb` MiB.
-    pub fn set_hash(&mut self, _hash_mb: usize) {}
+    pub fn set_hash(&mut self, hash_mb: usize) {
+        self.tt = tt::Table::new(hash_mb);
+    }
 
     /// Forgets everything learnt (USI `usinewgame`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.state.clear();
+    }
+
+    /// Transposition-table fill, per mille (sampled from the first thousand entries).
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Number of entries the transposition table holds.
+    pub fn hash_entries(&self) -> usize {
+        self.tt.entries()
+    }
+
+    /// Bytes the transposition table occupies (never more than the MiB asked for).
+    pub fn hash_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
 
     /// Searches the current position of `game` (its history feeds the repetition rule) for
     /// the `multipv` best moves within `limits`. Returns promptly once `stop` becomes true.
     /// Calls `on_info` after each completed iteration for each line. Deterministic for a
     /// fixed depth (no time or node limit): same input, same result.
+    ///
+    /// Details: the first iteration (depth 1) always completes, so a position with a legal
+    /// move always gets at least one line. A game that is over (including by repetition)
+    /// gets no lines. With no depth, node, time or mate limit and not `infinite`, the search
+    /// runs to its maximum depth (100) or until `stop`. With a `mate` limit alone, it also
+    /// stops after completing depth `mate + 4`. When the search stops in the middle of an
+    /// iteration, the lines of the last completed iteration are returned, except that with
+    /// one line a different move that the unfinished iteration proved better (searched to
+    /// the end with a full window) replaces the first line.
     pub fn search(
         &mut self,
-        _game: &Game<V>,
-        _limits: &Limits,
-        _multipv: usize,
-        _stop: &AtomicBool,
-        _on_info: &mut dyn FnMut(&Info),
+        game: &Game<V>,
+        limits: &Limits,
+        multipv: usize,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        SearchResult {
-            lines: Vec::new(),
-            nodes: 0,
-            time: Duration::ZERO,
-            depth: 0,
-        }
-    }
-}
-
-/// The df-pn mate solver.
-pub mod mate {
-    use kshogi_core::{Move, Position};
-    use std::sync::atomic::AtomicBool;
-
-    /// What the solver found.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub enum MateResult {
-        /// The side to move mates (or wins by any variant win) in `plies`, with a main line.
-        Mate {
-            /// Plies to the end.
-            plies: u32,
-            /// The line, attacker and defender moves alternating.
-            pv: Vec<Move>,
-        },
-        /// Proven: there is no forced win by checks.
-        NoMate,
-        /// The node limit or `stop` ended the search first.
-        Unknown,
-    }
-
-    /// Looks for a forced win by the side to move where every attacking move gives check
-    /// (or wins at once), within `max_nodes` nodes.
-    pub fn solve<V: super::Evaluate>(
-        _pos: &Position<V>,
-        _max_nodes: u64,
-        _stop: &AtomicBool,
-    ) -> MateResult {
-        MateResult::Unknown
+        search::run::<V>(
+            &mut self.tt,
+            &mut self.state,
+            game,
+            limits,
+            multipv,
+            stop,
+            on_info,
+        )
     }
 }
 
 impl<V: Evaluate> core::fmt::Debug for Engine<V> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("Engine")
+        f.debug_struct("Engine")
+            .field("hash_entries", &self.tt.entries())
+            .finish_non_exhaustive()
     }
 }

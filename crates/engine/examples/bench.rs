@@ -1,0 +1,44 @@
+//! Fixed-depth searches from each variant's start position, with nodes per second.
+//!
+//! `cargo run --release -p kshogi-engine --example bench [DEPTH_KYOTO DEPTH_MICRO DEPTH_KINZOKU]`
+//! (default depths 10, 11 and 18; a 64 MiB table, cleared at the start of each search).
+
+use kshogi_core::{Game, Position};
+use kshogi_engine::{Engine, Evaluate, Limits};
+use kshogi_notation::move_to_usi;
+use std::sync::atomic::AtomicBool;
+
+fn bench<V: Evaluate>(depth: u32) {
+    let game = Game::new(Position::<V>::start());
+    let mut engine = Engine::<V>::new(64);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let r = engine.search(&game, &limits, 1, &stop, &mut |_| {});
+    let secs = r.time.as_secs_f64().max(1e-9);
+    let line = &r.lines[0];
+    let pv: Vec<String> = line.pv.iter().map(|&m| move_to_usi::<V>(m)).collect();
+    println!(
+        "{:8} depth {:2} nodes {:>11} time {:>8.3}s nps {:>10.0} score {:?} pv {}",
+        V::NAME,
+        r.depth,
+        r.nodes,
+        secs,
+        r.nodes as f64 / secs,
+        line.score,
+        pv.join(" ")
+    );
+}
+
+fn main() {
+    let args: Vec<u32> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("depth"))
+        .collect();
+    let d = |i: usize, default: u32| args.get(i).copied().unwrap_or(default);
+    bench::<kshogi_rules_kyoto::Kyoto>(d(0, 10));
+    bench::<kshogi_rules_micro::Micro>(d(1, 11));
+    bench::<kshogi_rules_kinzoku::Kinzoku>(d(2, 18));
+}

@@ -1,0 +1,745 @@
+//! Iterative deepening, principal-variation search, quiescence search and the root.
+
+use crate::ordering::{self, is_capture};
+use crate::tt::{Bound, Table};
+use crate::{Evaluate, Info, Limits, Line, Score, SearchResult};
+use kshogi_core::{Bundle, Color, Game, Move, Outcome, Position, MAX_MOVES};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::time::{Duration, Instant};
+
+/// Deepest ply a search path may reach (quiescence included).
+pub(crate) const MAX_PLY: usize = 128;
+/// The score of a win at the root itself; a win at ply `p` scores `MATE - p`.
+pub(crate) const MATE: i32 = 31_000;
+/// Scores at least this large (in absolute value) are mate scores.
+pub(crate) const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Larger than every score.
+pub(crate) const INF: i32 = 32_000;
+/// The score of a draw.
+const DRAW: i32 = 0;
+/// Deepest iteration.
+pub(crate) const MAX_DEPTH: u32 = 100;
+/// Stride of the triangular PV array.
+const W: usize = MAX_PLY + 1;
+
+/// A score in the public form.
+pub(crate) fn to_score(s: i32) -> Score {
+    if s >= MATE_BOUND {
+        Score::Mate(MATE - s)
+    } else if s <= -MATE_BOUND {
+        Score::Mate(-(MATE + s))
+    } else {
+        Score::Cp(s)
+    }
+}
+
+/// The score of a finished game for the side `stm` to move at `ply`.
+#[inline(always)]
+fn outcome_score(o: Outcome, stm: Color, ply: usize) -> i32 {
+    match o {
+        Outcome::Win { winner, .. } if winner == stm => MATE - ply as i32,
+        Outcome::Win { .. } => -(MATE - ply as i32),
+        Outcome::Draw { .. } => DRAW,
+    }
+}
+
+/// Buffers and tables that live as long as the engine, so that a search allocates nothing
+/// per node.
+pub(crate) struct State {
+    ord: ordering::Tables,
+    /// Move lists of every ply: ply `p` uses `moves[p * MAX_MOVES..]`.
+    moves: Vec<Move>,
+    /// Ordering scores, parallel to `moves`.
+    scores: Vec<i32>,
+    /// Triangular PV array: the line from ply `p` is `pv[p * W + p..p * W + pv_len[p]]`.
+    pv: Vec<Move>,
+    pv_len: [usize; W],
+    /// Hashes of the game's positions from its start, then of the search path.
+    keys: Vec<u64>,
+    /// Whether the side to move was in check in each position of `keys`.
+    checks: Vec<bool>,
+    /// Quiet moves tried at each ply (for the history malus).
+    quiets: Vec<Move>,
+}
+
+/// Quiet moves remembered per node for the history malus.
+const QUIETS: usize = 64;
+
+impl State {
+    pub fn new() -> Box<State> {
+        Box::new(State {
+            ord: ordering::Tables::new(),
+            moves: vec![Move::NULL; W * MAX_MOVES],
+            scores: vec![0; W * MAX_MOVES],
+            pv: vec![Move::NULL; W * W],
+            pv_len: [0; W],
+            keys: Vec::new(),
+            checks: Vec::new(),
+            quiets: vec![Move::NULL; W * QUIETS],
+        })
+    }
+
+    pub fn clear(&mut self) {
+        self.ord.clear();
+    }
+}
+
+/// A root move and what the iterations learnt of it.
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    /// Score of the current iteration (`-INF` until searched, a bound after a fail-low).
+    score: i32,
+    /// Score of the last completed iteration (aspiration centre).
+    prev: i32,
+    /// Whether `score` is exact (searched to the end inside the window).
+    exact: bool,
+    pv: Vec<Move>,
+    seldepth: usize,
+}
+
+/// One search.
+struct Searcher<'a, V: Evaluate> {
+    tt: &'a mut Table,
+    st: &'a mut State,
+    root_index: usize,
+    root_depth: i32,
+    nodes: u64,
+    seldepth: usize,
+    stop: &'a AtomicBool,
+    aborted: bool,
+    can_abort: bool,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    _v: core::marker::PhantomData<V>,
+}
+
+impl<V: Evaluate> Searcher<'_, V> {
+    #[inline(always)]
+    fn count_node(&mut self, ply: usize) {
+        self.nodes += 1;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if !self.can_abort {
+            return;
+        }
+        if let Some(limit) = self.node_limit {
+            if self.nodes >= limit {
+                self.aborted = true;
+                return;
+            }
+        }
+        if self.nodes & 1023 == 0
+            && (self.stop.load(AtomicOrdering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// The repetition verdict for the position at `idx` (ply `ply`), if the line ends here:
+    /// a repetition inside the search path (root included), or the variant's occurrence
+    /// count reached with the game's history.
+    #[inline]
+    fn repetition(&self, idx: usize, ply: usize) -> Option<i32> {
+        let keys = &self.st.keys;
+        let key = keys[idx];
+        let rule = V::REPETITION;
+        let mut count = 1;
+        let mut j = idx;
+        let mut first = None;
+        while j >= 2 {
+            j -= 2;
+            if keys[j] == key {
+                if j >= self.root_index {
+                    return Some(self.cycle_verdict(j, idx, ply));
+                }
+                count += 1;
+                first = Some(j);
+            }
+        }
+        match first {
+            Some(f) if count >= rule.occurrences as usize => Some(self.cycle_verdict(f, idx, ply)),
+            _ => None,
+        }
+    }
+
+    /// The result of the cycle from position `from` to position `to` (same position, same
+    /// side to move): a draw, or with the perpetual-check rule a loss for the side all of
+    /// whose moves in the cycle gave check (if only one side did).
+    fn cycle_verdict(&self, from: usize, to: usize, ply: usize) -> i32 {
+        if !V::REPETITION.perpetual_check_loses {
+            return DRAW;
+        }
+        // Move k leads from position k to k + 1 and gave check iff checks[k + 1]. Moves
+        // from + 0, 2, ... are by the side to move at `to`; the others by its opponent.
+        let mut mover_checks = true;
+        let mut opponent_checks = true;
+        for k in from..to {
+            let check = self.st.checks[k + 1];
+            if (k - from) % 2 == 0 {
+                mover_checks &= check;
+            } else {
+                opponent_checks &= check;
+            }
+        }
+        match (mover_checks, opponent_checks) {
+            (true, false) => -(MATE - ply as i32),
+            (false, true) => MATE - ply as i32,
+            _ => DRAW,
+        }
+    }
+
+    /// Writes the moves of `pos` into the buffer of `ply`; returns how many.
+    #[inline(always)]
+    fn generate_all(&mut self, pos: &Position<V>, ply: usize) -> usize {
+        let buf = &mut self.st.moves[ply * MAX_MOVES..(ply + 1) * MAX_MOVES];
+        let mut n = 0;
+        pos.generate_unadjudicated(|b| {
+            pos.expand(b, |m| {
+                buf[n] = m;
+                n += 1;
+            });
+            false
+        });
+        n
+    }
+
+    /// Writes the captures and tactical moves of `pos` into the buffer of `ply`; returns how
+    /// many, and whether the side to move has any legal move at all.
+    #[inline(always)]
+    fn generate_tactical(&mut self, pos: &Position<V>, ply: usize) -> (usize, bool) {
+        let buf = &mut self.st.moves[ply * MAX_MOVES..(ply + 1) * MAX_MOVES];
+        let mut n = 0;
+        let mut any = false;
+        let enemy = pos.color_bb(!pos.side_to_move());
+        pos.generate_unadjudicated(|b| {
+            any = true;
+            if let Bundle::Board { .. } = b {
+                pos.expand(b, |m| {
+                    if enemy.has(m.to()) || V::is_tactical(pos, m) {
+                        buf[n] = m;
+                        n += 1;
+                    }
+                });
+            }
+            false
+        });
+        (n, any)
+    }
+
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.st.pv_len[ply + 1].max(ply + 1);
+        self.st.pv[ply * W + ply] = mv;
+        for j in ply + 1..child_len {
+            self.st.pv[ply * W + j] = self.st.pv[(ply + 1) * W + j];
+        }
+        self.st.pv_len[ply] = child_len;
+    }
+
+    /// Makes `mv` and records the new position in the path; returns the undo and whether
+    /// the move gave check.
+    #[inline(always)]
+    fn make(
+        &mut self,
+        pos: &mut Position<V>,
+        mv: Move,
+        ply: usize,
+    ) -> (kshogi_core::Undo<V>, bool) {
+        let undo = pos.make(mv);
+        let check = pos.in_check();
+        let idx = self.root_index + ply + 1;
+        self.st.keys[idx] = pos.hash();
+        self.st.checks[idx] = check;
+        (undo, check)
+    }
+
+    /// The full-width search of a node below the root.
+    fn negamax(
+        &mut self,
+        pos: &mut Position<V>,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.st.pv_len[ply] = ply;
+        let pv_node = beta - alpha > 1;
+        let idx = self.root_index + ply;
+        if let Some(s) = self.repetition(idx, ply) {
+            return s;
+        }
+        if V::HAS_ADJUDICATION {
+            if let Some(o) = V::adjudicate(pos) {
+                return outcome_score(o, pos.side_to_move(), ply);
+            }
+        }
+        // Mate-distance pruning: nothing here beats a mate at the next ply or loses faster
+        // than being mated now.
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = self.st.checks[idx];
+        let depth = if in_check && (ply as i32) < 2 * self.root_depth + 4 {
+            depth + 1
+        } else {
+            depth
+        };
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.count_node(ply);
+        if self.aborted {
+            return 0;
+        }
+
+        let key = pos.hash();
+        let mut hash_move = Move::NULL;
+        if let Some(hit) = self.tt.probe(key, ply) {
+            hash_move = hit.mv;
+            if !pv_node && hit.depth >= depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+
+        let n = self.generate_all(pos, ply);
+        if n == 0 {
+            return outcome_score(pos.no_move_outcome(), pos.side_to_move(), ply);
+        }
+        let base = ply * MAX_MOVES;
+        for i in 0..n {
+            let mv = self.st.moves[base + i];
+            self.st.scores[base + i] = ordering::score_move(pos, &self.st.ord, ply, mv, hash_move);
+        }
+
+        let stm = pos.side_to_move().index();
+        let killers = self.st.ord.killers[ply];
+        let mut best = -INF;
+        let mut best_move = Move::NULL;
+        let mut nq = 0;
+        let orig_alpha = alpha;
+        for i in 0..n {
+            ordering::pick(
+                &mut self.st.moves[base..base + n],
+                &mut self.st.scores[base..base + n],
+                i,
+            );
+            let mv = self.st.moves[base + i];
+            let quiet = !is_capture(pos, mv) && !V::is_tactical(pos, mv);
+            let (undo, gives_check) = self.make(pos, mv, ply);
+            let new_depth = depth - 1;
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1);
+            } else {
+                let reduce = depth >= 3
+                    && i >= 3
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                    && mv != killers[0]
+                    && mv != killers[1];
+                let r = if reduce {
+                    1 + i32::from(i >= 8 && depth >= 6)
+                } else {
+                    0
+                };
+                score = -self.negamax(pos, new_depth - r, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && r > 0 && !self.aborted {
+                    score = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1);
+                }
+            }
+            pos.unmake(mv, undo);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            let tried = &self.st.quiets[ply * QUIETS..ply * QUIETS + nq];
+                            let tried: [Move; QUIETS] = {
+                                let mut a = [Move::NULL; QUIETS];
+                                a[..nq].copy_from_slice(tried);
+                                a
+                            };
+                            self.st.ord.reward(stm, ply, mv, depth, &tried[..nq]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && nq < QUIETS {
+                self.st.quiets[ply * QUIETS + nq] = mv;
+                nq += 1;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, best_move, best, depth, bound);
+        best
+    }
+
+    /// Quiescence search: stand pat, captures and tactical moves; every evasion in check.
+    fn qsearch(&mut self, pos: &mut Position<V>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.st.pv_len[ply] = ply;
+        let idx = self.root_index + ply;
+        if let Some(s) = self.repetition(idx, ply) {
+            return s;
+        }
+        if V::HAS_ADJUDICATION {
+            if let Some(o) = V::adjudicate(pos) {
+                return outcome_score(o, pos.side_to_move(), ply);
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return V::evaluate(pos);
+        }
+        self.count_node(ply);
+        if self.aborted {
+            return 0;
+        }
+        let in_check = self.st.checks[idx];
+        let mut best = -INF;
+        if !in_check {
+            let stand = V::evaluate(pos);
+            if stand >= beta {
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+        }
+        let n = if in_check {
+            let n = self.generate_all(pos, ply);
+            if n == 0 {
+                return outcome_score(pos.no_move_outcome(), pos.side_to_move(), ply);
+            }
+            n
+        } else {
+            let (n, any) = self.generate_tactical(pos, ply);
+            if !any {
+                return outcome_score(pos.no_move_outcome(), pos.side_to_move(), ply);
+            }
+            n
+        };
+        let base = ply * MAX_MOVES;
+        for i in 0..n {
+            let mv = self.st.moves[base + i];
+            self.st.scores[base + i] = if is_capture(pos, mv) {
+                ordering::capture_score(pos, mv)
+            } else if V::is_tactical(pos, mv) {
+                ordering::TACTICAL
+            } else {
+                self.st.ord.history(pos.side_to_move().index(), mv)
+            };
+        }
+        for i in 0..n {
+            ordering::pick(
+                &mut self.st.moves[base..base + n],
+                &mut self.st.scores[base..base + n],
+                i,
+            );
+            let mv = self.st.moves[base + i];
+            let (undo, _) = self.make(pos, mv, ply);
+            let score = -self.qsearch(pos, -beta, -alpha, ply + 1);
+            pos.unmake(mv, undo);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Searches the root moves from `pv_idx` on (the earlier ones are the lines already
+    /// chosen in this iteration) and records their scores and lines.
+    fn root_search(
+        &mut self,
+        pos: &mut Position<V>,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_idx: usize,
+        rms: &mut [RootMove],
+    ) -> i32 {
+        self.st.pv_len[0] = 0;
+        for rm in rms[pv_idx..].iter_mut() {
+            rm.score = -INF;
+            rm.exact = false;
+        }
+        let mut best = -INF;
+        for (i, rm) in rms.iter_mut().enumerate().skip(pv_idx) {
+            let mv = rm.mv;
+            let (undo, _) = self.make(pos, mv, 0);
+            let score = if i == pv_idx {
+                -self.negamax(pos, depth - 1, -beta, -alpha, 1)
+            } else {
+                let s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.negamax(pos, depth - 1, -beta, -alpha, 1)
+                } else {
+                    s
+                }
+            };
+            pos.unmake(mv, undo);
+            if self.aborted {
+                return best;
+            }
+            if i == pv_idx || score > alpha {
+                rm.score = score;
+                rm.exact = score > alpha && score < beta;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                let len = self.st.pv_len[1].max(1);
+                rm.pv.extend_from_slice(&self.st.pv[W + 1..W + len]);
+                rm.seldepth = self.seldepth;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}
+
+/// A line of the public result from a root move.
+fn line_of(rm: &RootMove, depth: u32) -> Line {
+    Line {
+        mv: rm.mv,
+        score: to_score(rm.score),
+        pv: rm.pv.clone(),
+        depth,
+        seldepth: rm.seldepth as u32,
+    }
+}
+
+/// The whole search: see [`crate::Engine::search`].
+pub(crate) fn run<V: Evaluate>(
+    tt: &mut Table,
+    st: &mut State,
+    game: &Game<V>,
+    limits: &Limits,
+    multipv: usize,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let start = Instant::now();
+    let empty = |time: Duration| SearchResult {
+        lines: Vec::new(),
+        nodes: 0,
+        time,
+        depth: 0,
+    };
+    if game.outcome().is_some() {
+        return empty(start.elapsed());
+    }
+    let mut pos = *game.position();
+    let legal = pos.legal_moves();
+    if legal.is_empty() {
+        return empty(start.elapsed());
+    }
+
+    // The game's history, then room for the search path.
+    st.keys.clear();
+    st.checks.clear();
+    let mut p = *game.start();
+    st.keys.push(p.hash());
+    st.checks.push(p.in_check());
+    for &m in game.moves() {
+        p.make(m);
+        st.keys.push(p.hash());
+        st.checks.push(p.in_check());
+    }
+    let root_index = st.keys.len() - 1;
+    st.keys.resize(root_index + W + 2, 0);
+    st.checks.resize(root_index + W + 2, false);
+
+    let reproducible = limits.time.is_none() && !limits.infinite;
+    if reproducible {
+        tt.clear();
+        st.ord.clear();
+    } else {
+        st.ord.killers = [[Move::NULL; 2]; MAX_PLY + 1];
+    }
+    tt.new_search();
+
+    let mut max_depth = MAX_DEPTH;
+    let mut deadline = None;
+    let mut node_limit = None;
+    if !limits.infinite {
+        if let Some(d) = limits.depth {
+            max_depth = d.clamp(1, MAX_DEPTH);
+        }
+        if let Some(m) = limits.mate {
+            if limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
+                max_depth = max_depth.min(m.saturating_add(4).max(1));
+            }
+        }
+        deadline = limits.time.map(|t| start + t);
+        node_limit = limits.nodes;
+    }
+
+    // Root moves in a first order: captures, tactical moves, then the rest.
+    let mut rms: Vec<RootMove> = legal
+        .iter()
+        .map(|&mv| RootMove {
+            mv,
+            score: -INF,
+            prev: -INF,
+            exact: false,
+            pv: vec![mv],
+            seldepth: 0,
+        })
+        .collect();
+    rms.sort_by_key(|rm| -ordering::score_move(&pos, &st.ord, 0, rm.mv, Move::NULL));
+    let k = multipv.max(1).min(rms.len());
+
+    let mut s = Searcher::<V> {
+        tt,
+        st,
+        root_index,
+        root_depth: 1,
+        nodes: 0,
+        seldepth: 0,
+        stop,
+        aborted: false,
+        can_abort: false,
+        deadline,
+        node_limit,
+        _v: core::marker::PhantomData,
+    };
+
+    let mut lines: Vec<Line> = Vec::new();
+    let mut completed = 0;
+    for depth in 1..=max_depth {
+        s.root_depth = depth as i32;
+        s.can_abort = depth > 1;
+        s.seldepth = 0;
+        let mut aborted_at = None;
+        for pv_idx in 0..k {
+            let prev = rms[pv_idx].prev;
+            let mut delta = 25;
+            let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+                ((prev - delta).max(-INF), (prev + delta).min(INF))
+            } else {
+                (-INF, INF)
+            };
+            loop {
+                let score = s.root_search(&mut pos, depth as i32, alpha, beta, pv_idx, &mut rms);
+                rms[pv_idx..].sort_by_key(|rm| -rm.score);
+                if s.aborted {
+                    break;
+                }
+                if score <= alpha && alpha > -INF {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INF);
+                } else if score >= beta && beta < INF {
+                    beta = (score + delta).min(INF);
+                } else {
+                    break;
+                }
+                delta += delta;
+                if delta > 600 || alpha.abs() >= MATE_BOUND || beta.abs() >= MATE_BOUND {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            }
+            if s.aborted {
+                aborted_at = Some(pv_idx);
+                break;
+            }
+        }
+        if let Some(pv_idx) = aborted_at {
+            // A different first move that the unfinished iteration searched to the end with
+            // a full window beats the last completed iteration's choice.
+            if k == 1
+                && pv_idx == 0
+                && rms[0].exact
+                && lines.first().is_some_and(|l| l.mv != rms[0].mv)
+            {
+                lines[0] = line_of(&rms[0], depth);
+            }
+            break;
+        }
+        completed = depth;
+        for rm in rms.iter_mut() {
+            rm.prev = rm.score;
+        }
+        lines = rms[..k].iter().map(|rm| line_of(rm, depth)).collect();
+        let elapsed = start.elapsed();
+        let hashfull = s.tt.hashfull();
+        for (i, l) in lines.iter().enumerate() {
+            on_info(&Info {
+                depth,
+                seldepth: l.seldepth,
+                multipv: i + 1,
+                score: l.score,
+                pv: l.pv.clone(),
+                nodes: s.nodes,
+                time: elapsed,
+                hashfull,
+            });
+        }
+        if let (Some(m), Score::Mate(n)) = (limits.mate, lines[0].score) {
+            if !limits.infinite && n > 0 && n as u32 <= m {
+                break;
+            }
+        }
+        if limits.infinite {
+            if stop.load(AtomicOrdering::Relaxed) {
+                break;
+            }
+        } else if stop.load(AtomicOrdering::Relaxed)
+            || deadline.is_some_and(|d| Instant::now() >= d)
+            || node_limit.is_some_and(|l| s.nodes >= l)
+        {
+            break;
+        }
+    }
+    SearchResult {
+        lines,
+        nodes: s.nodes,
+        time: start.elapsed(),
+        depth: completed,
+    }
+}

@@ -1,0 +1,273 @@
+//! Forced wins at exact distances, in every variant, found by the search and by the df-pn
+//! solver. Every position was found by scanning random games with the brute-force verifier
+//! of `common` (see `examples/find_positions.rs`), and every test verifies it again with that verifier: a win
+//! in exactly `n` plies exists and none shorter. The verifier is plain exhaustive minimax
+//! over core's legal moves and shares no code with the engine.
+
+mod common;
+
+use common::{loses_within, win_distance, wins_within_by, Moves, Rules};
+use kshogi_core::{Game, Move, WinReason};
+use kshogi_engine::mate::{solve, MateResult};
+use kshogi_engine::{Engine, Evaluate, Limits, Score};
+use kshogi_notation::{move_to_usi, parse_sfen};
+use kshogi_rules_kinzoku::Kinzoku;
+use kshogi_rules_kyoto::Kyoto;
+use kshogi_rules_micro::Micro;
+use std::sync::atomic::AtomicBool;
+
+/// A position with a forced win for the side to move in exactly `plies`.
+struct Case {
+    sfen: &'static str,
+    plies: u32,
+    /// Whether a win of that length exists with checks (and moves that win at once) only,
+    /// so that the df-pn solver must find it.
+    by_checks: bool,
+    /// The win must be possible ending this way (checked by the verifier).
+    reason: Option<WinReason>,
+}
+
+const fn case(sfen: &'static str, plies: u32) -> Case {
+    Case {
+        sfen,
+        plies,
+        by_checks: true,
+        reason: None,
+    }
+}
+
+const fn case_by(sfen: &'static str, plies: u32, by_checks: bool, reason: WinReason) -> Case {
+    Case {
+        sfen,
+        plies,
+        by_checks,
+        reason: Some(reason),
+    }
+}
+
+const KYOTO: &[Case] = &[
+    case("2kl1/2Np1/2Kl1/4b/1S2P b G 31", 1),
+    case("1L3/1b1k1/Bg1g1/3P1/2K1R w t 48", 1),
+    case("pg2t/1k2b/5/1K3/TSN1P w - 6", 3),
+    case("1L2k/1n3/B3t/3P1/3KR b GS 55", 3),
+    case("n1k2/1b3/BL1g1/3P1/3K1 b TP 43", 5),
+    case("1gks1/rL3/5/1B1p1/2KGt w - 14", 5),
+];
+
+const MICRO: &[Case] = &[
+    case("2g1/pks1/3P/1B1K/SbG1 w - 12", 1),
+    case("sk2/s2b/n1GP/4/1bK1 b G 31", 1),
+    case("skbG/s3/n1GP/4/1bK1 b - 33", 3),
+    case("N3/sskt/n2t/4/1rGK w - 48", 3),
+    case("sk2/1g1b/ns1P/2R1/2K1 w B 26", 5),
+    case("skbG/s2G/n2t/4/2K1 b p 35", 5),
+];
+
+const KINZOKU: &[Case] = &[
+    case_by("2k/1i1/S1C/K2/3 b - 15", 1, true, WinReason::Checkmate),
+    case_by("3/Ski/s1c/3/2K w - 30", 1, true, WinReason::Checkmate),
+    case_by("s2/k2/c1C/1SK/3 b - 25", 3, true, WinReason::Checkmate),
+    case_by("k2/1s1/1ic/S2/1K1 w - 22", 3, true, WinReason::Checkmate),
+    case_by("2k/1cs/1SC/i1K/3 w - 14", 5, true, WinReason::Checkmate),
+    case_by("c2/k1i/s1I/S1C/K2 b - 17", 5, true, WinReason::Checkmate),
+];
+
+/// Kinzoku wins by king entry and by the bare-king countdown.
+const KINZOKU_SPECIAL: &[Case] = &[
+    // White's king steps onto rank e.
+    case_by("1s1/1S1/2i/K1k/3 w - 26", 1, true, WinReason::KingEntry),
+    // Entry in 3 needs a quiet king move, so it is no win by checks.
+    case_by("2k/1c1/K1s/3/S1C b - 13", 3, false, WinReason::KingEntry),
+    case_by("2k/2i/Kc1/1I1/3 b - 23", 3, false, WinReason::KingEntry),
+    // Black's lone king survives White's countdown (White must win within 1 more move).
+    case_by("3/ck1/3/1K1/3 b - 35 w1", 2, true, WinReason::BareKing),
+    case_by("2k/c2/3/3/K2 b - 33 w2", 4, true, WinReason::BareKing),
+    case_by("3/1k1/I2/1K1/3 w - 34 b2", 4, true, WinReason::BareKing),
+];
+
+/// The brute-force verifier confirms the case: a win in exactly `plies` (by any move, and by
+/// checks when the case says so, ending with the case's reason when it names one).
+fn verify<V: Rules + Evaluate>(c: &Case) {
+    let pos = parse_sfen::<V>(c.sfen).unwrap();
+    assert_eq!(
+        win_distance(&pos, c.plies, Moves::All),
+        Some(c.plies),
+        "{}: not a win in exactly {}",
+        c.sfen,
+        c.plies
+    );
+    if c.by_checks {
+        assert!(
+            wins_within_by(&pos, c.plies, Moves::Checks, &|_| true),
+            "{}: no win in {} by checks",
+            c.sfen,
+            c.plies
+        );
+    } else {
+        assert!(
+            !wins_within_by(&pos, c.plies, Moves::Checks, &|_| true),
+            "{}: a win in {} by checks",
+            c.sfen,
+            c.plies
+        );
+    }
+    if let Some(reason) = c.reason {
+        assert!(
+            wins_within_by(&pos, c.plies, Moves::All, &|r| r == reason),
+            "{}: no win by {reason:?} in {}",
+            c.sfen,
+            c.plies
+        );
+    }
+}
+
+/// The search reports the mate with its distance, and its first move wins (checked by the
+/// verifier); after that move the defender sees the loss.
+fn search_finds<V: Rules + Evaluate>(c: &Case) {
+    let pos = parse_sfen::<V>(c.sfen).unwrap();
+    let game = Game::new(pos);
+    let mut engine = Engine::<V>::new(4);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(c.plies + 2),
+        ..Limits::default()
+    };
+    let r = engine.search(&game, &limits, 1, &stop, &mut |_| {});
+    let line = &r.lines[0];
+    let pv: Vec<String> = line.pv.iter().map(|&m| move_to_usi::<V>(m)).collect();
+    assert_eq!(
+        line.score,
+        Score::Mate(c.plies as i32),
+        "{}: pv {pv:?}",
+        c.sfen
+    );
+    assert_eq!(line.pv[0], line.mv);
+    let after = pos.after(line.mv);
+    assert!(
+        loses_within(&after, c.plies - 1, Moves::All),
+        "{}: {} does not win in {}",
+        c.sfen,
+        pv[0],
+        c.plies
+    );
+    if c.plies >= 2 {
+        let mut g = Game::new(pos);
+        g.play(line.mv).unwrap();
+        let limits = Limits {
+            depth: Some(c.plies + 1),
+            ..Limits::default()
+        };
+        let r = engine.search(&g, &limits, 1, &stop, &mut |_| {});
+        assert_eq!(
+            r.lines[0].score,
+            Score::Mate(-(c.plies as i32 - 1)),
+            "{} after {}",
+            c.sfen,
+            pv[0]
+        );
+    }
+}
+
+/// Plays a line from `pos`, checking every move is legal; returns the final position.
+fn play<V: Rules>(pos: &kshogi_core::Position<V>, pv: &[Move]) -> kshogi_core::Position<V> {
+    let mut p = *pos;
+    for &m in pv {
+        assert!(p.is_legal(m), "illegal move in line");
+        p.make(m);
+    }
+    p
+}
+
+/// The solver proves the win with its exact distance and a line that ends in it.
+fn solver_finds<V: Rules + Evaluate>(c: &Case) {
+    let pos = parse_sfen::<V>(c.sfen).unwrap();
+    let stop = AtomicBool::new(false);
+    let r = solve(&pos, 1_000_000, &stop);
+    if !c.by_checks {
+        // There is no win by checks this short; whatever the solver finds is longer.
+        if let MateResult::Mate { plies, .. } = r {
+            assert!(plies > c.plies, "{}: {r:?}", c.sfen);
+        }
+        return;
+    }
+    let MateResult::Mate { plies, pv } = r else {
+        panic!("{}: {r:?}", c.sfen)
+    };
+    assert_eq!(plies, c.plies, "{}", c.sfen);
+    assert_eq!(pv.len() as u32, plies, "{}", c.sfen);
+    let end = play(&pos, &pv);
+    let winner = end.outcome().and_then(|o| o.winner());
+    assert_eq!(
+        winner,
+        Some(pos.side_to_move()),
+        "{}: line does not end in a win",
+        c.sfen
+    );
+    assert!(loses_within(&pos.after(pv[0]), c.plies - 1, Moves::All));
+}
+
+fn all<V: Rules + Evaluate>(cases: &[Case]) {
+    for c in cases {
+        verify::<V>(c);
+        search_finds::<V>(c);
+        solver_finds::<V>(c);
+    }
+}
+
+#[test]
+fn kyoto_mates_in_1_3_5() {
+    all::<Kyoto>(KYOTO);
+}
+
+#[test]
+fn micro_mates_in_1_3_5() {
+    all::<Micro>(MICRO);
+}
+
+#[test]
+fn kinzoku_mates_in_1_3_5() {
+    all::<Kinzoku>(KINZOKU);
+}
+
+#[test]
+fn kinzoku_entry_and_countdown_wins() {
+    all::<Kinzoku>(KINZOKU_SPECIAL);
+}
+
+/// Longer wins by checks for the solver: the brute-force verifier, restricted to checks (and
+/// moves that win at once), confirms the shortest such win; the solver must report exactly
+/// that distance with a line that ends in the win.
+#[test]
+fn solver_finds_longer_mates_by_checks_with_their_exact_length() {
+    fn check<V: Rules + Evaluate>(sfen: &str, plies: u32) {
+        let pos = parse_sfen::<V>(sfen).unwrap();
+        assert_eq!(
+            common::win_distance(&pos, plies, Moves::Checks),
+            Some(plies),
+            "{sfen}"
+        );
+        let stop = AtomicBool::new(false);
+        let MateResult::Mate { plies: got, pv } = solve(&pos, 2_000_000, &stop) else {
+            panic!("{sfen}: no mate found")
+        };
+        assert_eq!(got, plies, "{sfen}");
+        assert_eq!(pv.len() as u32, plies);
+        let end = play(&pos, &pv);
+        assert_eq!(
+            end.outcome().and_then(|o| o.winner()),
+            Some(pos.side_to_move())
+        );
+    }
+    check::<Kyoto>("pgk2/3lb/5/3N1/TSK1P w - 6", 9);
+    check::<Micro>("P1R1/3k/4/b2K/l1T1 b GSp 37", 9);
+    // The lone White king (Black counts down from 4) outlasts the countdown.
+    check::<Kinzoku>("3/1k1/S2/K2/3 w - 26 b4", 8);
+}
+
+#[test]
+fn cases_have_the_documented_distances() {
+    for (cases, want) in [(KYOTO, [1, 1, 3, 3, 5, 5]), (MICRO, [1, 1, 3, 3, 5, 5])] {
+        let got: Vec<u32> = cases.iter().map(|c| c.plies).collect();
+        assert_eq!(got, want);
+    }
+}

@@ -1,0 +1,407 @@
+//! The search's contract: determinism, multi-PV, limits, stop, finished games, the size of
+//! the transposition table, a hand-checked tactical choice, and repetition.
+
+use kshogi_core::{Game, Move, Position, Variant};
+use kshogi_engine::mate::{solve, MateResult};
+use kshogi_engine::{Engine, Evaluate, Info, Limits, Score};
+use kshogi_notation::{move_to_usi, parse_game, parse_sfen, parse_usi};
+use kshogi_rules_kinzoku::Kinzoku;
+use kshogi_rules_kyoto::Kyoto;
+use kshogi_rules_micro::Micro;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn usi<V: Variant>(m: Move) -> String {
+    move_to_usi::<V>(m)
+}
+
+fn deterministic<V: Evaluate>(sfen: &str, d: u32) {
+    let game = parse_game::<V>(sfen).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut a = Engine::<V>::new(8);
+    let r1 = a.search(&game, &depth(d), 2, &stop, &mut |_| {});
+    // The same engine again (its table now full of the first search), and a fresh one.
+    let r2 = a.search(&game, &depth(d), 2, &stop, &mut |_| {});
+    let r3 = Engine::<V>::new(8).search(&game, &depth(d), 2, &stop, &mut |_| {});
+    assert_eq!(r1.lines, r2.lines, "{sfen}");
+    assert_eq!(r1.lines, r3.lines, "{sfen}");
+    assert_eq!(r1.nodes, r2.nodes);
+    assert_eq!(r1.nodes, r3.nodes);
+    assert_eq!(r1.depth, d);
+}
+
+#[test]
+fn fixed_depth_search_is_deterministic() {
+    deterministic::<Kyoto>("startpos", 6);
+    deterministic::<Kyoto>("p1k1t/2g2/2S2/5/T1KG1 b Ps 1", 5);
+    deterministic::<Micro>("startpos moves 3e2d 4a3b", 6);
+    deterministic::<Kinzoku>("startpos", 10);
+}
+
+fn multipv<V: Evaluate>(k: usize, d: u32) {
+    let game = Game::new(Position::<V>::start());
+    let stop = AtomicBool::new(false);
+    let mut infos: Vec<Info> = Vec::new();
+    let r = Engine::<V>::new(8).search(&game, &depth(d), k, &stop, &mut |i| infos.push(i.clone()));
+    assert_eq!(r.lines.len(), k);
+    let mut moves: Vec<Move> = r.lines.iter().map(|l| l.mv).collect();
+    moves.sort();
+    moves.dedup();
+    assert_eq!(moves.len(), k, "lines repeat a move");
+    for w in r.lines.windows(2) {
+        assert!(
+            w[0].score.sort_key() >= w[1].score.sort_key(),
+            "not sorted: {:?} then {:?}",
+            w[0].score,
+            w[1].score
+        );
+    }
+    for l in &r.lines {
+        assert_eq!(l.pv[0], l.mv);
+        assert_eq!(l.depth, d);
+        let mut p = *game.position();
+        for &m in &l.pv {
+            assert!(p.is_legal(m), "illegal pv move {}", usi::<V>(m));
+            p.make(m);
+        }
+    }
+    // One info per line per completed iteration, numbered 1..=k.
+    assert_eq!(infos.len(), k * d as usize);
+    for (i, info) in infos.iter().enumerate() {
+        assert_eq!(info.multipv, i % k + 1);
+        assert_eq!(info.depth as usize, i / k + 1);
+    }
+    // The best line is the single-PV best move's score or better ranked.
+    let single = Engine::<V>::new(8).search(&game, &depth(d), 1, &stop, &mut |_| {});
+    assert!(r.lines.iter().any(|l| l.mv == single.lines[0].mv) || k < 2);
+}
+
+#[test]
+fn multipv_gives_distinct_moves_sorted_by_score() {
+    multipv::<Kyoto>(4, 4);
+    multipv::<Micro>(3, 4);
+    multipv::<Kinzoku>(3, 6);
+}
+
+#[test]
+fn multipv_larger_than_the_move_count_gives_every_move() {
+    // Kinzoku start: count the legal moves; ask for more lines than that.
+    let pos = Position::<Kinzoku>::start();
+    let n = pos.legal_moves().len();
+    let stop = AtomicBool::new(false);
+    let r = Engine::<Kinzoku>::new(1).search(&Game::new(pos), &depth(3), n + 5, &stop, &mut |_| {});
+    assert_eq!(r.lines.len(), n);
+}
+
+#[test]
+fn table_memory_is_bounded_by_the_option() {
+    let small = Engine::<Kyoto>::new(1);
+    let big = Engine::<Kyoto>::new(16);
+    println!(
+        "hash 1 MiB: {} entries, {} bytes; 16 MiB: {} entries, {} bytes",
+        small.hash_entries(),
+        small.hash_bytes(),
+        big.hash_entries(),
+        big.hash_bytes()
+    );
+    // Clusters of four 12-byte entries, as many as fit in the MiB given.
+    for (e, mb) in [(&small, 1usize), (&big, 16)] {
+        assert!(e.hash_bytes() <= mb << 20);
+        assert!(e.hash_bytes() > (mb << 20) - 48);
+        assert_eq!(e.hash_entries(), (mb << 20) / 48 * 4);
+    }
+    let mut e = Engine::<Kyoto>::new(16);
+    e.set_hash(2);
+    assert!(e.hash_bytes() <= 2 << 20);
+    assert!(e.hash_entries() > small.hash_entries());
+    // A search fills some of it; clear empties it.
+    let stop = AtomicBool::new(false);
+    let game = Game::new(Position::<Kyoto>::start());
+    let limits = Limits {
+        time: Some(Duration::from_millis(300)),
+        ..Limits::default()
+    };
+    e.search(&game, &limits, 1, &stop, &mut |_| {});
+    assert!(e.hashfull() > 0);
+    e.clear();
+    assert_eq!(e.hashfull(), 0);
+}
+
+#[test]
+fn stop_from_another_thread_ends_an_infinite_search_promptly() {
+    let stop = Arc::new(AtomicBool::new(false));
+    let s2 = Arc::clone(&stop);
+    let handle = std::thread::spawn(move || {
+        let game = Game::new(Position::<Kyoto>::start());
+        let mut engine = Engine::<Kyoto>::new(16);
+        let limits = Limits {
+            infinite: true,
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let r = engine.search(&game, &limits, 1, &s2, &mut |_| {});
+        (r, Instant::now())
+    });
+    std::thread::sleep(Duration::from_millis(400));
+    let asked = Instant::now();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (r, ended) = handle.join().unwrap();
+    let waited = ended.saturating_duration_since(asked);
+    assert!(waited < Duration::from_millis(100), "took {waited:?}");
+    // Infinite ignores the depth limit: it went past depth 2, and it has a move.
+    assert!(r.depth > 2, "depth {}", r.depth);
+    assert_eq!(r.lines.len(), 1);
+}
+
+#[test]
+fn node_and_time_limits_are_kept() {
+    let game = Game::new(Position::<Kyoto>::start());
+    let stop = AtomicBool::new(false);
+    let mut e = Engine::<Kyoto>::new(8);
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let r = e.search(&game, &limits, 1, &stop, &mut |_| {});
+    assert!(r.nodes <= 20_000, "{}", r.nodes);
+    assert!(r.nodes > 10_000, "{}", r.nodes);
+    assert_eq!(r.lines.len(), 1);
+    // Same node limit, same result.
+    let r2 = e.search(&game, &limits, 1, &stop, &mut |_| {});
+    assert_eq!(r.lines, r2.lines);
+
+    let t0 = Instant::now();
+    let limits = Limits {
+        time: Some(Duration::from_millis(300)),
+        ..Limits::default()
+    };
+    let r = e.search(&game, &limits, 1, &stop, &mut |_| {});
+    let took = t0.elapsed();
+    assert!(took >= Duration::from_millis(290), "{took:?}");
+    assert!(took < Duration::from_millis(600), "{took:?}");
+    assert!(r.depth >= 3);
+}
+
+#[test]
+fn mate_limit_stops_at_the_mate() {
+    let game = parse_game::<Kyoto>("n1k2/1b3/BL1g1/3P1/3K1 b TP 43").unwrap();
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        mate: Some(5),
+        ..Limits::default()
+    };
+    let r = Engine::<Kyoto>::new(8).search(&game, &limits, 1, &stop, &mut |_| {});
+    assert_eq!(r.lines[0].score, Score::Mate(5));
+    assert!(r.depth <= 9);
+}
+
+#[test]
+fn a_finished_game_has_no_lines() {
+    let stop = AtomicBool::new(false);
+    // Checkmate (Kyoto): the mate in 1 of the mate tests, played.
+    let g = parse_game::<Kyoto>("2kl1/2Np1/2Kl1/4b/1S2P b G 31").unwrap();
+    let mut e = Engine::<Kyoto>::new(1);
+    let r = e.search(&g, &depth(3), 1, &stop, &mut |_| {});
+    let mut g = g.clone();
+    g.play(r.lines[0].mv).unwrap();
+    assert!(g.outcome().is_some());
+    let r = e.search(&g, &depth(3), 1, &stop, &mut |_| panic!("no info"));
+    assert!(r.lines.is_empty());
+    assert_eq!(r.depth, 0);
+    // Kinzoku king entry already made (the White king stands on rank e).
+    let g = parse_game::<Kinzoku>("1s1/1S1/2i/K2/2k b - 27").unwrap();
+    assert!(g.outcome().is_some());
+    let r = Engine::<Kinzoku>::new(1).search(&g, &depth(3), 3, &stop, &mut |_| {});
+    assert!(r.lines.is_empty());
+    // A countdown that ran out.
+    let g = parse_game::<Kinzoku>("3/ck1/3/1K1/3 b - 36 w0").unwrap();
+    assert!(g.outcome().is_some());
+    let r = Engine::<Kinzoku>::new(1).search(&g, &depth(3), 1, &stop, &mut |_| {});
+    assert!(r.lines.is_empty());
+    // Draw by repetition (Kinzoku, threefold): kings walk back and forth.
+    let g =
+        parse_game::<Kinzoku>("startpos moves 2e3d 2a1b 3d2e 1b2a 2e3d 2a1b 3d2e 1b2a").unwrap();
+    assert!(g.outcome().is_some());
+    let r = Engine::<Kinzoku>::new(1).search(&g, &depth(3), 1, &stop, &mut |_| {});
+    assert!(r.lines.is_empty());
+}
+
+/// Pieces (board and hand, kings excluded) of the side to move minus the opponent's.
+fn count_diff<V: Variant>(pos: &Position<V>) -> i32 {
+    let us = pos.side_to_move();
+    let mut d = 0;
+    for c in [us, !us] {
+        let sign = if c == us { 1 } else { -1 };
+        let board = (pos.color_bb(c) & !pos.kind_bb(V::tables().king)).count() as i32;
+        let hand: i32 = pos.hand_counts(c).iter().map(|&n| n as i32).sum();
+        d += sign * (board + hand);
+    }
+    d
+}
+
+/// Piece-count minimax for the side to move over `plies` plies (plain, exhaustive; a won
+/// game counts 100).
+fn count_minimax<V: Variant>(pos: &Position<V>, plies: u32) -> i32 {
+    if let Some(o) = pos.outcome() {
+        return match o.winner() {
+            Some(w) if w == pos.side_to_move() => 100,
+            Some(_) => -100,
+            None => 0,
+        };
+    }
+    if plies == 0 {
+        return count_diff(pos);
+    }
+    let moves = pos.legal_moves();
+    moves
+        .iter()
+        .map(|&m| -count_minimax(&pos.after(m), plies - 1))
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn the_only_move_that_keeps_material() {
+    // Micro. Black: king 4e, silver 1c. White: king 4a, lance 2a, gold 1b. The gold attacks
+    // the silver. Black has six moves:
+    // - 1c1b+ takes the gold (nothing of White's guards 1b) and keeps the silver;
+    // - 1c2b steps where the gold (sideways) and the lance take it;
+    // - 1c2d steps onto the lance's file: the lance takes it, and Black's king is too far;
+    // - each king move (3e, 4d, 3d) leaves the silver to the gold, and the king cannot reach
+    //   1c to take back.
+    // So every move but 1c1b+ loses a piece. The exhaustive piece-count minimax below
+    // confirms it, and the search must choose 1c1b+ at every depth.
+    let sfen = "k1l1/3g/3S/4/K3 b - 1";
+    let pos = parse_sfen::<Micro>(sfen).unwrap();
+    assert_eq!(pos.legal_moves().len(), 6);
+    let good = parse_usi(&pos, "1c1b+").unwrap();
+    let base = count_diff(&pos);
+    for &m in pos.legal_moves().iter() {
+        let v = -count_minimax(&pos.after(m), 2);
+        if m == good {
+            assert!(v >= base, "{}: {v}", usi::<Micro>(m));
+        } else {
+            assert!(v <= base - 2, "{} keeps material ({v})", usi::<Micro>(m));
+        }
+    }
+    let stop = AtomicBool::new(false);
+    for d in [1, 2, 3, 5, 8] {
+        let r = Engine::<Micro>::new(1).search(&Game::new(pos), &depth(d), 1, &stop, &mut |_| {});
+        assert_eq!(r.lines[0].mv, good, "depth {d}");
+        assert!(
+            matches!(r.lines[0].score, Score::Cp(cp) if cp > 400),
+            "depth {d}"
+        );
+    }
+}
+
+#[test]
+fn the_search_takes_a_free_piece_in_kyoto() {
+    // White's undefended rook on 3c can be taken by Black's gold 3d (it turns into a
+    // knight); nothing else wins material, and Black is not threatened.
+    let sfen = "k4/5/2r2/2G2/K4 b - 1";
+    let pos = parse_sfen::<Kyoto>(sfen).unwrap();
+    let stop = AtomicBool::new(false);
+    let r = Engine::<Kyoto>::new(1).search(&Game::new(pos), &depth(4), 1, &stop, &mut |_| {});
+    assert_eq!(usi::<Kyoto>(r.lines[0].mv), "3d3c+");
+    assert!(matches!(r.lines[0].score, Score::Cp(cp) if cp > 300));
+}
+
+#[test]
+fn a_third_occurrence_draws_and_saves_the_worse_side() {
+    // Kinzoku. White has only its king and copper against Black's king, silver, copper and
+    // soldier. The kings have walked 2e3d 2a1b 3d2e 1b2a twice (less the last step), so
+    // White's 1b2a brings back the first position for the third time: a draw, which is the
+    // best White can hope for.
+    let g = parse_game::<Kinzoku>("ck1/3/3/1I1/SKC b - 1 moves 2e3d 2a1b 3d2e 1b2a 2e3d 2a1b 3d2e")
+        .unwrap();
+    assert!(g.outcome().is_none());
+    let back = parse_usi(g.position(), "1b2a").unwrap();
+    // The rule, as core's game applies it.
+    let mut after = g.clone();
+    after.play(back).unwrap();
+    assert!(matches!(
+        after.outcome(),
+        Some(kshogi_core::Outcome::Draw { .. })
+    ));
+    // Without the history the same position is lost for White.
+    let stop = AtomicBool::new(false);
+    let alone = Game::new(*g.position());
+    let r = Engine::<Kinzoku>::new(4).search(&alone, &depth(6), 1, &stop, &mut |_| {});
+    assert!(r.lines[0].score.sort_key() < -200, "{:?}", r.lines[0].score);
+    // With it, the engine takes the draw.
+    let r = Engine::<Kinzoku>::new(4).search(&g, &depth(6), 1, &stop, &mut |_| {});
+    assert_eq!(r.lines[0].mv, back);
+    assert_eq!(r.lines[0].score, Score::Cp(0));
+}
+
+#[test]
+fn micro_perpetual_check_loses_for_the_checker() {
+    // Micro. Black's rook checks from 3a and 3b while White's king steps 1a-1b-1a; every
+    // Black move of the cycle is a check, no White move is. After three cycles less one
+    // step, White's 1b1a makes the position occur for the fourth time: Black, who checked on
+    // every move, loses (core's game says so), so White wins at once: mate in 1 for White,
+    // although White has nothing but its king.
+    let cycle = "3b3a 1a1b 3a3b 1b1a";
+    let moves = format!("{cycle} {cycle} 3b3a 1a1b 3a3b");
+    let g = parse_game::<Micro>(&format!("3k/1R2/4/4/K3 b - 1 moves {moves}")).unwrap();
+    assert!(g.outcome().is_none());
+    let win = parse_usi(g.position(), "1b1a").unwrap();
+    let mut after = g.clone();
+    after.play(win).unwrap();
+    assert_eq!(
+        after.outcome(),
+        Some(kshogi_core::Outcome::Win {
+            winner: kshogi_core::Color::White,
+            reason: kshogi_core::WinReason::PerpetualCheck
+        })
+    );
+    let stop = AtomicBool::new(false);
+    let r = Engine::<Micro>::new(4).search(&g, &depth(4), 1, &stop, &mut |_| {});
+    assert_eq!(r.lines[0].mv, win);
+    assert_eq!(r.lines[0].score, Score::Mate(1));
+    // One step earlier Black is to move with the rook on 3a: its check 3a3b would be the
+    // third occurrence only, not yet the end; a rook up, Black is winning.
+    let moves = format!("{cycle} {cycle} 3b3a 1a1b");
+    let g = parse_game::<Micro>(&format!("3k/1R2/4/4/K3 b - 1 moves {moves}")).unwrap();
+    let r = Engine::<Micro>::new(4).search(&g, &depth(4), 1, &stop, &mut |_| {});
+    assert!(r.lines[0].score.sort_key() > 300, "{:?}", r.lines[0].score);
+}
+
+#[test]
+fn solver_limits_and_negative_results() {
+    let stop = AtomicBool::new(false);
+    // The start position: no forced win by checks within a tiny budget: unknown, or no mate.
+    let r = solve(&Position::<Kyoto>::start(), 2_000, &stop);
+    assert!(
+        matches!(r, MateResult::Unknown | MateResult::NoMate),
+        "{r:?}"
+    );
+    // Kinzoku start: Black has no check at all, so there is proven no mate.
+    let r = solve(&Position::<Kinzoku>::start(), 100_000, &stop);
+    assert_eq!(r, MateResult::NoMate);
+    // Stop set: unknown at once (or a result found before the first check of the flag).
+    let stopped = AtomicBool::new(true);
+    let r = solve(&Position::<Micro>::start(), 10_000_000, &stopped);
+    assert!(
+        matches!(r, MateResult::Unknown | MateResult::NoMate),
+        "{r:?}"
+    );
+    // A finished game: the winner to move has "mate in 0".
+    let pos = parse_sfen::<Kinzoku>("3/ck1/3/1K1/3 b - 36 w0").unwrap();
+    assert_eq!(
+        solve(&pos, 1000, &stop),
+        MateResult::Mate {
+            plies: 0,
+            pv: Vec::new()
+        }
+    );
+}
