@@ -46,6 +46,15 @@ pub enum CliError {
         /// The system's reason.
         message: String,
     },
+    /// Ctrl-C ended the work early; `partial` is what was finished (printed on stdout) and
+    /// the process exits with status 130.
+    #[error("{message}")]
+    Interrupted {
+        /// The finished part of the output.
+        partial: String,
+        /// What was done and what was not.
+        message: String,
+    },
     /// Serialising the JSON output failed (not expected to happen).
     #[error("could not write JSON: {0}")]
     Json(#[from] serde_json::Error),

@@ -1,9 +1,11 @@
 //! # kshogi-cli
 //!
 //! The `kshogi` command line for the small shogi variants of kshogi (Kyoto, Micro,
-//! Kinzoku): `kshogi perft` counts the leaves of the legal-move tree and `kshogi moves`
-//! lists the legal moves of a position, as text or JSON. Its interface is stable: scripts
-//! rely on it.
+//! Kinzoku): `kshogi perft` counts the leaves of the legal-move tree, `kshogi moves`
+//! lists the legal moves of a position, `kshogi show` draws it, `kshogi convert` reads and
+//! writes KIF, `kshogi analyze` searches it and `kshogi usi` is a USI engine. Its interface
+//! is stable: scripts rely on it. (`kshogi selfplay`, hidden from the help, plays engine
+//! matches for `cargo xtask match`.)
 //!
 //! This crate only parses arguments, picks the variant, times the work and formats the
 //! output. It must not contain rules or notation logic: positions, moves and SFEN/USI text
@@ -13,13 +15,21 @@
 //!
 //! Exit codes: 0 on success; 1 when the input is wrong (position, move, depth), with one
 //! line `error: <message>` on stderr and nothing on stdout; 2 for usage errors reported by
-//! the argument parser (unknown option, unknown `--variant` name, missing argument).
+//! the argument parser (unknown option, unknown `--variant` name, missing argument); 130
+//! when Ctrl-C interrupts `perft` (Ctrl-C during `analyze` prints the lines so far, exit 0).
 
+mod analyze_cmd;
 mod convert_cmd;
+mod engine_text;
 mod error;
+mod interrupt;
 mod moves_cmd;
 mod perft_cmd;
+mod selfplay_cmd;
 mod show_cmd;
+mod time_manager;
+mod usi_cmd;
+mod usi_parse;
 mod variant_select;
 
 use clap::{Args, Parser, Subcommand};
@@ -43,7 +53,7 @@ Without --variant the board size of the SFEN picks the variant (5x5 kyoto, 4x5 m
 const EXIT_HELP: &str = "\
 Exit status: 0 on success; 1 when the position, a move or DEPTH is wrong (one line
 `error: <message>` on stderr, nothing on stdout); 2 for usage errors (unknown option,
-missing argument, unknown --variant name).";
+missing argument, unknown --variant name); 130 when Ctrl-C interrupts perft.";
 
 const PERFT_HELP: &str = "\
 Text output: with --divide, one line `<usi>: <count>` per legal root move, sorted by the
@@ -61,13 +71,15 @@ measured.
 DEPTH has no upper bound: the count grows roughly tenfold per ply, so a large depth may
 run for a very long time.";
 
-/// Perft and legal moves for small shogi variants (Kyoto, Micro, Kinzoku).
+/// Perft, legal moves, diagrams, KIF, analysis and a USI engine for small shogi variants
+/// (Kyoto, Micro, Kinzoku).
 #[derive(Debug, Parser)]
 #[command(
     name = "kshogi",
     version,
     about,
-    long_about = "Perft and legal moves for small shogi variants:\n\
+    long_about = "Perft, legal moves, diagrams, KIF records, analysis and a USI engine for \
+                  small shogi variants:\n\
                   Kyoto Shogi (5x5), Micro Shogi (4x5) and Kinzoku Shogi (3x5).",
     after_long_help = format!("{POSITION_HELP}\n\n{EXIT_HELP}"),
     propagate_version = true
@@ -112,6 +124,24 @@ enum Command {
         after_long_help = format!("{POSITION_HELP}\n\n{}\n\n{EXIT_HELP}", convert_cmd::CONVERT_HELP)
     )]
     Convert(convert_cmd::ConvertArgs),
+    /// Analyse a position: status, legal moves and the best lines with their scores.
+    #[command(
+        long_about = "Analyse POSITION: the diagram, its status, the number of legal moves, \
+                      and the best lines\n(score, principal variation in USI and KIF, depth, \
+                      nodes, nodes per second), found by the\nsearch and the mate solver.",
+        after_long_help = format!("{POSITION_HELP}\n\n{}\n\n{EXIT_HELP}", analyze_cmd::ANALYZE_HELP)
+    )]
+    Analyze(analyze_cmd::AnalyzeArgs),
+    /// Run as a USI engine on standard input and output.
+    #[command(
+        long_about = "Run as a USI engine: read USI commands on standard input and answer \
+                      on standard output.",
+        after_long_help = usi_cmd::USI_HELP
+    )]
+    Usi(usi_cmd::UsiArgs),
+    /// Play engine matches against a random or greedy player (for `cargo xtask match`).
+    #[command(hide = true)]
+    Selfplay(selfplay_cmd::SelfplayArgs),
 }
 
 #[derive(Debug, Args)]
@@ -158,6 +188,7 @@ struct MovesArgs {
 fn perft(args: &PerftArgs) -> Result<String, CliError> {
     let depth = perft_cmd::parse_depth(&args.depth)?;
     let kind = variant_select::select(args.variant.variant, &args.position)?;
+    let stop = interrupt::stop_flag();
     let (pos, div, threads) = (
         args.position.as_str(),
         args.divide,
@@ -165,13 +196,13 @@ fn perft(args: &PerftArgs) -> Result<String, CliError> {
     );
     match kind {
         VariantKind::Kyoto => {
-            perft_cmd::run_perft::<Kyoto>(pos, depth, div, threads)?.render(args.json)
+            perft_cmd::run_perft::<Kyoto>(pos, depth, div, threads, stop)?.render(args.json)
         }
         VariantKind::Micro => {
-            perft_cmd::run_perft::<Micro>(pos, depth, div, threads)?.render(args.json)
+            perft_cmd::run_perft::<Micro>(pos, depth, div, threads, stop)?.render(args.json)
         }
         VariantKind::Kinzoku => {
-            perft_cmd::run_perft::<Kinzoku>(pos, depth, div, threads)?.render(args.json)
+            perft_cmd::run_perft::<Kinzoku>(pos, depth, div, threads, stop)?.render(args.json)
         }
     }
 }
@@ -212,6 +243,9 @@ fn main() -> ExitCode {
         Command::Moves(args) => moves(args),
         Command::Show(args) => show_cmd::run(args),
         Command::Convert(args) => convert_cmd::run(args),
+        Command::Analyze(args) => analyze_cmd::run(args),
+        Command::Usi(args) => usi_cmd::run(args),
+        Command::Selfplay(args) => selfplay_cmd::run(args),
     };
     match result {
         Ok(output) => {
@@ -228,6 +262,14 @@ fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+        Err(CliError::Interrupted { partial, message }) => {
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout
+                .write_all(partial.as_bytes())
+                .and_then(|()| stdout.flush());
+            eprintln!("error: {message}");
+            ExitCode::from(interrupt::INTERRUPTED_EXIT as u8)
         }
         Err(e) => {
             let msg = e.to_string().replace('\n', " ");

@@ -1,11 +1,12 @@
 //! `kshogi perft`: count the leaves of the legal-move tree, optionally split by root move.
 
 use crate::error::CliError;
-use kshogi_core::{divide_parallel, perft_parallel};
+use kshogi_core::divide_interruptible;
 use kshogi_notation::serde_support::{SfenPosition, UsiMove};
-use kshogi_notation::{move_to_usi, parse_game, PositionArgError, VariantNotation};
+use kshogi_notation::{move_to_usi, parse_game, VariantNotation};
 use serde::{Serialize, Serializer};
 use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// The result of a perft run. Serialised as the `--json` output, with the fields in this
@@ -69,29 +70,46 @@ pub fn run_perft<V: VariantNotation>(
     depth: u32,
     with_divide: bool,
     threads: usize,
-) -> Result<PerftReport<V>, PositionArgError> {
+    stop: &AtomicBool,
+) -> Result<PerftReport<V>, CliError> {
     let game = parse_game::<V>(position)?;
     let pos = *game.position();
     let sfen = SfenPosition(pos);
     let start = Instant::now();
-    let (nodes, divide_map) = if with_divide {
-        let split = divide_parallel(&pos, depth, threads);
-        let mut keyed: Vec<(String, UsiMove<V>, u64)> = split
+    let split = divide_interruptible(&pos, depth, threads, stop);
+    let mut keyed: Vec<(String, UsiMove<V>, Option<u64>)> = split
+        .iter()
+        .map(|&(mv, n)| (move_to_usi::<V>(mv), UsiMove::new(mv), n))
+        .collect();
+    keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    if keyed.iter().any(|(_, _, n)| n.is_none()) {
+        let done: Vec<(&str, u64)> = keyed
             .iter()
-            .map(|&(mv, n)| (move_to_usi::<V>(mv), UsiMove::new(mv), n))
+            .filter_map(|(text, _, n)| n.map(|n| (text.as_str(), n)))
             .collect();
-        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let list: Vec<(UsiMove<V>, u64)> = keyed.into_iter().map(|(_, mv, n)| (mv, n)).collect();
-        // At depth 0 there is no root move, but the count is still 1.
-        let nodes = if depth == 0 {
-            1
-        } else {
-            split.iter().map(|&(_, n)| n).sum()
-        };
-        (nodes, Some(list))
+        let partial: String = done.iter().map(|(t, n)| format!("{t}: {n}\n")).collect();
+        return Err(CliError::Interrupted {
+            partial,
+            message: format!(
+                "perft interrupted: {} of {} root moves counted completely ({} nodes below them)",
+                done.len(),
+                keyed.len(),
+                done.iter().map(|(_, n)| n).sum::<u64>()
+            ),
+        });
+    }
+    // At depth 0 there is no root move, but the count is still 1.
+    let nodes = if depth == 0 {
+        1
     } else {
-        (perft_parallel(&pos, depth, threads), None)
+        keyed.iter().map(|(_, _, n)| n.unwrap_or(0)).sum()
     };
+    let divide_map = with_divide.then(|| {
+        keyed
+            .into_iter()
+            .map(|(_, mv, n)| (mv, n.unwrap_or(0)))
+            .collect::<Vec<(UsiMove<V>, u64)>>()
+    });
     let elapsed = start.elapsed();
     Ok(PerftReport {
         variant: V::NAME,
@@ -152,6 +170,8 @@ impl<V: VariantNotation> PerftReport<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    static NEVER: AtomicBool = AtomicBool::new(false);
     use kshogi_rules_kinzoku::Kinzoku;
     use kshogi_rules_kyoto::Kyoto;
 
@@ -173,16 +193,18 @@ mod tests {
     #[test]
     fn divide_sums_to_nodes_and_depth_zero_is_one() {
         // Kinzoku start, depth 2: 49 (shared/reference/perft.tsv), 7 root moves.
-        let r = run_perft::<Kinzoku>("startpos", 2, true, 1).unwrap();
+        let r = run_perft::<Kinzoku>("startpos", 2, true, 1, &NEVER).unwrap();
         let list = r.divide.as_ref().unwrap();
         assert_eq!(list.len(), 7);
         assert_eq!(list.iter().map(|&(_, n)| n).sum::<u64>(), 49);
         assert_eq!(r.nodes, 49);
-        let r = run_perft::<Kyoto>("startpos", 0, true, 2).unwrap();
+        let r = run_perft::<Kyoto>("startpos", 0, true, 2, &NEVER).unwrap();
         assert_eq!(r.nodes, 1);
         assert!(r.divide.unwrap().is_empty());
         assert_eq!(
-            run_perft::<Kyoto>("startpos", 0, false, 2).unwrap().nodes,
+            run_perft::<Kyoto>("startpos", 0, false, 2, &NEVER)
+                .unwrap()
+                .nodes,
             1
         );
     }
@@ -216,7 +238,7 @@ mod tests {
 
     #[test]
     fn divide_is_sorted_by_text() {
-        let r = run_perft::<Kyoto>("startpos", 1, true, 1).unwrap();
+        let r = run_perft::<Kyoto>("startpos", 1, true, 1, &NEVER).unwrap();
         let texts: Vec<String> = r
             .divide
             .unwrap()

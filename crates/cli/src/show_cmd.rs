@@ -111,7 +111,7 @@ struct ShowReport<V: VariantNotation> {
 }
 
 /// `ongoing`, `check`, or the result of a game that is over (`black wins by checkmate`).
-fn status<V: VariantNotation>(game: &Game<V>) -> String {
+pub fn status<V: VariantNotation>(game: &Game<V>) -> String {
     match game.outcome() {
         Some(outcome) => outcome.to_string(),
         None if game.position().in_check() => "check".to_string(),

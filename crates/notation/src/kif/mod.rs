@@ -63,4 +63,4 @@ pub use record::{
     summary_line, KifEnd, KifHeaderLine, KifMove, KifRecord, KifResult, KifSpecial, KifTime,
     SideNames,
 };
-pub use write::{kif_diagram, to_kif};
+pub use write::{kif_diagram, kif_move_text, to_kif};

@@ -240,6 +240,35 @@ fn hand_text<V: VariantNotation>(pos: &Position<V>, color: Color) -> String {
     }
 }
 
+/// The Japanese KIF text of one move, as written in a record's move line but without the
+/// number and time: `２四銀成(35)`, `同　金(12)`, `と打`.
+///
+/// `pos` is the position before the move and `mv` must be legal in it; `prev` is the
+/// destination of the move played just before (if any), which turns a move to the same
+/// square into `同　` (with a full-width space). The rules are those of [`to_kif`]: the
+/// destination, the piece as it stood before the move, `成` when it flips or promotes
+/// (`不成` only where the flip is optional and not taken), then the origin in ASCII digits;
+/// a drop names the face dropped and ends in `打`.
+///
+/// ```
+/// use kshogi_core::Position;
+/// use kshogi_notation::kif::kif_move_text;
+/// use kshogi_notation::parse_usi;
+/// use kshogi_rules_kyoto::Kyoto;
+///
+/// let pos = Position::<Kyoto>::start();
+/// let mv = parse_usi(&pos, "1e1d+").unwrap();
+/// assert_eq!(kif_move_text(&pos, mv, None), "１四歩成(15)");
+/// assert_eq!(kif_move_text(&pos, mv, Some(mv.to())), "同\u{3000}歩成(15)");
+/// ```
+pub fn kif_move_text<V: Variant>(
+    pos: &Position<V>,
+    mv: Move,
+    prev: Option<kshogi_core::Square>,
+) -> String {
+    move_text(pos, mv, prev)
+}
+
 /// The KIF text of a move (without number or time) in `pos`; `prev` is the previous move's
 /// destination, for `同　`.
 pub(crate) fn move_text<V: Variant>(

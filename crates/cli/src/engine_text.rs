@@ -1,0 +1,163 @@
+//! Helpers shared by `analyze`, `usi` and `selfplay`: engine results as text, and the move
+//! to play when the engine has nothing to say.
+//!
+//! The engine's lines are checked move by move before they are printed: a principal
+//! variation is cut at its first move that is not legal (which a correct engine never
+//! gives), so no output can name an illegal move.
+
+use kshogi_core::{Game, Move, Position, Square};
+use kshogi_engine::{Line, Score};
+use kshogi_notation::kif::kif_move_text;
+use kshogi_notation::{move_to_usi, VariantNotation};
+use serde::Serialize;
+use std::time::Duration;
+
+/// The longest prefix of `pv` that is a sequence of legal moves from `pos`.
+pub fn legal_prefix<V: VariantNotation>(pos: &Position<V>, pv: &[Move]) -> Vec<Move> {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(pv.len());
+    for &mv in pv {
+        if !p.is_legal(mv) {
+            break;
+        }
+        out.push(mv);
+        p.make(mv);
+    }
+    out
+}
+
+/// The moves of `pv` in canonical USI.
+pub fn pv_usi<V: VariantNotation>(pv: &[Move]) -> Vec<String> {
+    pv.iter().map(|&mv| move_to_usi::<V>(mv)).collect()
+}
+
+/// The moves of `pv` (legal from `pos`) in Japanese KIF move notation; `prev` is the
+/// destination of the move that led to `pos`, so that a recapture reads `同　`.
+pub fn pv_kif<V: VariantNotation>(
+    pos: &Position<V>,
+    pv: &[Move],
+    prev: Option<Square>,
+) -> Vec<String> {
+    let mut p = *pos;
+    let mut prev = prev;
+    let mut out = Vec::with_capacity(pv.len());
+    for &mv in pv {
+        out.push(kif_move_text(&p, mv, prev));
+        prev = Some(mv.to());
+        p.make(mv);
+    }
+    out
+}
+
+/// A score as USI writes it after `score`: `cp 35`, `mate 3`, `mate -2`.
+pub fn score_usi(score: Score) -> String {
+    match score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    }
+}
+
+/// A score in JSON: `{"cp": 35}` or `{"mate": -2}`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum ScoreJson {
+    /// Centipawns from the side to move's point of view.
+    #[serde(rename = "cp")]
+    Cp(i32),
+    /// Plies to the end of the game; negative when the side to move loses.
+    #[serde(rename = "mate")]
+    Mate(i32),
+}
+
+impl From<Score> for ScoreJson {
+    fn from(s: Score) -> ScoreJson {
+        match s {
+            Score::Cp(n) => ScoreJson::Cp(n),
+            Score::Mate(n) => ScoreJson::Mate(n),
+        }
+    }
+}
+
+/// The move to play in `game` (whose game is not over): the first move of the engine's best
+/// line when it is legal, otherwise the first legal move in the generator's order (so a
+/// move is always played while one exists). `None` when there is no legal move.
+pub fn choose_move<V: VariantNotation>(game: &Game<V>, lines: &[Line]) -> Option<Move> {
+    let pos = game.position();
+    if let Some(line) = lines.first() {
+        if pos.is_legal(line.mv) {
+            return Some(line.mv);
+        }
+    }
+    pos.legal_moves().iter().next().copied()
+}
+
+/// Nodes per second as an integer; 0 when no time was measured.
+pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    crate::perft_cmd::nodes_per_second(nodes, elapsed)
+}
+
+/// Whole milliseconds of a duration, saturating.
+pub fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kshogi_notation::{parse_game, parse_usi};
+    use kshogi_rules_kyoto::Kyoto;
+
+    #[test]
+    fn pv_is_cut_at_the_first_illegal_move() {
+        let pos = Position::<Kyoto>::start();
+        let a = parse_usi(&pos, "1e1d+").unwrap();
+        let b = parse_usi(&pos.after(a), "5a5b+").unwrap();
+        // `a` again is not legal for White.
+        assert_eq!(legal_prefix(&pos, &[a, b, a]), vec![a, b]);
+        assert_eq!(legal_prefix(&pos, &[b]), Vec::<Move>::new());
+        assert_eq!(pv_usi::<Kyoto>(&[a, b]), ["1e1d+", "5a5b+"]);
+    }
+
+    #[test]
+    fn kif_pv_uses_same_square_after_a_recapture() {
+        // 1e1d+ (Pawn becomes Rook), 5a5b+, then the Rook takes on 1a: `１一飛成(14)`.
+        let g = parse_game::<Kyoto>("startpos moves 1e1d+ 5a5b+").unwrap();
+        let pos = *g.position();
+        let c = parse_usi(&pos, "1d1a+").unwrap();
+        let kif = pv_kif(&pos, &[c], g.moves().last().map(|m| m.to()));
+        assert_eq!(kif, ["１一飛成(14)"]);
+        // After 5a5b+ the last destination is 5b; a move there would read `同　`.
+        let start = Position::<Kyoto>::start();
+        let a = parse_usi(&start, "1e1d+").unwrap();
+        assert_eq!(pv_kif(&start, &[a], Some(a.to())), ["同\u{3000}歩成(15)"]);
+    }
+
+    #[test]
+    fn scores() {
+        assert_eq!(score_usi(Score::Cp(-35)), "cp -35");
+        assert_eq!(score_usi(Score::Mate(3)), "mate 3");
+        assert_eq!(
+            serde_json::to_string(&ScoreJson::from(Score::Mate(-2))).unwrap(),
+            "{\"mate\":-2}"
+        );
+        assert_eq!(
+            serde_json::to_string(&ScoreJson::from(Score::Cp(12))).unwrap(),
+            "{\"cp\":12}"
+        );
+    }
+
+    #[test]
+    fn fallback_move_is_legal() {
+        let g = parse_game::<Kyoto>("startpos").unwrap();
+        let mv = choose_move(&g, &[]).unwrap();
+        assert!(g.position().is_legal(mv));
+        // A bogus engine line is ignored.
+        let bogus = Line {
+            mv: parse_usi(&g.position().after(mv), "5a5b+").unwrap(),
+            score: Score::Cp(0),
+            pv: Vec::new(),
+            depth: 1,
+            seldepth: 1,
+        };
+        assert_eq!(choose_move(&g, &[bogus]), Some(mv));
+    }
+}

@@ -1,0 +1,262 @@
+//! Time management for the USI `go` command: how long to think about one move.
+//!
+//! The engine is given the result as its hard time limit ([`kshogi_engine::Limits::time`]),
+//! and the USI loop also raises the search's stop flag when it runs out, so a search never
+//! runs past it by more than the engine's reaction time. The rule never allots more than
+//! the time left on the clock plus the byoyomi period, less a safety margin for the
+//! round trip to the GUI, so the engine does not lose on time.
+
+use kshogi_core::Color;
+use std::time::Duration;
+
+/// Time kept back from every allotment for the round trip to the GUI and the start and end
+/// of the search, in milliseconds.
+pub const SAFETY_MARGIN_MS: u64 = 50;
+
+/// The smallest allotment when the clock allows more (milliseconds): below this the search
+/// would not finish even one shallow iteration.
+pub const MIN_THINK_MS: u64 = 10;
+
+/// The largest allotment (milliseconds): a week. Larger clock values are accepted but
+/// thinking longer than this is never useful, and it keeps deadlines far from overflow.
+pub const MAX_THINK_MS: u64 = 7 * 24 * 3600 * 1000;
+
+/// The clock fields of a USI `go` command, in milliseconds; `None` when absent.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Black's (sente's) remaining main time.
+    pub btime: Option<u64>,
+    /// White's (gote's) remaining main time.
+    pub wtime: Option<u64>,
+    /// The byoyomi period, the same for both sides.
+    pub byoyomi: Option<u64>,
+    /// Black's Fischer increment, added after each of Black's moves.
+    pub binc: Option<u64>,
+    /// White's Fischer increment.
+    pub winc: Option<u64>,
+    /// Think exactly this long.
+    pub movetime: Option<u64>,
+}
+
+impl Clock {
+    /// Whether the command gave any time information at all.
+    pub fn is_set(&self) -> bool {
+        self.btime.is_some()
+            || self.wtime.is_some()
+            || self.byoyomi.is_some()
+            || self.binc.is_some()
+            || self.winc.is_some()
+            || self.movetime.is_some()
+    }
+}
+
+/// How long the side to move (`side`) may think, or `None` when the clock gives no limit.
+///
+/// - `movetime M`: `M - 50 ms` (the safety margin), or `M / 2` when `M` is at most twice
+///   the margin.
+/// - Otherwise, with `R` the side's remaining time, `I` its increment and `B` the byoyomi
+///   (absent fields count 0): the target `R/30 + 0.8*I + 0.9*B - 50 ms`, raised to at
+///   least 10 ms and then capped at `R + B - 50 ms` (0 when that is negative). The
+///   increment is credited only after the move, so it never raises the cap.
+///
+/// Either way the result is at most a week ([`MAX_THINK_MS`]).
+pub fn allocate(clock: &Clock, side: Color) -> Option<Duration> {
+    if let Some(m) = clock.movetime {
+        let ms = if m > 2 * SAFETY_MARGIN_MS {
+            m - SAFETY_MARGIN_MS
+        } else {
+            m / 2
+        };
+        return Some(Duration::from_millis(ms.min(MAX_THINK_MS)));
+    }
+    if !clock.is_set() {
+        return None;
+    }
+    let (remaining, increment) = match side {
+        Color::Black => (clock.btime, clock.binc),
+        Color::White => (clock.wtime, clock.winc),
+    };
+    let remaining = remaining.unwrap_or(0);
+    let increment = increment.unwrap_or(0);
+    let byoyomi = clock.byoyomi.unwrap_or(0);
+    let cap = remaining
+        .saturating_add(byoyomi)
+        .saturating_sub(SAFETY_MARGIN_MS);
+    let target = (remaining / 30)
+        .saturating_add(increment / 5 * 4 + increment % 5 * 4 / 5)
+        .saturating_add(byoyomi / 10 * 9 + byoyomi % 10 * 9 / 10)
+        .saturating_sub(SAFETY_MARGIN_MS);
+    let floor = MIN_THINK_MS.min(cap);
+    Some(Duration::from_millis(
+        target.clamp(floor, cap).min(MAX_THINK_MS),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(clock: Clock, side: Color) -> u64 {
+        let d = allocate(&clock, side).expect("a time limit");
+        u64::try_from(d.as_millis()).unwrap()
+    }
+
+    #[test]
+    fn no_clock_no_limit() {
+        assert_eq!(allocate(&Clock::default(), Color::Black), None);
+    }
+
+    #[test]
+    fn movetime_minus_margin() {
+        let c = |m| Clock {
+            movetime: Some(m),
+            // movetime wins over the clock.
+            btime: Some(600_000),
+            ..Clock::default()
+        };
+        assert_eq!(ms(c(1000), Color::Black), 950);
+        assert_eq!(ms(c(101), Color::White), 51);
+        // At most twice the margin: half of it, never all of it.
+        assert_eq!(ms(c(100), Color::Black), 50);
+        assert_eq!(ms(c(60), Color::Black), 30);
+        assert_eq!(ms(c(1), Color::Black), 0);
+        assert_eq!(ms(c(0), Color::Black), 0);
+    }
+
+    #[test]
+    fn sudden_death_uses_the_side_to_move_clock() {
+        let c = Clock {
+            btime: Some(60_000),
+            wtime: Some(30_000),
+            ..Clock::default()
+        };
+        // 60000/30 - 50 = 1950; 30000/30 - 50 = 950.
+        assert_eq!(ms(c, Color::Black), 1950);
+        assert_eq!(ms(c, Color::White), 950);
+    }
+
+    #[test]
+    fn byoyomi_only() {
+        let c = Clock {
+            btime: Some(0),
+            wtime: Some(0),
+            byoyomi: Some(10_000),
+            ..Clock::default()
+        };
+        // 0 + 0.9 * 10000 - 50 = 8950 (cap 9950).
+        assert_eq!(ms(c, Color::Black), 8950);
+        // Without btime/wtime at all: the same.
+        let c = Clock {
+            byoyomi: Some(10_000),
+            ..Clock::default()
+        };
+        assert_eq!(ms(c, Color::White), 8950);
+        // A 1 s byoyomi: 900 - 50 = 850.
+        let c = Clock {
+            byoyomi: Some(1_000),
+            ..Clock::default()
+        };
+        assert_eq!(ms(c, Color::Black), 850);
+    }
+
+    #[test]
+    fn main_time_plus_byoyomi() {
+        let c = Clock {
+            btime: Some(600_000),
+            wtime: Some(600_000),
+            byoyomi: Some(30_000),
+            ..Clock::default()
+        };
+        // 20000 + 27000 - 50.
+        assert_eq!(ms(c, Color::White), 46_950);
+    }
+
+    #[test]
+    fn increment() {
+        let c = Clock {
+            btime: Some(3_000),
+            wtime: Some(3_000),
+            binc: Some(2_000),
+            winc: Some(1_000),
+            ..Clock::default()
+        };
+        // 100 + 1600 - 50 = 1650; 100 + 800 - 50 = 850.
+        assert_eq!(ms(c, Color::Black), 1650);
+        assert_eq!(ms(c, Color::White), 850);
+        // A large increment with little time left: capped at remaining - margin, since
+        // the increment only arrives after the move.
+        let c = Clock {
+            btime: Some(1_000),
+            binc: Some(10_000),
+            ..Clock::default()
+        };
+        // Target 33 + 8000 - 50 = 7983, cap 950.
+        assert_eq!(ms(c, Color::Black), 950);
+    }
+
+    #[test]
+    fn tiny_remaining_time() {
+        let c = |b| Clock {
+            btime: Some(b),
+            wtime: Some(b),
+            ..Clock::default()
+        };
+        // 100 ms: target 3 - 50 < 0, raised to the 10 ms floor (cap 50).
+        assert_eq!(ms(c(100), Color::Black), 10);
+        // 55 ms: cap 5 ms, below the floor.
+        assert_eq!(ms(c(55), Color::Black), 5);
+        // Less than the margin left, or nothing: 0 (search as little as possible).
+        assert_eq!(ms(c(30), Color::Black), 0);
+        assert_eq!(ms(c(0), Color::Black), 0);
+        let c = Clock {
+            btime: Some(0),
+            byoyomi: Some(0),
+            ..Clock::default()
+        };
+        assert_eq!(ms(c, Color::Black), 0);
+    }
+
+    #[test]
+    fn never_more_than_remaining_plus_byoyomi_minus_margin() {
+        let values = [
+            0, 1, 10, 49, 50, 51, 99, 100, 500, 1_000, 9_999, 60_000, 3_600_000,
+        ];
+        for &r in &values {
+            for &b in &values {
+                for &i in &values {
+                    let c = Clock {
+                        btime: Some(r),
+                        wtime: Some(r),
+                        byoyomi: Some(b),
+                        binc: Some(i),
+                        winc: Some(i),
+                        movetime: None,
+                    };
+                    let got = ms(c, Color::Black);
+                    let cap = (r + b).saturating_sub(SAFETY_MARGIN_MS);
+                    assert!(got <= cap, "r {r} b {b} i {i}: {got} > {cap}");
+                    assert_eq!(got, ms(c, Color::White));
+                    if cap >= MIN_THINK_MS {
+                        assert!(got >= MIN_THINK_MS, "r {r} b {b} i {i}: {got}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn huge_values_do_not_overflow() {
+        let c = Clock {
+            btime: Some(u64::MAX),
+            byoyomi: Some(u64::MAX),
+            binc: Some(u64::MAX),
+            ..Clock::default()
+        };
+        assert_eq!(ms(c, Color::Black), MAX_THINK_MS);
+        let c = Clock {
+            movetime: Some(u64::MAX),
+            ..Clock::default()
+        };
+        assert_eq!(ms(c, Color::Black), MAX_THINK_MS);
+    }
+}
