@@ -15,6 +15,8 @@
 //!   ([`perft`], `docs/perft.md`).
 //! - `cargo xtask release <VERSION>` sets the version, dates the changelog and writes the
 //!   release archive with its checksum ([`release`]).
+//! - `cargo xtask match` plays the engine against a random mover and a one-ply greedy
+//!   player in each variant through the hidden `kshogi selfplay` ([`selfplay`]).
 //!
 //! This crate is a tool, not a library: it is never published, no crate may depend on it,
 //! and it depends on no workspace crate (it drives the `kshogi` binary as a subprocess).
@@ -25,10 +27,12 @@
 mod ci;
 mod perft;
 mod release;
+mod selfplay;
 mod util;
 
 use perft::PerftOptions;
 use release::ReleaseOptions;
+use selfplay::MatchOptions;
 use std::ffi::OsString;
 use std::fmt;
 use std::process::ExitCode;
@@ -42,6 +46,8 @@ enum Task {
     Perft(PerftOptions),
     /// Make a release.
     Release(ReleaseOptions),
+    /// Engine self-play matches.
+    Match(MatchOptions),
 }
 
 impl Task {
@@ -51,6 +57,7 @@ impl Task {
             Task::Ci => "ci",
             Task::Perft(_) => "perft",
             Task::Release(_) => "release",
+            Task::Match(_) => "match",
         }
     }
 }
@@ -115,6 +122,9 @@ where
         "release" => ReleaseOptions::parse(rest)
             .map(Task::Release)
             .map_err(UsageError::BadArguments),
+        "match" => MatchOptions::parse(rest)
+            .map(Task::Match)
+            .map_err(UsageError::BadArguments),
         "help" | "-h" | "--help" => Err(UsageError::HelpRequested),
         other => Err(UsageError::UnknownTask(other.to_string())),
     }
@@ -138,6 +148,7 @@ fn usage() -> String {
     }
     text.push_str(perft::USAGE);
     text.push_str(release::USAGE);
+    text.push_str(selfplay::USAGE);
     text.push_str("  help               print this text\n");
     text
 }
@@ -159,6 +170,7 @@ fn run(task: &Task) -> Result<(), String> {
         .map_err(|failure| failure.to_string()),
         Task::Perft(opts) => perft::run(opts, &root),
         Task::Release(opts) => release::run(opts, &root),
+        Task::Match(opts) => selfplay::run(opts, &root),
     }
 }
 

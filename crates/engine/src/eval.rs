@@ -229,8 +229,8 @@ impl Evaluate for Micro {
 }
 
 /// Kinzoku's own terms from Black's view: each king's advance toward its entry rank, and
-/// the countdown (the counting side's chances fade with its moves left; the lone king's
-/// grow).
+/// the countdown (the counting side's chances fade with its moves left, and vanish when its
+/// king is farther from the entry rank than it has moves).
 #[inline(always)]
 fn kinzoku_terms(pos: &Position<Kinzoku>) -> i32 {
     let g = Kinzoku::GEOMETRY;
@@ -246,9 +246,29 @@ fn kinzoku_terms(pos: &Position<Kinzoku>) -> i32 {
         s += if c == Color::Black { v } else { -v };
     }
     if let Some(cd) = pos.extra() {
+        // The counting side must win within `m` moves or lose, so its material is worth
+        // little: what matters is whether its king can still reach the entry rank in time
+        // (the search finds mates by itself). Starting a countdown is no bonus in itself.
         let m = cd.moves_left as i32;
-        let left = kshogi_rules_kinzoku::COUNTDOWN_MOVES as i32 - m;
-        let v = 40 * m - 60 * left;
+        let rank = g.rank(pos.king(cd.side)) as i32;
+        let dist = if cd.side == Color::Black {
+            rank
+        } else {
+            g.height as i32 - 1 - rank
+        };
+        let used = kshogi_rules_kinzoku::COUNTDOWN_MOVES as i32 - m;
+        // Material the counting side still has (the lone king has none): worth a quarter.
+        let mut material = 0;
+        for k in 1..Kinzoku::PIECES.len() {
+            let kind = kshogi_core::Kind(k as u8);
+            material += KINZOKU.board[k] * pos.pieces(cd.side, kind).count() as i32;
+        }
+        let v = -material * 3 / 4
+            + if dist > m {
+                -900 - 150 * (dist - m)
+            } else {
+                -60 * used
+            };
         s += if cd.side == Color::Black { v } else { -v };
     }
     s
