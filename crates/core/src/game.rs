@@ -13,6 +13,12 @@ pub enum GameError {
     /// The move is not legal in the current position.
     #[error("illegal move")]
     IllegalMove,
+    /// The game has reached the largest ply number a position may carry.
+    #[error(
+        "the game has reached ply {}, the largest kshogi counts",
+        crate::MAX_PLY
+    )]
+    PlyLimit,
 }
 
 /// A game: start position, moves, and the history the repetition rule needs.
@@ -74,6 +80,9 @@ impl<V: Variant> Game<V> {
         }
         if !self.position.is_legal(mv) {
             return Err(GameError::IllegalMove);
+        }
+        if self.position.ply() >= crate::MAX_PLY {
+            return Err(GameError::PlyLimit);
         }
         self.position.make(mv);
         self.moves.push(mv);

@@ -82,13 +82,13 @@ pub fn parse_game<V: VariantNotation>(text: &str) -> Result<Game<V>, PositionArg
                     outcome,
                 })
             }
-            Err(GameError::IllegalMove) => {
+            Err(e @ (GameError::IllegalMove | GameError::PlyLimit)) => {
                 return Err(PositionArgError::Move {
                     number,
                     column,
                     error: UsiError::Illegal {
                         text: mv_text.to_string(),
-                        reason: "not a legal move".into(),
+                        reason: e.to_string(),
                     },
                 })
             }

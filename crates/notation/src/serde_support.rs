@@ -447,11 +447,11 @@ impl<V: VariantNotation> GameRecord<V> {
                     text: text.clone(),
                     outcome,
                 },
-                GameError::IllegalMove => RecordError::Move {
+                e @ (GameError::IllegalMove | GameError::PlyLimit) => RecordError::Move {
                     number,
                     error: UsiError::Illegal {
                         text: text.clone(),
-                        reason: "not a legal move".into(),
+                        reason: e.to_string(),
                     },
                 },
             })?;

@@ -1259,13 +1259,13 @@ impl<V: VariantNotation> Reader<V> {
                             },
                         ))
                     }
-                    Err(GameError::IllegalMove) => {
+                    Err(e @ (GameError::IllegalMove | GameError::PlyLimit)) => {
                         return Err(KifError::at(
                             no,
                             Some(parsed.body_col),
                             KifErrorKind::IllegalMove {
                                 text: parsed.body_text,
-                                reason: "not a legal move".into(),
+                                reason: e.to_string(),
                             },
                         ))
                     }

@@ -38,9 +38,11 @@ pub(crate) fn kanji_digit(c: char) -> Option<u32> {
         .map(|i| i as u32 + 1)
 }
 
-/// Whether `c` separates words in KIF text: ASCII space, tab or the full-width space.
+/// Whether `c` separates words in KIF text: ASCII space, tab, a stray carriage return or
+/// the full-width space. Trimming all of them in one pass keeps reading idempotent: what is
+/// written back reads back the same.
 pub(crate) fn is_space(c: char) -> bool {
-    c == ' ' || c == '\t' || c == '\u{3000}'
+    c == ' ' || c == '\t' || c == '\r' || c == '\u{3000}'
 }
 
 /// `s` without leading and trailing spaces (ASCII and full-width).
