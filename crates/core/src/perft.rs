@@ -74,10 +74,26 @@ fn perft_until<V: Variant>(pos: &mut Position<V>, depth: u32, stop: &AtomicBool)
     (!stopped).then_some(n)
 }
 
+/// Appends every position `plies` moves after `pos` as a work item of root move `root`.
+fn push_items<V: Variant>(
+    pos: &Position<V>,
+    plies: u32,
+    root: usize,
+    items: &mut Vec<(usize, Position<V>)>,
+) {
+    if plies == 0 {
+        items.push((root, *pos));
+        return;
+    }
+    for &mv in pos.legal_moves().iter() {
+        push_items(&pos.after(mv), plies - 1, root, items);
+    }
+}
+
 /// [`divide`] computed by `threads` worker threads, which can be interrupted.
 ///
-/// The work is split two plies deep (every reply to every root move is one work item) and
-/// handed out from a shared counter, so that the threads stay busy even when one root move
+/// The work is split two or three plies deep (every position that far from the root is one
+/// work item) and handed out from a shared counter, so that the threads stay busy even when one root move
 /// has a much larger subtree than the others. When `stop` becomes true the workers give up
 /// within a few milliseconds; root moves whose subtrees were not counted completely then
 /// have `None`. The result is in move-generation order, the same as [`divide`].
@@ -94,12 +110,12 @@ pub fn divide_interruptible<V: Variant>(
             .collect();
     }
     let roots = pos.legal_moves();
+    // Split two plies deep, or three for deeper counts, so that there are hundreds or
+    // thousands of items and the last ones to finish are small.
+    let split = if depth >= 6 { 3 } else { 2 };
     let mut items: Vec<(usize, Position<V>)> = Vec::new();
     for (i, &mv) in roots.iter().enumerate() {
-        let child = pos.after(mv);
-        for &reply in child.legal_moves().iter() {
-            items.push((i, child.after(reply)));
-        }
+        push_items(&pos.after(mv), split - 1, i, &mut items);
     }
     let next = AtomicUsize::new(0);
     let counts: Vec<AtomicU64> = roots.iter().map(|_| AtomicU64::new(0)).collect();
@@ -114,7 +130,7 @@ pub fn divide_interruptible<V: Variant>(
                 let Some(&(root, mut p)) = items.get(j) else {
                     break;
                 };
-                if let Some(n) = perft_until(&mut p, depth - 2, stop) {
+                if let Some(n) = perft_until(&mut p, depth - split, stop) {
                     counts[root].fetch_add(n, Ordering::Relaxed);
                     done[root].fetch_add(1, Ordering::Relaxed);
                 }

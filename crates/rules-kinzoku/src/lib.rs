@@ -221,6 +221,13 @@ impl Variant for Kinzoku {
 
     #[inline(always)]
     fn adjudicate(pos: &Position<Kinzoku>) -> Option<Outcome> {
+        // Fast path, taken at almost every node: no king home and no countdown.
+        let kings = pos.kind_bb(KING);
+        let home = (kings & pos.color_bb(Color::Black) & TABLES.farthest_rank[0])
+            | (kings & pos.color_bb(Color::White) & TABLES.farthest_rank[1]);
+        if home.is_empty() && pos.extra().is_none() {
+            return None;
+        }
         for c in Color::ALL {
             if TABLES.farthest_rank[c.index()].has(pos.king(c)) {
                 return Some(Outcome::Win {
