@@ -1,4 +1,5 @@
-//! A corpus of bad input for every `kshogi` subcommand (`perft`, `moves`, `show`, `convert`):
+//! A corpus of bad input for every `kshogi` subcommand (`perft`, `moves`, `show`, `convert`,
+//! `analyze`, and the arguments of `usi`, whose protocol errors are tested in `usi.rs`):
 //! empty, huge, binary, wrong variant, wrong board sizes, illegal moves, absurd counts,
 //! invalid UTF-8, KIF records cut off, files that do not exist or are directories.
 //!
@@ -301,6 +302,18 @@ fn cases(files: &Path) -> Vec<Case> {
         case("convert missing input", &["convert", "--to", "sfen"], 2, "required arguments"),
         // A subcommand that does not exist: a usage error.
         case("unknown subcommand", &["analyse", KYOTO], 2, "analyse"),
+        // analyze: the same POSITION errors as the other subcommands, and bad limits.
+        case("analyze empty", &["analyze", ""], 1, "empty position"),
+        case("analyze unknown letter", &["analyze", "pgkst/5/5/5/TSKGX b - 1"], 1, "unknown piece `X`"),
+        case("analyze illegal move", &["analyze", "--variant", "kyoto", "startpos moves 1e1c"], 1, "not legal here"),
+        case("analyze startpos without variant", &["analyze", "startpos"], 1, "--variant"),
+        case("analyze wrong variant", &["analyze", "--variant", "micro", KYOTO], 1, "longer than 4 squares"),
+        case("analyze huge board", &["analyze", long_board], 1, "board"),
+        case("analyze depth not a number", &["analyze", "--depth", "x", "--variant", "kyoto", "startpos"], 2, "--depth"),
+        case("analyze multipv 0", &["analyze", "--multipv", "0", "--variant", "kyoto", "startpos"], 2, "--multipv"),
+        case("analyze hash 0", &["analyze", "--hash", "0", "--variant", "kyoto", "startpos"], 2, "--hash"),
+        // usi: only the starting variant is an argument; everything else comes on stdin.
+        case("usi unknown variant", &["usi", "--variant", "chess"], 2, "chess"),
     ];
     v.extend(invalid_utf8_arguments(&bad("kif_invalid_utf8.kif")));
     v
