@@ -34,8 +34,8 @@
 //! ```
 
 use crate::diagram::is_well_formed;
-use crate::sfen::{lookup_piece, parse_sfen, to_sfen, SfenError};
-use crate::usi::{move_to_usi, parse_usi, UsiError};
+use crate::sfen::{parse_sfen, to_sfen, SfenError};
+use crate::usi::{move_to_usi, parse_usi, read_usi_text, UsiError, UsiText};
 use crate::variant::{VariantKind, VariantNotation};
 use kshogi_core::{Game, GameError, Move, Outcome, Position, Variant};
 use serde::de::Error as _;
@@ -182,13 +182,6 @@ impl<V: Variant> fmt::Display for UsiMove<V> {
     }
 }
 
-fn syntax(text: &str, reason: impl Into<String>) -> UsiError {
-    UsiError::Syntax {
-        text: text.to_string(),
-        reason: reason.into(),
-    }
-}
-
 impl<V: Variant> FromStr for UsiMove<V> {
     type Err = UsiError;
 
@@ -198,69 +191,14 @@ impl<V: Variant> FromStr for UsiMove<V> {
     /// no position); a move that is illegal everywhere (a king dropped, a piece moving onto
     /// its own square) is [`UsiError::Illegal`].
     fn from_str(text: &str) -> Result<Self, UsiError> {
-        let g = V::GEOMETRY;
-        if text.is_empty() {
-            return Err(syntax(text, "empty"));
-        }
-        if !text.is_ascii() {
-            return Err(syntax(
-                text,
-                "only ASCII letters, digits, `*`, `+` and `-` appear in moves",
-            ));
-        }
-        if let Some((piece, square)) = text.split_once('*') {
-            let Some(p) = lookup_piece::<V>(piece) else {
-                return Err(syntax(
-                    text,
-                    format!("`{piece}` is not a {} piece letter", V::DISPLAY_NAME),
-                ));
-            };
-            let Some(to) = g.parse_square(square) else {
-                return Err(syntax(
-                    text,
-                    format!(
-                        "`{square}` is not a square of the {}x{} board",
-                        g.width, g.height
-                    ),
-                ));
-            };
-            let def = &V::PIECES[p.kind.index()];
-            if def.hand_slot.is_none() {
-                return Err(UsiError::Illegal {
-                    text: text.to_string(),
-                    reason: format!("a {} is never dropped", def.name),
-                });
-            }
-            return Ok(UsiMove::new(Move::drop(p.kind, to)));
-        }
-        let (body, flip) = match text.as_bytes()[text.len() - 1] {
-            b'+' | b'-' => (&text[..text.len() - 1], true),
-            _ => (text, false),
-        };
-        if body.len() != 4 {
-            return Err(syntax(
-                text,
-                "expected `<from><to>` such as `2e2d`, or a drop such as `P*3c`",
-            ));
-        }
-        let (Some(from), Some(to)) = (g.parse_square(&body[..2]), g.parse_square(&body[2..]))
-        else {
-            return Err(syntax(
-                text,
-                format!(
-                    "squares are a file 1-{} then a rank a-{}",
-                    g.width,
-                    (b'a' + g.height - 1) as char
-                ),
-            ));
-        };
-        if from == to {
-            return Err(UsiError::Illegal {
+        match read_usi_text::<V>(text)? {
+            UsiText::Drop { kind, to } => Ok(UsiMove::new(Move::drop(kind, to))),
+            UsiText::Board { from, to, .. } if from == to => Err(UsiError::Illegal {
                 text: text.to_string(),
                 reason: "a piece cannot move onto its own square".into(),
-            });
+            }),
+            UsiText::Board { from, to, mark } => Ok(UsiMove::new(Move::board(from, to, mark))),
         }
-        Ok(UsiMove::new(Move::board(from, to, flip)))
     }
 }
 

@@ -1,7 +1,7 @@
 //! USI moves: `7g7f`, `2b3a+`, `T*3a`, and the reference engine's dialect.
 
 use crate::sfen::{lookup_piece, piece_letters};
-use kshogi_core::{Color, Kind, Move, Piece, Position, Variant};
+use kshogi_core::{Color, Kind, Move, Piece, Position, Square, Variant};
 
 /// Why a USI move text was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -60,12 +60,31 @@ fn illegal(text: &str, reason: impl Into<String>) -> UsiError {
     }
 }
 
-/// Parses a USI move in `pos`, returning the legal move it names.
-///
-/// Accepts `+` or `-` as the flip mark on a move that flips, and no mark at all (every flip
-/// in these variants is mandatory); drops by either face's letter (upper- or lowercase) and
-/// the reference engine's `+L*3a` form. A flip mark on a move that does not flip is an error.
-pub fn parse_usi<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, UsiError> {
+/// A USI move as written, checked for form but not against a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum UsiText {
+    /// `<face>*<to>`.
+    Drop {
+        /// The face dropped.
+        kind: Kind,
+        /// The destination.
+        to: Square,
+    },
+    /// `<from><to>`, with `mark` when a `+` or `-` flip mark follows.
+    Board {
+        /// The origin.
+        from: Square,
+        /// The destination.
+        to: Square,
+        /// Whether a flip mark was written.
+        mark: bool,
+    },
+}
+
+/// Reads the form of a USI move: squares on the board, a known piece letter for drops, at
+/// most one flip mark. A drop of a piece that is never dropped (a king) is
+/// [`UsiError::Illegal`]; everything else wrong is [`UsiError::Syntax`].
+pub(crate) fn read_usi_text<V: Variant>(text: &str) -> Result<UsiText, UsiError> {
     let g = V::GEOMETRY;
     if text.is_empty() {
         return Err(syntax(text, "empty"));
@@ -76,7 +95,6 @@ pub fn parse_usi<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, UsiE
             "only ASCII letters, digits, `*`, `+` and `-` appear in moves",
         ));
     }
-    let legal = pos.legal_moves();
     if let Some((piece, square)) = text.split_once('*') {
         let Some(p) = lookup_piece::<V>(piece) else {
             return Err(syntax(
@@ -97,19 +115,7 @@ pub fn parse_usi<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, UsiE
         if def.hand_slot.is_none() {
             return Err(illegal(text, format!("a {} is never dropped", def.name)));
         }
-        let mv = Move::drop(p.kind, to);
-        if legal.contains(&mv) {
-            return Ok(mv);
-        }
-        let slot = def.hand_slot.map(usize::from).unwrap_or(0);
-        let reason = if pos.hand(pos.side_to_move(), slot) == 0 {
-            format!("{} has no {} in hand", pos.side_to_move(), def.name)
-        } else if pos.piece_at(to).is_some() {
-            format!("{} is occupied", g.name(to))
-        } else {
-            "the drop leaves the king in check".to_string()
-        };
-        return Err(illegal(text, reason));
+        return Ok(UsiText::Drop { kind: p.kind, to });
     }
     let (body, mark) = match text.as_bytes()[text.len() - 1] {
         b'+' | b'-' => (&text[..text.len() - 1], true),
@@ -131,6 +137,36 @@ pub fn parse_usi<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, UsiE
             ),
         ));
     };
+    Ok(UsiText::Board { from, to, mark })
+}
+
+/// Parses a USI move in `pos`, returning the legal move it names.
+///
+/// Accepts `+` or `-` as the flip mark on a move that flips, and no mark at all (every flip
+/// in these variants is mandatory); drops by either face's letter (upper- or lowercase) and
+/// the reference engine's `+L*3a` form. A flip mark on a move that does not flip is an error.
+pub fn parse_usi<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, UsiError> {
+    let g = V::GEOMETRY;
+    let (from, to, mark) = match read_usi_text::<V>(text)? {
+        UsiText::Drop { kind, to } => {
+            let mv = Move::drop(kind, to);
+            if pos.is_legal(mv) {
+                return Ok(mv);
+            }
+            let def = &V::PIECES[kind.index()];
+            let slot = def.hand_slot.map(usize::from).unwrap_or(0);
+            let reason = if pos.hand(pos.side_to_move(), slot) == 0 {
+                format!("{} has no {} in hand", pos.side_to_move(), def.name)
+            } else if pos.piece_at(to).is_some() {
+                format!("{} is occupied", g.name(to))
+            } else {
+                "the drop leaves the king in check".to_string()
+            };
+            return Err(illegal(text, reason));
+        }
+        UsiText::Board { from, to, mark } => (from, to, mark),
+    };
+    let legal = pos.legal_moves();
     let candidates: Vec<Move> = legal
         .iter()
         .copied()
