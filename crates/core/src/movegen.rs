@@ -1,7 +1,7 @@
 //! Legal move generation with checks, pins and drops, as bitboard bundles.
 
 use crate::position::Position;
-use crate::variant::{DrawReason, Flip, Outcome, StalemateRule, Variant, WinReason};
+use crate::variant::{Derived, DrawReason, Flip, Outcome, StalemateRule, Variant, WinReason};
 use crate::{Bitboard, Color, Kind, Move, MoveList, Square};
 
 /// The legal moves of one piece, or the legal drops of one face, as a set of destinations.
@@ -41,6 +41,9 @@ impl<V: Variant> Position<V> {
             let k = steppers.trailing_zeros() as usize;
             steppers &= steppers - 1;
             att |= t.step[rev][k][sq.index()] & self.by_kind[k];
+        }
+        if !V::SLIDERS {
+            return att & own;
         }
         for d in 0..8 {
             let mut kinds = t.sliders_in_dir[by.index()][d ^ 1];
@@ -93,10 +96,22 @@ impl<V: Variant> Position<V> {
         let mut att = Bitboard::EMPTY;
         for k in 0..t.kinds {
             for from in self.by_kind[k] & own {
-                att |= t.attacks(by, Kind(k as u8), from, occ);
+                att |= Self::piece_attacks(by, Kind(k as u8), from, occ);
             }
         }
         att
+    }
+
+    /// [`Tables::attacks`](crate::Tables::attacks), without the slide loop when the variant
+    /// has no sliders.
+    #[inline(always)]
+    fn piece_attacks(color: Color, kind: Kind, sq: Square, occ: Bitboard) -> Bitboard {
+        let t = V::tables();
+        if V::SLIDERS {
+            t.attacks(color, kind, sq, occ)
+        } else {
+            t.step[color.index()][kind.index()][sq.index()]
+        }
     }
 
     /// Checkers and pinned pieces of the side to move, in one pass over the enemy sliders.
@@ -118,6 +133,9 @@ impl<V: Variant> Position<V> {
         }
         checkers &= theirs;
         let mut pinned = Bitboard::EMPTY;
+        if !V::SLIDERS {
+            return (checkers, pinned);
+        }
         let mut sliders = t.sliders;
         while sliders != 0 {
             let k = sliders.trailing_zeros() as usize;
@@ -143,77 +161,7 @@ impl<V: Variant> Position<V> {
     /// then returns `true`. Ignores [`Variant::adjudicate`]: see [`Position::generate`].
     #[inline(always)]
     pub fn generate_unadjudicated<F: FnMut(Bundle) -> bool>(&self, mut f: F) -> bool {
-        let t = V::tables();
-        let us = self.side;
-        let them = !us;
-        let ksq = self.kings[us.index()];
-        let occ = self.occupied();
-        let ours = self.by_color[us.index()];
-        let (checkers, pinned) = self.checkers_and_pinned();
-
-        // King moves: every square not attacked once the king has left its square.
-        let king = t.king;
-        let kcand = t.attacks(us, king, ksq, occ) & !ours;
-        if kcand.any() {
-            let danger = self.attacked_squares(them, occ.without(ksq));
-            let ktargets = kcand & !danger;
-            if ktargets.any()
-                && f(Bundle::Board {
-                    from: ksq,
-                    kind: king,
-                    targets: ktargets,
-                })
-            {
-                return true;
-            }
-        }
-        if checkers.more_than_one() {
-            return false;
-        }
-        let (move_mask, drop_mask) = match checkers.lowest() {
-            Some(c) => {
-                let between = t.between[ksq.index()][c.index()];
-                (between.with(c), between)
-            }
-            None => (!ours & t.board, t.board & !occ),
-        };
-        for k in 0..t.kinds {
-            if k == king.index() {
-                continue;
-            }
-            let kind = Kind(k as u8);
-            for from in self.by_kind[k] & ours {
-                let mut targets = t.attacks(us, kind, from, occ) & move_mask;
-                if pinned.has(from) {
-                    targets &= t.line[ksq.index()][from.index()];
-                }
-                if targets.any()
-                    && f(Bundle::Board {
-                        from,
-                        kind,
-                        targets,
-                    })
-                {
-                    return true;
-                }
-            }
-        }
-        if drop_mask.any() {
-            let hand = &self.hands[us.index()];
-            for (slot, &count) in hand.iter().enumerate().take(t.slots) {
-                if count == 0 {
-                    continue;
-                }
-                for i in 0..t.slot_faces_len[slot] as usize {
-                    let kind = t.slot_faces[slot][i];
-                    let targets = V::drop_targets(self, us, kind, drop_mask);
-                    if targets.any() && f(Bundle::Drop { kind, targets }) {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+        generate_with(self, |_, bundle| f(bundle))
     }
 
     /// Calls `f` with every bundle of legal moves, as [`Position::generate_unadjudicated`],
@@ -229,30 +177,7 @@ impl<V: Variant> Position<V> {
     /// Expands a bundle into moves, applying the variant's flip rule.
     #[inline(always)]
     pub fn expand(&self, bundle: Bundle, mut push: impl FnMut(Move)) {
-        match bundle {
-            Bundle::Board {
-                from,
-                kind,
-                targets,
-            } => {
-                let occ = self.occupied();
-                for to in targets {
-                    match V::flip(kind, self.side, from, to, occ.has(to)) {
-                        Flip::Never => push(Move::board(from, to, false)),
-                        Flip::Always => push(Move::board(from, to, true)),
-                        Flip::Optional => {
-                            push(Move::board(from, to, false));
-                            push(Move::board(from, to, true));
-                        }
-                    }
-                }
-            }
-            Bundle::Drop { kind, targets } => {
-                for to in targets {
-                    push(Move::drop(kind, to));
-                }
-            }
-        }
+        expand_with(&mut &*self, bundle, |_, mv| push(mv));
     }
 
     /// Number of moves in a bundle.
@@ -288,9 +213,25 @@ impl<V: Variant> Position<V> {
     /// Number of legal moves, counted without making them (leaf counting).
     #[inline]
     pub fn count_legal(&self) -> u64 {
+        self.count_leaves()
+    }
+
+    /// [`Position::count_legal`], always inlined (for perft's last ply).
+    #[inline(always)]
+    pub(crate) fn count_leaves(&self) -> u64 {
+        self.count_leaves_given(None)
+    }
+
+    /// [`Position::count_leaves`], optionally told the threats to the side to move (see
+    /// [`generate_given`]).
+    #[inline(always)]
+    pub(crate) fn count_leaves_given(&self, known: Option<Threats>) -> u64 {
+        if V::HAS_ADJUDICATION && V::adjudicate(self).is_some() {
+            return 0;
+        }
         let mut n = 0;
-        self.generate(|b| {
-            n += self.bundle_len(b);
+        generate_given(self, known, |pos, b| {
+            n += pos.bundle_len(b);
             false
         });
         n
@@ -352,6 +293,283 @@ impl<V: Variant> Position<V> {
                 StalemateRule::Draw => Outcome::Draw {
                     reason: DrawReason::Stalemate,
                 },
+            }
+        }
+    }
+}
+
+/// A position the move generator reads, either shared (`&Position`) or borrowed mutably
+/// (`&mut Position`), so that a callback that makes and takes back moves can work on the
+/// very position being generated from, with no copy of it.
+pub(crate) trait PositionAccess<V: Variant> {
+    /// The position.
+    fn position(&self) -> &Position<V>;
+}
+
+impl<V: Variant> PositionAccess<V> for &Position<V> {
+    #[inline(always)]
+    fn position(&self) -> &Position<V> {
+        self
+    }
+}
+
+impl<V: Variant> PositionAccess<V> for &mut Position<V> {
+    #[inline(always)]
+    fn position(&self) -> &Position<V> {
+        self
+    }
+}
+
+/// The legal move generator behind [`Position::generate_unadjudicated`]: calls `f` with the
+/// position and every bundle of legal moves, and stops early when `f` returns `true`.
+///
+/// `f` may change the position (perft makes moves in it) but must restore it before it
+/// returns: everything the generator needs is read before the first bundle, or read again
+/// from the restored position (the pieces of one kind, the hand counts).
+#[inline(always)]
+pub(crate) fn generate_with<V, P, F>(p: P, f: F) -> bool
+where
+    V: Variant,
+    P: PositionAccess<V>,
+    F: FnMut(&mut P, Bundle) -> bool,
+{
+    generate_given(p, None, f)
+}
+
+/// [`generate_with`], optionally told the checkers of the side to move and the squares the
+/// enemy attacks (`known`, as [`StepAttacks::after`] derives them) instead of finding them.
+/// Only a variant without sliders may pass `known`: it has no pins to find.
+#[inline(always)]
+pub(crate) fn generate_given<V, P, F>(mut p: P, known: Option<Threats>, mut f: F) -> bool
+where
+    V: Variant,
+    P: PositionAccess<V>,
+    F: FnMut(&mut P, Bundle) -> bool,
+{
+    let t = V::tables();
+    let (us, ksq, occ, ours, checkers, pinned, ktargets) = {
+        let pos = p.position();
+        let us = pos.side;
+        let ksq = pos.kings[us.index()];
+        let occ = pos.occupied();
+        let ours = pos.by_color[us.index()];
+        // King moves: every square not attacked once the king has left its square.
+        let kcand = Position::<V>::piece_attacks(us, t.king, ksq, occ) & !ours;
+        let (checkers, pinned, ktargets) = match known {
+            Some(known) if !V::SLIDERS => (known.checkers, Bitboard::EMPTY, kcand & !known.danger),
+            _ => {
+                let (checkers, pinned) = pos.checkers_and_pinned();
+                let ktargets = if kcand.any() {
+                    kcand & !pos.attacked_squares(!us, occ.without(ksq))
+                } else {
+                    kcand
+                };
+                (checkers, pinned, ktargets)
+            }
+        };
+        (us, ksq, occ, ours, checkers, pinned, ktargets)
+    };
+    let king = t.king;
+    if ktargets.any()
+        && f(
+            &mut p,
+            Bundle::Board {
+                from: ksq,
+                kind: king,
+                targets: ktargets,
+            },
+        )
+    {
+        return true;
+    }
+    if checkers.more_than_one() {
+        return false;
+    }
+    let (move_mask, drop_mask) = match checkers.lowest() {
+        Some(c) => {
+            let between = t.between[ksq.index()][c.index()];
+            (between.with(c), between)
+        }
+        None => (!ours & t.board, t.board & !occ),
+    };
+    for k in 0..t.kinds {
+        if k == king.index() {
+            continue;
+        }
+        let kind = Kind(k as u8);
+        for from in p.position().by_kind[k] & ours {
+            let mut targets = Position::<V>::piece_attacks(us, kind, from, occ) & move_mask;
+            if V::SLIDERS && pinned.has(from) {
+                targets &= t.line[ksq.index()][from.index()];
+            }
+            if targets.any()
+                && f(
+                    &mut p,
+                    Bundle::Board {
+                        from,
+                        kind,
+                        targets,
+                    },
+                )
+            {
+                return true;
+            }
+        }
+    }
+    if V::DROPS && drop_mask.any() {
+        let hand = p.position().hands[us.index()];
+        for (slot, &count) in hand.iter().enumerate().take(t.slots) {
+            if count == 0 {
+                continue;
+            }
+            for i in 0..t.slot_faces_len[slot] as usize {
+                let kind = t.slot_faces[slot][i];
+                let targets = V::drop_targets(p.position(), us, kind, drop_mask);
+                if targets.any() && f(&mut p, Bundle::Drop { kind, targets }) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The enemy's threats to the side to move: the pieces giving check, and the squares
+/// attacked with the king taken off the board.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Threats {
+    /// Enemy pieces attacking the king.
+    pub(crate) checkers: Bitboard,
+    /// Squares the enemy attacks, with the king off the board.
+    pub(crate) danger: Bitboard,
+}
+
+/// The attacks of the side to move, in a variant without sliders, summed up so that the
+/// [`Threats`] to the other side after any one move follow in a few operations.
+///
+/// Without sliders a piece attacks the same squares whatever the occupancy, and a move
+/// changes the attacks of the moving piece only (a capture takes an enemy piece), so the
+/// attacks after a move are those of the other pieces plus those of the moved piece on its
+/// new square. Perft uses this at the last ply but one, instead of finding the threats of
+/// every child position from scratch.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct StepAttacks {
+    /// Squares attacked by at least one piece.
+    once: Bitboard,
+    /// Squares attacked by at least two pieces.
+    twice: Bitboard,
+}
+
+impl<V: Variant> Position<V> {
+    /// The attacks of the side to move, summed up (see [`StepAttacks`]). Only meaningful in
+    /// a variant without sliders.
+    #[inline(always)]
+    pub(crate) fn step_attacks(&self) -> StepAttacks {
+        let t = V::tables();
+        let us = self.side;
+        let ours = self.by_color[us.index()];
+        let mut sum = StepAttacks::default();
+        for k in 0..t.kinds {
+            for sq in self.by_kind[k] & ours {
+                let att = t.step[us.index()][k][sq.index()];
+                sum.twice |= sum.once & att;
+                sum.once |= att;
+            }
+        }
+        // The side not to move is never in check, so no piece attacks the enemy king yet.
+        debug_assert!(!sum.once.has(self.kings[(!us).index()]));
+        sum
+    }
+}
+
+impl StepAttacks {
+    /// The threats to the enemy after the side these attacks belong to (`mover`) moved the
+    /// piece showing `kind` on `from` to `to`, where it shows `now` (`from` is `None` for a
+    /// drop of `now`). `enemy_king` is the square of the enemy king.
+    #[inline(always)]
+    pub(crate) fn after<V: Variant>(
+        &self,
+        mover: Color,
+        from: Option<(Square, Kind)>,
+        to: Square,
+        now: Kind,
+        enemy_king: Square,
+    ) -> Threats {
+        let t = V::tables();
+        let arrived = t.step[mover.index()][now.index()][to.index()];
+        let others = match from {
+            // Squares still attacked once the piece has left: attacked by another piece
+            // (twice, or once but not by this piece).
+            Some((from, kind)) => {
+                (self.once & !t.step[mover.index()][kind.index()][from.index()]) | self.twice
+            }
+            None => self.once,
+        };
+        // Before the move no piece attacked the enemy king (the side not to move is never in
+        // check), and without sliders there are no discovered checks: only the moved piece
+        // can give check.
+        Threats {
+            checkers: if arrived.has(enemy_king) {
+                Bitboard::from_square(to)
+            } else {
+                Bitboard::EMPTY
+            },
+            danger: others | arrived,
+        }
+    }
+}
+
+/// The flip flags of the moves of a piece of `side` showing `kind` from `from` to `to`, as
+/// a range: `(false, false)` for the unflipped move only, `(true, true)` for the flipped one
+/// only, `(false, true)` for both (a move appears once per flag from the first to the last).
+#[inline(always)]
+pub(crate) fn flip_range<V: Variant>(
+    kind: Kind,
+    side: Color,
+    from: Square,
+    to: Square,
+    occ: Bitboard,
+) -> (bool, bool) {
+    match V::flip(kind, side, from, to, occ.has(to)) {
+        Flip::Never => (false, false),
+        Flip::Always => (true, true),
+        Flip::Optional => (false, true),
+    }
+}
+
+/// [`Position::expand`] for a bundle of the position in `p`, which `push` may change but
+/// must restore before it returns.
+#[inline(always)]
+pub(crate) fn expand_with<V, P, F>(p: &mut P, bundle: Bundle, mut push: F)
+where
+    V: Variant,
+    P: PositionAccess<V>,
+    F: FnMut(&mut P, Move),
+{
+    match bundle {
+        Bundle::Board {
+            from,
+            kind,
+            targets,
+        } => {
+            let (side, occ) = {
+                let pos = p.position();
+                (pos.side, pos.occupied())
+            };
+            for to in targets {
+                let (mut flip, last) = flip_range::<V>(kind, side, from, to, occ);
+                loop {
+                    push(p, Move::board(from, to, flip));
+                    if flip == last {
+                        break;
+                    }
+                    flip = true;
+                }
+            }
+        }
+        Bundle::Drop { kind, targets } => {
+            for to in targets {
+                push(p, Move::drop(kind, to));
             }
         }
     }

@@ -45,6 +45,12 @@ impl Move {
         }
     }
 
+    /// The origin square of a move known to be a board move (bits 6-11, unchecked).
+    #[inline(always)]
+    pub(crate) const fn origin(self) -> Square {
+        Square((self.0 >> 6 & 63) as u8)
+    }
+
     /// The kind dropped (`None` for board moves).
     #[inline(always)]
     pub const fn drop_kind(self) -> Option<Kind> {

@@ -1,8 +1,11 @@
 //! Perft: counting the leaves of the legal-move tree.
 
+use crate::movegen::{
+    expand_with, flip_range, generate_given, generate_with, StepAttacks, Threats,
+};
 use crate::position::Position;
-use crate::variant::Variant;
-use crate::Move;
+use crate::variant::{Derived, Variant};
+use crate::{Bundle, Move};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Number of leaves of the legal-move tree of depth `depth` (1 for depth 0). The last ply
@@ -10,22 +13,83 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 pub fn perft<V: Variant>(pos: &mut Position<V>, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => pos.count_legal(),
-        _ => {
-            // Generate from a snapshot while making moves on `pos`: no move list to fill.
-            let snapshot = *pos;
-            let mut n = 0;
-            snapshot.generate(|bundle| {
-                snapshot.expand(bundle, |mv| {
-                    let undo = pos.make(mv);
-                    n += perft(pos, depth - 1);
-                    pos.unmake(mv, undo);
-                });
-                false
-            });
-            n
-        }
+        1 => pos.count_leaves(),
+        _ => perft_interior(pos, depth, None),
     }
+}
+
+/// [`perft`] for `depth >= 2`: makes and takes back each move in `pos` itself, straight from
+/// the generated bundles (no move list, no copy of the position), and counts the last ply
+/// with popcounts, inlined here. `known` are the threats to the side to move, when the
+/// parent derived them (see [`generate_given`](crate::movegen::generate_given)).
+fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<Threats>) -> u64 {
+    if V::HAS_ADJUDICATION && V::adjudicate(pos).is_some() {
+        return 0;
+    }
+    // Without sliders, the threats to each child follow from the attacks of the side to
+    // move here, summed up once (see `StepAttacks`), instead of being found in every child.
+    let last_but_one = depth == 2;
+    let steps = if V::SLIDERS {
+        StepAttacks::default()
+    } else {
+        pos.step_attacks()
+    };
+    let (us, enemy_king) = (pos.side_to_move(), pos.king(!pos.side_to_move()));
+    let mut n = 0;
+    generate_given(pos, known, |pos: &mut &mut Position<V>, bundle| {
+        // The moves of the bundle, each made, counted and taken back, with no closure per
+        // move, so that making the move and counting the last ply are inlined here.
+        match bundle {
+            Bundle::Board {
+                from,
+                kind,
+                targets,
+            } => {
+                let occ = pos.occupied();
+                for to in targets {
+                    let (mut flip, last) = flip_range::<V>(kind, us, from, to, occ);
+                    loop {
+                        let mv = Move::board(from, to, flip);
+                        let undo = pos.make_inlined(mv);
+                        let threats = (!V::SLIDERS).then(|| {
+                            let now = if flip {
+                                V::FLIPS_TO[kind.index()]
+                            } else {
+                                kind
+                            };
+                            steps.after::<V>(us, Some((from, kind)), to, now, enemy_king)
+                        });
+                        n += if last_but_one {
+                            pos.count_leaves_given(threats)
+                        } else {
+                            perft_interior(pos, depth - 1, threats)
+                        };
+                        pos.unmake_inlined(mv, undo);
+                        if flip == last {
+                            break;
+                        }
+                        flip = true;
+                    }
+                }
+            }
+            Bundle::Drop { kind, targets } => {
+                for to in targets {
+                    let mv = Move::drop(kind, to);
+                    let undo = pos.make_inlined(mv);
+                    let threats =
+                        (!V::SLIDERS).then(|| steps.after::<V>(us, None, to, kind, enemy_king));
+                    n += if last_but_one {
+                        pos.count_leaves_given(threats)
+                    } else {
+                        perft_interior(pos, depth - 1, threats)
+                    };
+                    pos.unmake_inlined(mv, undo);
+                }
+            }
+        }
+        false
+    });
+    n
 }
 
 /// Perft split by the root moves: each legal move with its subtree count at `depth - 1`.
@@ -54,47 +118,78 @@ fn perft_until<V: Variant>(pos: &mut Position<V>, depth: u32, stop: &AtomicBool)
     if stop.load(Ordering::Relaxed) {
         return None;
     }
-    let snapshot = *pos;
+    if V::HAS_ADJUDICATION && V::adjudicate(pos).is_some() {
+        return Some(0);
+    }
     let mut n = 0;
-    let mut stopped = false;
-    snapshot.generate(|bundle| {
-        snapshot.expand(bundle, |mv| {
+    let stopped = generate_with(pos, |pos: &mut &mut Position<V>, bundle| {
+        let mut stopped = false;
+        expand_with(pos, bundle, |pos: &mut &mut Position<V>, mv| {
             if stopped {
                 return;
             }
-            let undo = pos.make(mv);
+            let undo = pos.make_inlined(mv);
             match perft_until(pos, depth - 1, stop) {
                 Some(k) => n += k,
                 None => stopped = true,
             }
-            pos.unmake(mv, undo);
+            pos.unmake_inlined(mv, undo);
         });
         stopped
     });
     (!stopped).then_some(n)
 }
 
-/// Appends every position `plies` moves after `pos` as a work item of root move `root`.
-fn push_items<V: Variant>(
-    pos: &Position<V>,
-    plies: u32,
-    root: usize,
-    items: &mut Vec<(usize, Position<V>)>,
-) {
-    if plies == 0 {
-        items.push((root, *pos));
-        return;
-    }
-    for &mv in pos.legal_moves().iter() {
-        push_items(&pos.after(mv), plies - 1, root, items);
-    }
+/// The fewest work items per thread that [`divide_interruptible`] aims for.
+const ITEMS_PER_THREAD: usize = 256;
+
+/// The fewest plies left below a work item: items this deep or deeper check the stop flag,
+/// and are big enough that handing them out costs nothing in comparison.
+const MIN_ITEM_DEPTH: u32 = 3;
+
+/// The work list of [`divide_interruptible`].
+struct WorkList<V: Variant> {
+    /// The positions `split` plies below the root, each with the index of its root move.
+    items: Vec<(usize, Position<V>)>,
+    /// How many plies below the root the items are.
+    split: u32,
 }
 
-/// [`divide`] computed by `threads` worker threads, which can be interrupted.
+/// The work list for perft of `depth` from `pos`, whose legal moves are `roots`: the positions
+/// of the first ply with at least `target` of them (or of the deepest ply that leaves
+/// [`MIN_ITEM_DEPTH`] plies to count). Positions without legal moves drop out on the way
+/// down: their subtrees have no leaves.
+fn work_list<V: Variant>(
+    pos: &Position<V>,
+    roots: &[Move],
+    depth: u32,
+    target: usize,
+) -> WorkList<V> {
+    let mut items: Vec<(usize, Position<V>)> = roots
+        .iter()
+        .enumerate()
+        .map(|(i, &mv)| (i, pos.after(mv)))
+        .collect();
+    let mut split = 1;
+    while items.len() < target && depth - split > MIN_ITEM_DEPTH {
+        let mut deeper = Vec::with_capacity(items.len() * 8);
+        for (root, p) in &items {
+            for &mv in p.legal_moves().iter() {
+                deeper.push((*root, p.after(mv)));
+            }
+        }
+        items = deeper;
+        split += 1;
+    }
+    WorkList { items, split }
+}
+
+/// [`divide`] computed by `threads` threads, which can be interrupted.
 ///
-/// The work is split two or three plies deep (every position that far from the root is one
-/// work item) and handed out from a shared counter, so that the threads stay busy even when one root move
-/// has a much larger subtree than the others. When `stop` becomes true the workers give up
+/// The work is split into hundreds or thousands of items, the positions a few plies below
+/// the root (as deep as it takes to have 256 items per thread), which the threads take one
+/// at a time from a shared counter, so that they stay busy to the end even when the subtrees
+/// of the root moves differ widely in size. When `stop` becomes true the workers give up
 /// within a few milliseconds; root moves whose subtrees were not counted completely then
 /// have `None`. The result is in move-generation order, the same as [`divide`].
 pub fn divide_interruptible<V: Variant>(
@@ -109,36 +204,31 @@ pub fn divide_interruptible<V: Variant>(
             .map(|(mv, n)| (mv, Some(n)))
             .collect();
     }
+    let threads = threads.max(1);
     let roots = pos.legal_moves();
-    // Split two plies deep, or three for deeper counts, so that there are hundreds or
-    // thousands of items and the last ones to finish are small.
-    let split = if depth >= 6 { 3 } else { 2 };
-    let mut items: Vec<(usize, Position<V>)> = Vec::new();
-    for (i, &mv) in roots.iter().enumerate() {
-        push_items(&pos.after(mv), split - 1, i, &mut items);
-    }
+    let list = work_list(pos, &roots, depth, ITEMS_PER_THREAD * threads);
     let next = AtomicUsize::new(0);
     let counts: Vec<AtomicU64> = roots.iter().map(|_| AtomicU64::new(0)).collect();
     let done: Vec<AtomicUsize> = roots.iter().map(|_| AtomicUsize::new(0)).collect();
+    let work = || {
+        while !stop.load(Ordering::Relaxed) {
+            let j = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(root, mut p)) = list.items.get(j) else {
+                break;
+            };
+            if let Some(n) = perft_until(&mut p, depth - list.split, stop) {
+                counts[root].fetch_add(n, Ordering::Relaxed);
+                done[root].fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    };
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| loop {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let j = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(root, mut p)) = items.get(j) else {
-                    break;
-                };
-                if let Some(n) = perft_until(&mut p, depth - split, stop) {
-                    counts[root].fetch_add(n, Ordering::Relaxed);
-                    done[root].fetch_add(1, Ordering::Relaxed);
-                }
-            });
+        for _ in 0..threads {
+            scope.spawn(work);
         }
     });
     let mut per_root = vec![0usize; roots.len()];
-    for &(root, _) in &items {
+    for &(root, _) in &list.items {
         per_root[root] += 1;
     }
     roots

@@ -2,7 +2,7 @@
 
 use crate::piece::{MAX_KINDS, MAX_SLOTS};
 use crate::tables::MAX_HAND_COUNT;
-use crate::variant::Variant;
+use crate::variant::{Derived, Variant};
 use crate::{Bitboard, Color, Kind, Move, Piece, Square};
 use core::fmt;
 use core::marker::PhantomData;
@@ -184,6 +184,15 @@ impl<V: Variant> fmt::Debug for Position<V> {
     }
 }
 
+/// `kind.index()`, reduced modulo [`MAX_KINDS`]: the same index for every kind a position
+/// holds (all are below `MAX_KINDS`, which `Tables::build` asserts and `from_setup` checks),
+/// but the compiler can see that it is in range and leaves out the bounds checks in `make`
+/// and `unmake`.
+#[inline(always)]
+fn kind_index(kind: Kind) -> usize {
+    kind.index() % MAX_KINDS
+}
+
 fn piece_name<V: Variant>(p: Piece) -> String {
     format!("{} {}", p.color, V::PIECES[p.kind.index()].name)
 }
@@ -339,24 +348,6 @@ impl<V: Variant> Position<V> {
         self.hash ^= V::tables().z_piece[p.color.index()][p.kind.index()][sq.index()];
     }
 
-    #[inline(always)]
-    fn remove(&mut self, sq: Square, p: Piece) {
-        let bb = Bitboard::from_square(sq);
-        self.board[sq.index()] = None;
-        self.by_color[p.color.index()] ^= bb;
-        self.by_kind[p.kind.index()] ^= bb;
-        self.hash ^= V::tables().z_piece[p.color.index()][p.kind.index()][sq.index()];
-    }
-
-    #[inline(always)]
-    fn set_hand(&mut self, c: Color, slot: usize, n: u8) {
-        let t = V::tables();
-        let old = self.hands[c.index()][slot];
-        self.hash ^=
-            t.z_hand[c.index()][slot][old as usize] ^ t.z_hand[c.index()][slot][n as usize];
-        self.hands[c.index()][slot] = n;
-    }
-
     /// The piece on `sq`.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
@@ -461,8 +452,15 @@ impl<V: Variant> Position<V> {
     /// check with [`Position::is_legal`] first when the move comes from outside.
     #[inline]
     pub fn make(&mut self, mv: Move) -> Undo<V> {
+        self.make_inlined(mv)
+    }
+
+    /// [`Position::make`], always inlined (for perft's inner loop).
+    #[inline(always)]
+    pub(crate) fn make_inlined(&mut self, mv: Move) -> Undo<V> {
         let t = V::tables();
         let us = self.side;
+        let them = !us;
         let mut undo = Undo {
             captured: None,
             moved: Kind(0),
@@ -470,7 +468,16 @@ impl<V: Variant> Position<V> {
             extra: self.extra,
         };
         let to = mv.to();
-        match mv.from() {
+        let to_bb = Bitboard::from_square(to);
+        // The hash is updated in a local and stored once.
+        let mut hash = self.hash ^ t.z_side;
+        // Without drops every move is a board move, and hands stay empty.
+        let from = if V::DROPS {
+            mv.from()
+        } else {
+            Some(mv.origin())
+        };
+        match from {
             Some(from) => {
                 let Some(p) = self.board[from.index()] else {
                     debug_assert!(false, "no piece on the origin square");
@@ -478,21 +485,34 @@ impl<V: Variant> Position<V> {
                 };
                 undo.moved = p.kind;
                 if let Some(cap) = self.board[to.index()] {
-                    self.remove(to, cap);
                     undo.captured = Some(cap);
-                    if let Some(slot) = V::PIECES[cap.kind.index()].hand_slot {
-                        let slot = slot as usize;
-                        let n = self.hands[us.index()][slot];
-                        self.set_hand(us, slot, n + 1);
+                    self.by_color[them.index()] ^= to_bb;
+                    self.by_kind[kind_index(cap.kind)] ^= to_bb;
+                    hash ^= t.z_piece[them.index()][kind_index(cap.kind)][to.index()];
+                    if V::DROPS {
+                        let slot = V::HAND_SLOT[kind_index(cap.kind)];
+                        if slot != u8::MAX {
+                            let slot = slot as usize;
+                            let n = self.hands[us.index()][slot];
+                            hash ^= t.z_hand[us.index()][slot][n as usize]
+                                ^ t.z_hand[us.index()][slot][n as usize + 1];
+                            self.hands[us.index()][slot] = n + 1;
+                        }
                     }
                 }
-                self.remove(from, p);
                 let kind = if mv.is_flip() {
-                    V::PIECES[p.kind.index()].flips_to.unwrap_or(p.kind)
+                    V::FLIPS_TO[kind_index(p.kind)]
                 } else {
                     p.kind
                 };
-                self.put(to, Piece::new(us, kind));
+                let from_bb = Bitboard::from_square(from);
+                self.board[from.index()] = None;
+                self.board[to.index()] = Some(Piece::new(us, kind));
+                self.by_color[us.index()] ^= from_bb | to_bb;
+                self.by_kind[kind_index(p.kind)] ^= from_bb;
+                self.by_kind[kind_index(kind)] |= to_bb;
+                hash ^= t.z_piece[us.index()][kind_index(p.kind)][from.index()]
+                    ^ t.z_piece[us.index()][kind_index(kind)][to.index()];
                 if kind == t.king {
                     self.kings[us.index()] = to;
                 }
@@ -500,16 +520,23 @@ impl<V: Variant> Position<V> {
             None => {
                 let kind = mv.drop_kind().unwrap_or(Kind(0));
                 undo.moved = kind;
-                if let Some(slot) = V::PIECES[kind.index()].hand_slot {
+                let slot = V::HAND_SLOT[kind_index(kind)];
+                if slot != u8::MAX {
                     let slot = slot as usize;
                     let n = self.hands[us.index()][slot];
-                    self.set_hand(us, slot, n.saturating_sub(1));
+                    let left = n.saturating_sub(1);
+                    hash ^= t.z_hand[us.index()][slot][n as usize]
+                        ^ t.z_hand[us.index()][slot][left as usize];
+                    self.hands[us.index()][slot] = left;
                 }
-                self.put(to, Piece::new(us, kind));
+                self.board[to.index()] = Some(Piece::new(us, kind));
+                self.by_color[us.index()] |= to_bb;
+                self.by_kind[kind_index(kind)] |= to_bb;
+                hash ^= t.z_piece[us.index()][kind_index(kind)][to.index()];
             }
         }
-        self.side = !us;
-        self.hash ^= t.z_side;
+        self.hash = hash;
+        self.side = them;
         self.ply += 1;
         V::after_move(self, us, undo.captured);
         undo
@@ -518,34 +545,57 @@ impl<V: Variant> Position<V> {
     /// Takes back `mv`, which must be the last move made, with the [`Undo`] it returned.
     #[inline]
     pub fn unmake(&mut self, mv: Move, undo: Undo<V>) {
+        self.unmake_inlined(mv, undo)
+    }
+
+    /// [`Position::unmake`], always inlined (for perft's inner loop).
+    #[inline(always)]
+    pub(crate) fn unmake_inlined(&mut self, mv: Move, undo: Undo<V>) {
         let t = V::tables();
-        self.side = !self.side;
+        let them = self.side;
+        let us = !them;
+        self.side = us;
         self.ply -= 1;
-        let us = self.side;
         let to = mv.to();
-        if let Some(p) = self.board[to.index()] {
-            self.remove(to, p);
-        }
-        match mv.from() {
+        let to_bb = Bitboard::from_square(to);
+        // The hash comes back from `undo`, so the pieces move without touching it.
+        let Some(now) = self.board[to.index()] else {
+            debug_assert!(false, "no piece on the destination square");
+            return;
+        };
+        self.by_kind[kind_index(now.kind)] ^= to_bb;
+        let from = if V::DROPS {
+            mv.from()
+        } else {
+            Some(mv.origin())
+        };
+        match from {
             Some(from) => {
-                self.put(from, Piece::new(us, undo.moved));
+                let from_bb = Bitboard::from_square(from);
+                self.board[from.index()] = Some(Piece::new(us, undo.moved));
+                self.board[to.index()] = undo.captured;
+                self.by_color[us.index()] ^= from_bb | to_bb;
+                self.by_kind[kind_index(undo.moved)] |= from_bb;
                 if undo.moved == t.king {
                     self.kings[us.index()] = from;
                 }
                 if let Some(cap) = undo.captured {
-                    self.put(to, cap);
-                    if let Some(slot) = V::PIECES[cap.kind.index()].hand_slot {
-                        let slot = slot as usize;
-                        let n = self.hands[us.index()][slot];
-                        self.set_hand(us, slot, n - 1);
+                    self.by_color[them.index()] |= to_bb;
+                    self.by_kind[kind_index(cap.kind)] |= to_bb;
+                    if V::DROPS {
+                        let slot = V::HAND_SLOT[kind_index(cap.kind)];
+                        if slot != u8::MAX {
+                            self.hands[us.index()][slot as usize] -= 1;
+                        }
                     }
                 }
             }
             None => {
-                if let Some(slot) = V::PIECES[undo.moved.index()].hand_slot {
-                    let slot = slot as usize;
-                    let n = self.hands[us.index()][slot];
-                    self.set_hand(us, slot, n + 1);
+                self.board[to.index()] = None;
+                self.by_color[us.index()] ^= to_bb;
+                let slot = V::HAND_SLOT[kind_index(undo.moved)];
+                if slot != u8::MAX {
+                    self.hands[us.index()][slot as usize] += 1;
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! The plug-in interface: what a variant tells core.
 
-use crate::piece::PieceDef;
+use crate::piece::{PieceDef, MAX_KINDS};
 use crate::position::{Position, PositionError, Setup};
 use crate::tables::Tables;
 use crate::{Bitboard, Color, Geometry, Kind, Piece, Square};
@@ -202,4 +202,77 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     fn adjudicate(_pos: &Position<Self>) -> Option<Outcome> {
         None
     }
+}
+
+/// Whether any piece of the table slides (moves any distance along a line).
+pub(crate) const fn pieces_slide(pieces: &[PieceDef]) -> bool {
+    let mut k = 0;
+    while k < pieces.len() {
+        if !pieces[k].movement.slides.is_empty() {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
+/// Whether any piece of the table can be held in hand (so that the variant has drops).
+pub(crate) const fn pieces_drop(pieces: &[PieceDef]) -> bool {
+    let mut k = 0;
+    while k < pieces.len() {
+        if pieces[k].hand_slot.is_some() {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
+/// `[kind]`: the face a piece of that kind shows after flipping (itself if it has no other).
+pub(crate) const fn flip_table(pieces: &[PieceDef]) -> [Kind; MAX_KINDS] {
+    let mut table = [Kind(0); MAX_KINDS];
+    let mut k = 0;
+    while k < pieces.len() {
+        table[k] = match pieces[k].flips_to {
+            Some(f) => f,
+            None => Kind(k as u8),
+        };
+        k += 1;
+    }
+    table
+}
+
+/// `[kind]`: the hand slot a captured piece of that kind goes to, or `u8::MAX` for none.
+pub(crate) const fn slot_table(pieces: &[PieceDef]) -> [u8; MAX_KINDS] {
+    let mut table = [u8::MAX; MAX_KINDS];
+    let mut k = 0;
+    while k < pieces.len() {
+        if let Some(slot) = pieces[k].hand_slot {
+            table[k] = slot;
+        }
+        k += 1;
+    }
+    table
+}
+
+/// Facts about a variant that core derives from its piece table at compile time, so that
+/// the monomorphised hot path can leave out whole branches (slider and pin detection, drops,
+/// hand updates). Implemented for every [`Variant`] by a blanket impl, so no variant can set
+/// them to anything but the truth.
+pub(crate) trait Derived: Variant {
+    /// Some piece slides: pins exist, and attacks depend on the occupancy.
+    const SLIDERS: bool;
+    /// Some piece can be held in hand: drops exist, and hands are not always empty.
+    const DROPS: bool;
+    /// [`PieceDef::flips_to`] by kind, as a table (see [`flip_table`]).
+    const FLIPS_TO: [Kind; MAX_KINDS];
+    /// [`PieceDef::hand_slot`] by kind, as a table (see [`slot_table`]).
+    const HAND_SLOT: [u8; MAX_KINDS];
+}
+
+impl<V: Variant> Derived for V {
+    const SLIDERS: bool = pieces_slide(V::PIECES);
+    const DROPS: bool = pieces_drop(V::PIECES);
+    const FLIPS_TO: [Kind; MAX_KINDS] = flip_table(V::PIECES);
+    const HAND_SLOT: [u8; MAX_KINDS] = slot_table(V::PIECES);
 }

@@ -1,0 +1,192 @@
+//! Perft takes shortcuts that the plain move generator does not: it makes moves straight
+//! from the bundles, counts the last ply with popcounts, and in a variant without sliders it
+//! derives each child's checks and attacked squares from its parent instead of finding them.
+//! These tests count the same trees the slow way (a list of legal moves per position, each
+//! made and taken back) and compare, for a variant without sliders that has what the shipped
+//! ones leave out: drops, optional promotion, and a jumping piece.
+
+use kshogi_core::{
+    divide, divide_parallel, perft, perft_parallel, Color, Flip, Geometry, GroupLimit, Kind,
+    Movement, PieceDef, Position, RepetitionRule, Setup, Square, StalemateRule, Tables, Variant,
+};
+
+const KING: Kind = Kind(0);
+const SILVER: Kind = Kind(1);
+const GOLD: Kind = Kind(2);
+const KNIGHT: Kind = Kind(3);
+
+const fn def(
+    name: &'static str,
+    letter: char,
+    promoted: bool,
+    movement: Movement,
+    flips_to: Option<Kind>,
+    hand_slot: Option<u8>,
+    group: u8,
+) -> PieceDef {
+    PieceDef {
+        name,
+        letter,
+        promoted,
+        kanji: '駒',
+        movement,
+        royal: group == 0,
+        flips_to,
+        hand_slot,
+        group,
+        aliases: &[],
+    }
+}
+
+const PIECES: &[PieceDef] = &[
+    def("king", 'K', false, Movement::KING, None, None, 0),
+    def(
+        "silver",
+        'S',
+        false,
+        Movement::SILVER,
+        Some(GOLD),
+        Some(0),
+        1,
+    ),
+    def(
+        "promoted silver",
+        'S',
+        true,
+        Movement::GOLD,
+        Some(SILVER),
+        Some(0),
+        1,
+    ),
+    def("knight", 'N', false, Movement::KNIGHT, None, Some(1), 2),
+];
+
+const GEOMETRY: Geometry = Geometry::new(3, 4);
+static TABLES: Tables = Tables::build(GEOMETRY, PIECES, 7);
+
+/// A 3x4 toy without sliders: kings, silvers that may promote on the farthest rank, knights,
+/// and drops of both.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct Steps;
+
+impl Variant for Steps {
+    const NAME: &'static str = "steps";
+    const DISPLAY_NAME: &'static str = "Steps Shogi";
+    const GEOMETRY: Geometry = GEOMETRY;
+    const PIECES: &'static [PieceDef] = PIECES;
+    const STALEMATE: StalemateRule = StalemateRule::Loss;
+    const REPETITION: RepetitionRule = RepetitionRule {
+        occurrences: 3,
+        perpetual_check_loses: false,
+    };
+    const NO_OPTIONAL_FLIPS: bool = false;
+    type Extra = ();
+
+    fn tables() -> &'static Tables {
+        &TABLES
+    }
+
+    fn start() -> Setup<Steps> {
+        let mut s = Setup::empty();
+        s.put(1, 3, Color::Black, SILVER)
+            .put(2, 3, Color::Black, KING)
+            .put(3, 3, Color::Black, KNIGHT)
+            .put(3, 0, Color::White, SILVER)
+            .put(2, 0, Color::White, KING)
+            .put(1, 0, Color::White, KNIGHT);
+        s
+    }
+
+    fn flip(kind: Kind, color: Color, _from: Square, to: Square, _capture: bool) -> Flip {
+        if kind == SILVER && TABLES.farthest_rank[color.index()].has(to) {
+            Flip::Optional
+        } else {
+            Flip::Never
+        }
+    }
+
+    fn group_limit(_group: u8) -> GroupLimit {
+        GroupLimit {
+            total: 2,
+            per_side: 2,
+        }
+    }
+}
+
+/// Perft the slow way: every position's legal moves as a list, each made and taken back,
+/// the last ply counted as the length of the list.
+fn slow_perft<V: Variant>(pos: &mut Position<V>, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut n = 0;
+    for &mv in moves.iter() {
+        let undo = pos.make(mv);
+        n += slow_perft(pos, depth - 1);
+        pos.unmake(mv, undo);
+    }
+    n
+}
+
+/// Positions reached by a few fixed walks through the tree (the `(i * stride + 3)`-th legal
+/// move at ply `i`), so that captures, pieces in hand, promotions and checks come up.
+fn walks<V: Variant>(plies: usize) -> Vec<Position<V>> {
+    let mut seen = Vec::new();
+    for stride in [7, 5, 2] {
+        let mut pos = Position::<V>::start();
+        seen.push(pos);
+        for i in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves[(i * stride + 3) % moves.len()]);
+            seen.push(pos);
+        }
+    }
+    seen
+}
+
+#[test]
+fn perft_counts_what_the_move_list_counts() {
+    for (i, start) in walks::<Steps>(24).into_iter().enumerate() {
+        for depth in 0..=5 {
+            let mut pos = start;
+            let fast = perft(&mut pos, depth);
+            assert_eq!(pos, start, "perft restores the position");
+            assert_eq!(pos.hash(), start.hash());
+            assert_eq!(
+                fast,
+                slow_perft(&mut pos.clone(), depth),
+                "position {i} of the walk, depth {depth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_walk_meets_drops_promotions_and_checks() {
+    // Otherwise the test above would not test much.
+    let positions = walks::<Steps>(24);
+    let any = |f: &dyn Fn(&Position<Steps>) -> bool| positions.iter().any(f);
+    assert!(any(&|p| p.legal_moves().iter().any(|m| m.is_drop())));
+    assert!(any(&|p| p.legal_moves().iter().any(|m| m.is_flip())));
+    assert!(any(&|p| p.in_check()));
+}
+
+#[test]
+fn parallel_perft_and_divide_agree() {
+    let start = Position::<Steps>::start();
+    for depth in [3, 5, 6] {
+        let n = perft(&mut start.clone(), depth);
+        assert_eq!(perft_parallel(&start, depth, 2), n);
+        assert_eq!(perft_parallel(&start, depth, 3), n);
+        let serial = divide(&mut start.clone(), depth);
+        assert_eq!(divide_parallel(&start, depth, 2), serial);
+        assert_eq!(serial.iter().map(|&(_, k)| k).sum::<u64>(), n);
+    }
+}
