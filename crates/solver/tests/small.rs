@@ -1,0 +1,276 @@
+//! The solver on the positions with few pieces, checked against forward move generation.
+//!
+//! Positions with at most `n` pieces besides the kings are closed under moves (a move never
+//! adds a piece), so they form a game of their own that solves in seconds. These tests are
+//! the small version of the checks that `kshogi solve --verify` runs on the whole game.
+
+use kshogi_core::{Color, Position};
+use kshogi_rules_kinzoku::Kinzoku;
+use kshogi_solver::db::{self, Database, Probe};
+use kshogi_solver::index::{Compact, Layout};
+use kshogi_solver::retro::{predecessors, solve, Options};
+use kshogi_solver::value::{Entry, Value};
+use kshogi_solver::verify::{bellman, search_agrees};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+fn legal(c: &Compact) -> Option<Position<Kinzoku>> {
+    Position::from_setup(&c.to_setup()).ok()
+}
+
+/// Un-move generation is the exact inverse of forward move generation: for every position
+/// P, the (predecessor, move) pairs it yields are those forward generation finds.
+#[test]
+fn predecessors_invert_forward_moves_one_piece() {
+    check_predecessors(1, 10_000);
+}
+
+/// The same for every position with up to two pieces besides the kings (promotions,
+/// captures of every kind and the countdown all occur).
+#[test]
+#[ignore = "deep: about 30 s in a debug build; CI runs it in release"]
+fn predecessors_invert_forward_moves_two_pieces() {
+    check_predecessors(2, 1_000_000);
+}
+
+fn check_predecessors(max_pieces: usize, min_pairs: usize) {
+    let layout = Layout::new(max_pieces);
+    let mut forward: HashMap<(u64, u64), u32> = HashMap::new();
+    // Forward: for each stored position Q, how many of its moves lead to each stored P
+    // (a move leads to P when it leads to P or to P's mirror image).
+    for qi in 0..layout.len() {
+        let q = layout.decode(qi);
+        if !q.is_canonical() {
+            continue;
+        }
+        let Some(pos) = legal(&q) else { continue };
+        if pos.outcome().is_some() {
+            continue;
+        }
+        for m in pos.legal_moves().iter() {
+            let p = Compact::from_position(&pos.after(*m));
+            let pi = layout.index_any(&p).expect("moves stay in the layout");
+            *forward.entry((pi, qi)).or_default() += 1;
+        }
+    }
+    // Backward, as the solver counts: un-moves from each stored P, the predecessors taken
+    // to their stored image; for a P equal to its mirror image only predecessors that are
+    // stored as they are, and otherwise twice for a predecessor equal to its mirror image.
+    let mut backward: HashMap<(u64, u64), u32> = HashMap::new();
+    for pi in 0..layout.len() {
+        let p = layout.decode(pi);
+        if !p.is_canonical() || legal(&p).is_none() {
+            continue;
+        }
+        let symmetric = p.mirror() == p;
+        predecessors(&p.flip(), |q| {
+            assert_eq!(q.side, Color::Black);
+            let Some(pos) = legal(q) else { return };
+            if pos.outcome().is_some() {
+                return;
+            }
+            if symmetric && !q.is_canonical() {
+                return;
+            }
+            let weight = if !symmetric && q.mirror() == *q { 2 } else { 1 };
+            let Some(qi) = layout.index_any(q) else {
+                return;
+            };
+            *backward.entry((pi, qi)).or_default() += weight;
+        });
+    }
+    let mut missing: Vec<_> = forward
+        .iter()
+        .filter(|(k, v)| backward.get(k) != Some(v))
+        .take(5)
+        .map(|(&(p, q), &v)| (layout.decode(p), layout.decode(q), v, backward.get(&(p, q))))
+        .collect();
+    missing.sort_by_key(|x| format!("{x:?}"));
+    assert!(
+        missing.is_empty(),
+        "forward moves the un-moves miss: {missing:?}"
+    );
+    let extra: Vec<_> = backward
+        .iter()
+        .filter(|(k, _)| !forward.contains_key(k))
+        .take(5)
+        .map(|(&(p, q), &v)| (layout.decode(p), layout.decode(q), v))
+        .collect();
+    assert!(extra.is_empty(), "un-moves that are no moves: {extra:?}");
+    assert!(forward.len() > min_pairs, "{} pairs", forward.len());
+}
+
+fn solved(max_pieces: usize) -> &'static kshogi_solver::Solved {
+    static S: [OnceLock<kshogi_solver::Solved>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    S[max_pieces].get_or_init(|| {
+        solve(
+            Options {
+                threads: 2,
+                max_pieces,
+            },
+            &|_| {},
+        )
+    })
+}
+
+/// Every entry of the game with at most two pieces besides the kings agrees with its
+/// successors (the Bellman check).
+#[test]
+fn bellman_check_on_two_pieces() {
+    bellman_all(2);
+}
+
+/// The same with three pieces: 16.7 million entries.
+#[test]
+#[ignore = "deep: a minute in a debug build; CI runs it in release"]
+fn bellman_check_on_three_pieces() {
+    bellman_all(3);
+}
+
+fn bellman_all(max_pieces: usize) {
+    let s = solved(max_pieces);
+    let st = s.stats();
+    assert_eq!(st.entries, s.layout().len());
+    assert!(st.wins > 0 && st.losses > 0 && st.draws > 0);
+    let (bad, n) = bellman(s, 0..s.layout().len(), 10).unwrap();
+    assert!(bad.is_empty(), "{bad:#?}");
+    assert_eq!(n, s.layout().len());
+}
+
+/// Exhaustive search confirms a sample of short results, of every kind.
+#[test]
+fn exhaustive_search_agrees_on_a_sample_of_two_pieces() {
+    search_sample(2, 30);
+}
+
+/// The same on three pieces, with more samples.
+#[test]
+#[ignore = "deep: CI runs it in release"]
+fn exhaustive_search_agrees_on_a_sample_of_three_pieces() {
+    search_sample(3, 100);
+}
+
+fn search_sample(max_pieces: usize, per_kind: u32) {
+    let s = solved(max_pieces);
+    let n = s.layout().len();
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut checked = [0u32; 3];
+    let mut tries = 0;
+    while checked.iter().any(|&c| c < per_kind) && tries < 2_000_000 {
+        tries += 1;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let i = x % n;
+        let Entry::Value(v) = s.entry(i) else {
+            continue;
+        };
+        let k = match v {
+            Value::Win(d) if d <= 7 => 0,
+            Value::Loss(d) if d <= 6 => 1,
+            Value::Draw => 2,
+            _ => continue,
+        };
+        if checked[k] >= per_kind {
+            continue;
+        }
+        let pos = legal(&s.layout().decode(i)).expect("legal entry");
+        assert!(
+            search_agrees(&pos, v, 4),
+            "entry {i}: {:?} stated {v}",
+            s.layout().decode(i)
+        );
+        checked[k] += 1;
+    }
+    assert!(checked.iter().all(|&c| c >= per_kind), "{checked:?}");
+}
+
+/// A written file reads back the same values; damage is an error, never a value.
+#[test]
+fn database_file_round_trips_and_rejects_damage() {
+    let s = solved(2);
+    let dir = std::env::temp_dir().join(format!("kshogi-solver-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("k3.kdb");
+    db::write(s, &path, 2, &|_, _| {}).unwrap();
+    let d = Database::open(&path).unwrap();
+    let mut x = 12345u64;
+    for _ in 0..20_000 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let i = (x >> 11) % s.layout().len();
+        assert_eq!(d.entry(i).unwrap(), s.entry(i));
+    }
+    let all = d.load_all().unwrap();
+    for i in (0..s.layout().len()).step_by(97) {
+        assert_eq!(all.entry(i).unwrap(), s.entry(i));
+    }
+    let start_like = Position::<Kinzoku>::start();
+    // The start has six pieces: not covered by a two-piece table.
+    assert!(d.value(&start_like).is_err());
+
+    let bytes = std::fs::read(&path).unwrap();
+    // Truncated.
+    let cut = dir.join("cut.kdb");
+    std::fs::write(&cut, &bytes[..bytes.len() - 1]).unwrap();
+    let e = Database::open(&cut).err().expect("truncated file rejected");
+    assert!(e.to_string().contains("truncated"), "{e}");
+    // A flipped byte in the header.
+    let hdr = dir.join("hdr.kdb");
+    let mut b = bytes.clone();
+    b[70] ^= 1;
+    std::fs::write(&hdr, &b).unwrap();
+    let e = Database::open(&hdr).err().expect("bad header rejected");
+    assert!(e.to_string().contains("checksum"), "{e}");
+    // A flipped byte in a block: the file opens, the block read fails.
+    let blk = dir.join("blk.kdb");
+    let mut b = bytes.clone();
+    let last = b.len() - 10;
+    b[last] ^= 0x40;
+    std::fs::write(&blk, &b).unwrap();
+    let d2 = Database::open(&blk).unwrap();
+    assert!(d2.load_all().is_err());
+    // Not a database at all.
+    let junk = dir.join("junk.kdb");
+    std::fs::write(&junk, b"hello").unwrap();
+    assert!(Database::open(&junk).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Known small positions, worked out by hand.
+#[test]
+fn known_positions() {
+    use kshogi_core::Kind;
+    use kshogi_rules_kinzoku::{GOLD, KING};
+    let s = solved(2);
+    let v = |pieces: &[(u8, u8, Color, Kind)], side: Color| {
+        let mut setup = kshogi_core::Setup::<Kinzoku>::empty();
+        for &(f, r, c, k) in pieces {
+            setup.put(f, r, c, k);
+        }
+        setup.side = side;
+        let pos = Position::from_setup(&setup).unwrap();
+        s.value(&pos).unwrap()
+    };
+    // Black king 2b, White king 2d: whoever is to move steps onto its farthest rank.
+    let kings = [(2, 1, Color::Black, KING), (2, 3, Color::White, KING)];
+    assert_eq!(v(&kings, Color::Black), Value::Win(1));
+    assert_eq!(v(&kings, Color::White), Value::Win(1));
+    // White's king on 2e, its own farthest rank: the game is over, White has won.
+    let entered = [(2, 1, Color::Black, KING), (2, 4, Color::White, KING)];
+    assert_eq!(v(&entered, Color::Black), Value::Loss(0));
+    // Black king 3c, White king 1a, Black gold 2b: the gold gives check, covers 1b and 2a,
+    // and the king on 3c protects it, so White to move is checkmated.
+    let mate = [
+        (3, 2, Color::Black, KING),
+        (1, 0, Color::White, KING),
+        (2, 1, Color::Black, GOLD),
+    ];
+    assert_eq!(v(&mate, Color::White), Value::Loss(0));
+}
