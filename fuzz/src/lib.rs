@@ -1,6 +1,9 @@
-//! The properties the kshogi fuzz targets check, in a module of their own so that the
-//! regression tests (`crates/notation/tests/fuzz_regressions.rs`) run exactly the same code
-//! on the committed inputs.
+//! The properties the kshogi fuzz targets check, in modules of their own so that the
+//! regression tests (`crates/notation/tests/fuzz_regressions.rs` for `props`,
+//! `crates/cli/tests/fuzz_regressions.rs` for `usi_props`) run exactly the same code on the
+//! committed inputs.
 
 #[path = "props.rs"]
 pub mod props;
+#[path = "usi_props.rs"]
+pub mod usi_props;

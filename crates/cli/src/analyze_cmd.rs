@@ -1,23 +1,30 @@
 //! `kshogi analyze`: the status of a position and its best lines, from the search and the
-//! df-pn mate solver of `kshogi-engine`.
+//! df-pn mate solver of `kshogi-engine`, or, for a Kinzoku position, from the database that
+//! `kshogi solve kinzoku` builds (`kshogi-solver`) when there is one.
 
+use crate::db_path;
 use crate::engine_text::{self, ScoreJson};
 use crate::error::CliError;
 use crate::interrupt;
 use crate::show_cmd::{self, ColorChoice};
+use crate::solve_cmd::{self, ValueJson};
 use crate::variant_select;
 use clap::Args;
-use kshogi_core::{Color, Game};
+use kshogi_core::{Color, Game, Move, Outcome};
 use kshogi_engine::mate::{self, MateResult};
 use kshogi_engine::{Engine, Evaluate, Info, Limits, Line, Score};
+use kshogi_notation::kif::kif_move_text;
 use kshogi_notation::serde_support::SfenPosition;
 use kshogi_notation::{diagram, move_to_usi, parse_game, DiagramStyle, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
+use kshogi_solver::db::{Database, DbError, Probe};
+use kshogi_solver::value::Value;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{IsTerminal as _, Write as _};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -27,8 +34,15 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
 /// The mate solver's node budget when `--mate-nodes` is not given.
 pub const DEFAULT_MATE_NODES: u64 = 200_000;
 
+/// Plies a database line of a drawn position shows (a win or a loss is shown to the end).
+pub const DRAW_LINE_PLIES: usize = 16;
+
+/// The longest database line, in plies (far beyond the longest win).
+const MAX_LINE_PLIES: usize = 1_000;
+
 /// More help for `kshogi analyze`, after the options.
-pub const ANALYZE_HELP: &str = "\
+pub const ANALYZE_HELP: &str = concat!(
+    "\
 Limits: --depth, --time and --nodes may be combined; the first one reached stops the
 search. Without any, the search runs for 2 seconds. Alongside the search, the df-pn mate
 solver looks for a forced win by checks (--mate-nodes nodes, 0 to skip it); a mate it
@@ -56,7 +70,25 @@ JSON output (--json): exactly one object on one line,
 where `score` is {\"cp\": N} or {\"mate\": N}, `source` is `search` or `mate solver`,
 `mate_search` is `mate`, `nomate` (no forced win by checks), `unknown` (budget spent) or
 `off`, and a game that is over has its result in `status` and `\"lines\": []`.
-See docs/analysis.md.";
+
+Kinzoku and its database: with the database that `kshogi solve kinzoku` builds, a Kinzoku
+position is not searched but looked up: the text says `exact: win in N plies` (or
+`loss in N plies`, or `draw`; from the side to move) and `optimal moves:` (every move that
+keeps that result), and the lines are the --multipv best moves by their exact results,
+each followed by best play (to the end of the game; drawn lines for 16 plies), scored
+`mate N`, `mate -N` or `cp 0`, with `\"source\": \"database\"`. The JSON object ends
+with `\"exact\": {\"result\": \"win\"|\"loss\"|\"draw\", \"plies\": N or null,
+\"moves\": [\"<usi>\", ...]}` and `\"database\": \"<path>\"`. Without a database (or one
+that does not cover the position) the position is searched as usual and the text says so;
+`exact` and `database` are then null (always null for Kyoto and Micro). The database knows
+positions, not game histories: only a repetition that already ended the game counts.
+--db FILE names the database (it must be a usable database file). Without --db:
+",
+    db_path::db_path_help!(),
+    "
+A damaged database file is an error, never a wrong answer.
+See docs/analysis.md."
+);
 
 /// The arguments of `kshogi analyze`.
 #[derive(Debug, Args)]
@@ -88,6 +120,9 @@ pub struct AnalyzeArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
+    /// The Kinzoku database to answer from [default: see below, if the file is there]
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
     /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
     #[arg(value_name = "POSITION")]
     pub position: String,
@@ -165,9 +200,203 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
             analyze::<Micro>(pos, &settings, stop, progress)?.render(args.json, style)
         }
         VariantKind::Kinzoku => {
-            analyze::<Kinzoku>(pos, &settings, stop, progress)?.render(args.json, style)
+            // A wrong position is reported before anything about the database.
+            parse_game::<Kinzoku>(pos)?;
+            let exact = match open_database(args.db.as_deref())? {
+                DbChoice::Open(db) => match analyze_exact(pos, &db, settings.multipv)? {
+                    Some(a) => return a.render(args.json, style),
+                    None => Exact::NotCovered {
+                        path: db.path().to_path_buf(),
+                        max_pieces: db.layout().max_pieces(),
+                    },
+                },
+                DbChoice::Missing(path) => Exact::NoDatabase(path),
+            };
+            let mut a = analyze::<Kinzoku>(pos, &settings, stop, progress)?;
+            a.exact = exact;
+            a.render(args.json, style)
         }
     }
+}
+
+/// The database for a Kinzoku position.
+enum DbChoice {
+    /// Opened and checked.
+    Open(Box<Database>),
+    /// No file at the default path (`None`: there is no default path).
+    Missing(Option<PathBuf>),
+}
+
+/// Opens the database: `--db FILE` (which must open), else the file at the default path if
+/// there is one there. A file that is there but cannot be used is an error, never ignored.
+fn open_database(explicit: Option<&Path>) -> Result<DbChoice, CliError> {
+    if let Some(path) = explicit {
+        return Database::open(path)
+            .map(|db| DbChoice::Open(Box::new(db)))
+            .map_err(|e| solve_cmd::db_error(e, Some("kshogi solve kinzoku --out FILE --force")));
+    }
+    let Some(path) = db_path::default_path() else {
+        return Ok(DbChoice::Missing(None));
+    };
+    if path.symlink_metadata().is_err() {
+        return Ok(DbChoice::Missing(Some(path)));
+    }
+    Database::open(&path)
+        .map(|db| DbChoice::Open(Box::new(db)))
+        .map_err(|e| solve_cmd::db_error(e, Some("kshogi solve kinzoku --force")))
+}
+
+/// Where the exact result of a Kinzoku position came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Exact {
+    /// Kyoto or Micro: there is no database.
+    NotApplicable,
+    /// No database file at the default path (`None`: there is no default path).
+    NoDatabase(Option<PathBuf>),
+    /// The database covers fewer pieces than the position has.
+    NotCovered {
+        /// The database file.
+        path: PathBuf,
+        /// The most pieces besides the kings that it covers.
+        max_pieces: usize,
+    },
+    /// The database's answer.
+    Found {
+        /// The database file.
+        path: PathBuf,
+        /// The value for the side to move.
+        value: Value,
+        /// Every move that keeps the value, in USI (none once the game is over).
+        moves: Vec<String>,
+        /// The same in KIF notation.
+        moves_kif: Vec<String>,
+    },
+}
+
+/// The value of a finished game for its side to move.
+fn outcome_value(side: Color, outcome: Outcome) -> Value {
+    match outcome {
+        Outcome::Win { winner, .. } if winner == side => Value::Win(0),
+        Outcome::Win { .. } => Value::Loss(0),
+        Outcome::Draw { .. } => Value::Draw,
+    }
+}
+
+/// A database value as a line's score.
+fn value_score(v: Value) -> ScoreJson {
+    match v {
+        Value::Win(d) => ScoreJson::Mate(i32::from(d)),
+        Value::Loss(d) => ScoreJson::Mate(-i32::from(d)),
+        Value::Draw => ScoreJson::Cp(0),
+    }
+}
+
+/// The line that starts with `first` from the position of `game` and then follows best play
+/// by the database (the first optimal move each time): to the end of the game, or for
+/// [`DRAW_LINE_PLIES`] plies in a drawn position.
+fn database_line<P: Probe>(
+    db: &P,
+    game: &Game<Kinzoku>,
+    first: Move,
+) -> Result<Vec<Move>, DbError> {
+    let mut g = game.clone();
+    let mut pv = Vec::new();
+    let mut next = Some(first);
+    while let Some(mv) = next {
+        if g.play(mv).is_err() {
+            break;
+        }
+        pv.push(mv);
+        if g.outcome().is_some() || pv.len() >= MAX_LINE_PLIES {
+            break;
+        }
+        let (value, best) = db.best_moves(g.position())?;
+        if value == Value::Draw && pv.len() >= DRAW_LINE_PLIES {
+            break;
+        }
+        next = best.first().copied();
+    }
+    Ok(pv)
+}
+
+/// Analyses a Kinzoku position with the database, without searching: `Ok(None)` when the
+/// database does not cover it (too many pieces).
+pub fn analyze_exact(
+    position: &str,
+    db: &Database,
+    multipv: usize,
+) -> Result<Option<Analysis<Kinzoku>>, CliError> {
+    let start = Instant::now();
+    let game = parse_game::<Kinzoku>(position)?;
+    let pos = *game.position();
+    let status = show_cmd::status(&game);
+    let fail = |e: DbError| solve_cmd::db_error(e, None);
+    let prev = game.moves().last().map(|m| m.to());
+    let (value, lines, optimal) = if let Some(outcome) = game.outcome() {
+        match db.value(&pos) {
+            Err(DbError::NotCovered(_)) => return Ok(None),
+            Err(e) => return Err(fail(e)),
+            // A finished game: its result (which a repetition may have decided).
+            Ok(_) => (
+                outcome_value(pos.side_to_move(), outcome),
+                Vec::new(),
+                Vec::new(),
+            ),
+        }
+    } else {
+        let (value, moves) = match db.moves(&pos) {
+            Err(DbError::NotCovered(_)) => return Ok(None),
+            Err(e) => return Err(fail(e)),
+            Ok(x) => x,
+        };
+        let optimal: Vec<Move> = moves
+            .iter()
+            .filter(|&&(_, v)| v == value)
+            .map(|&(m, _)| m)
+            .collect();
+        let mut lines = Vec::new();
+        for &(mv, v) in moves.iter().take(multipv) {
+            let pv = database_line(db, &game, mv).map_err(fail)?;
+            let plies = u32::try_from(pv.len()).unwrap_or(u32::MAX);
+            lines.push(LineReport {
+                mv: move_to_usi::<Kinzoku>(mv),
+                score: value_score(v),
+                pv_kif: engine_text::pv_kif(&pos, &pv, prev),
+                pv: engine_text::pv_usi::<Kinzoku>(&pv),
+                depth: plies,
+                seldepth: plies,
+                nodes: 0,
+                source: "database",
+            });
+        }
+        (value, lines, optimal)
+    };
+    let moves_kif = optimal
+        .iter()
+        .map(|&m| kif_move_text(&pos, m, prev))
+        .collect();
+    let legal_moves = if game.outcome().is_some() {
+        0
+    } else {
+        pos.legal_moves().len()
+    };
+    Ok(Some(Analysis {
+        status,
+        legal_moves,
+        lines,
+        nodes: 0,
+        time: start.elapsed(),
+        depth: 0,
+        mate: MateSummary::Off,
+        interrupted: false,
+        exact: Exact::Found {
+            path: db.path().to_path_buf(),
+            value,
+            moves: engine_text::pv_usi::<Kinzoku>(&optimal),
+            moves_kif,
+        },
+        game,
+    }))
 }
 
 /// What the mate solver said.
@@ -238,6 +467,8 @@ pub struct Analysis<V: Evaluate> {
     pub mate: MateSummary,
     /// Whether Ctrl-C stopped the search.
     pub interrupted: bool,
+    /// The exact result from the Kinzoku database, or why there is none.
+    pub exact: Exact,
 }
 
 /// Analyses the position given by the `POSITION` argument for variant `V`: the search
@@ -264,6 +495,7 @@ pub fn analyze<V: Evaluate>(
             depth: 0,
             mate: MateSummary::Off,
             interrupted: false,
+            exact: Exact::NotApplicable,
         });
     }
     let legal_moves = pos.legal_moves().len();
@@ -335,6 +567,7 @@ pub fn analyze<V: Evaluate>(
         depth: result.depth,
         mate,
         interrupted: stop.load(Ordering::SeqCst),
+        exact: Exact::NotApplicable,
     })
 }
 
@@ -431,6 +664,16 @@ struct AnalyzeReport<'a, V: Evaluate> {
     game_over: bool,
     mate_search: &'static str,
     interrupted: bool,
+    exact: Option<ExactJson>,
+    database: Option<String>,
+}
+
+/// The `exact` object of the JSON output.
+#[derive(Serialize)]
+struct ExactJson {
+    #[serde(flatten)]
+    value: ValueJson,
+    moves: Vec<String>,
 }
 
 impl<V: Evaluate> Analysis<V> {
@@ -465,6 +708,17 @@ impl<V: Evaluate> Analysis<V> {
             game_over: self.game.outcome().is_some(),
             mate_search: self.mate.word(),
             interrupted: self.interrupted,
+            exact: match &self.exact {
+                Exact::Found { value, moves, .. } => Some(ExactJson {
+                    value: (*value).into(),
+                    moves: moves.clone(),
+                }),
+                _ => None,
+            },
+            database: match &self.exact {
+                Exact::Found { path, .. } => Some(path.display().to_string()),
+                _ => None,
+            },
         };
         let mut s = serde_json::to_string(&report)?;
         s.push('\n');
@@ -477,38 +731,25 @@ impl<V: Evaluate> Analysis<V> {
         let mut out = diagram(pos, self.game.moves().last().copied(), style);
         let _ = writeln!(out, "status: {}", self.status);
         let _ = writeln!(out, "legal moves: {}", self.legal_moves);
-        if self.game.outcome().is_some() {
+        let over = self.game.outcome().is_some();
+        self.exact_text(&mut out, over);
+        if over {
             out.push_str("the game is over: nothing to search\n");
+            return out;
+        }
+        if let Exact::Found { .. } = self.exact {
+            self.lines_text(&mut out);
+            let _ = writeln!(
+                out,
+                "time {:.3} s (database lookups, no search)",
+                self.time.as_secs_f64()
+            );
             return out;
         }
         if self.lines.is_empty() {
             out.push_str("no line: the search stopped before its first iteration ended\n");
         }
-        for (i, l) in self.lines.iter().enumerate() {
-            let score = match l.score {
-                ScoreJson::Cp(n) => format!("cp {n}"),
-                ScoreJson::Mate(n) if n >= 0 => {
-                    format!("mate {n} (the side to move wins in {})", plies(n))
-                }
-                ScoreJson::Mate(n) => {
-                    format!("mate {n} (the side to move loses in {})", plies(-n))
-                }
-            };
-            let _ = writeln!(
-                out,
-                "line {}: {score} (depth {}, seldepth {}{})",
-                i + 1,
-                l.depth,
-                l.seldepth,
-                if l.source == "search" {
-                    ""
-                } else {
-                    ", proven by the mate solver"
-                }
-            );
-            let _ = writeln!(out, "  usi: {}", l.pv.join(" "));
-            let _ = writeln!(out, "  kif: {}", l.pv_kif.join(" "));
-        }
+        self.lines_text(&mut out);
         let _ = writeln!(
             out,
             "nodes {}, time {:.3} s, nps {}",
@@ -532,6 +773,85 @@ impl<V: Evaluate> Analysis<V> {
             out.push_str("interrupted: the search was stopped early\n");
         }
         out
+    }
+
+    /// The `exact:` lines of the text output (Kinzoku only).
+    fn exact_text(&self, out: &mut String, over: bool) {
+        let searched = if over { "" } else { "searched instead; " };
+        match &self.exact {
+            Exact::NotApplicable => {}
+            Exact::NoDatabase(Some(path)) => {
+                let _ = writeln!(
+                    out,
+                    "exact: no database at {} ({searched}build it with `kshogi solve kinzoku`)",
+                    path.display()
+                );
+            }
+            Exact::NoDatabase(None) => {
+                let _ = writeln!(
+                    out,
+                    "exact: no database ({searched}no default path, as none of KSHOGI_DB, \
+                     XDG_DATA_HOME and HOME is set; give --db FILE)"
+                );
+            }
+            Exact::NotCovered { path, max_pieces } => {
+                let _ = writeln!(
+                    out,
+                    "exact: the database {} covers positions with at most {max_pieces} \
+                     pieces besides the kings ({searched}the whole game needs \
+                     `kshogi solve kinzoku`)",
+                    path.display()
+                );
+            }
+            Exact::Found {
+                value,
+                moves,
+                moves_kif,
+                ..
+            } => {
+                let over = if over { " (the game is over)" } else { "" };
+                let _ = writeln!(out, "exact: {}{over}", solve_cmd::value_text(*value));
+                if !moves.is_empty() {
+                    let _ = writeln!(out, "optimal moves: {}", moves.join(" "));
+                    let _ = writeln!(out, "  kif: {}", moves_kif.join(" "));
+                }
+            }
+        }
+    }
+
+    /// The `line K:` entries of the text output.
+    fn lines_text(&self, out: &mut String) {
+        for (i, l) in self.lines.iter().enumerate() {
+            let database = l.source == "database";
+            let score = match l.score {
+                ScoreJson::Cp(0) if database => "cp 0 (a draw with best play)".to_string(),
+                ScoreJson::Cp(n) => format!("cp {n}"),
+                ScoreJson::Mate(n) if n >= 0 => {
+                    format!("mate {n} (the side to move wins in {})", plies(n))
+                }
+                ScoreJson::Mate(n) => {
+                    format!("mate {n} (the side to move loses in {})", plies(-n))
+                }
+            };
+            if database {
+                let _ = writeln!(out, "line {}: {score} (from the database)", i + 1);
+            } else {
+                let _ = writeln!(
+                    out,
+                    "line {}: {score} (depth {}, seldepth {}{})",
+                    i + 1,
+                    l.depth,
+                    l.seldepth,
+                    if l.source == "search" {
+                        ""
+                    } else {
+                        ", proven by the mate solver"
+                    }
+                );
+            }
+            let _ = writeln!(out, "  usi: {}", l.pv.join(" "));
+            let _ = writeln!(out, "  kif: {}", l.pv_kif.join(" "));
+        }
     }
 }
 
@@ -583,6 +903,7 @@ mod tests {
             mate_nodes: DEFAULT_MATE_NODES,
             color: ColorChoice::Never,
             json: false,
+            db: None,
             position: "startpos".into(),
         };
         assert_eq!(args.settings().limits.time, Some(DEFAULT_TIME));

@@ -1,5 +1,6 @@
-//! Helpers shared by `analyze`, `usi` and `selfplay`: engine results as text, and the move
-//! to play when the engine has nothing to say.
+//! Helpers shared by `analyze`, `usi`, `selfplay` and `perft`: engine results as text,
+//! and the move to play when the engine has nothing to say. They are part of the library
+//! only because the USI loop needs them; the binary uses them too. Not a stable API.
 //!
 //! The engine's lines are checked move by move before they are printed: a principal
 //! variation is cut at its first move that is not legal (which a correct engine never
@@ -92,7 +93,12 @@ pub fn choose_move<V: VariantNotation>(game: &Game<V>, lines: &[Line]) -> Option
 
 /// Nodes per second as an integer; 0 when no time was measured.
 pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
-    crate::perft_cmd::nodes_per_second(nodes, elapsed)
+    let nanos = elapsed.as_nanos();
+    if nanos == 0 {
+        return 0;
+    }
+    let nps = u128::from(nodes) * 1_000_000_000 / nanos;
+    u64::try_from(nps).unwrap_or(u64::MAX)
 }
 
 /// Whole milliseconds of a duration, saturating.
@@ -143,6 +149,12 @@ mod tests {
             serde_json::to_string(&ScoreJson::from(Score::Cp(12))).unwrap(),
             "{\"cp\":12}"
         );
+    }
+
+    #[test]
+    fn nps_guards_zero_time() {
+        assert_eq!(nodes_per_second(5, Duration::ZERO), 0);
+        assert_eq!(nodes_per_second(3, Duration::from_millis(1500)), 2);
     }
 
     #[test]

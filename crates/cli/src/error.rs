@@ -55,6 +55,20 @@ pub enum CliError {
         /// What was done and what was not.
         message: String,
     },
+    /// The Kinzoku database cannot be used: missing where it must be, unreadable, damaged,
+    /// or of another format. The message names the file.
+    #[error("{0}")]
+    Database(String),
+    /// `kshogi solve` cannot (or will not) write its output file; the message names it.
+    #[error("{0}")]
+    Output(String),
+    /// `kshogi solve` was asked for a variant it cannot solve.
+    #[error("only Kinzoku Shogi is small enough to solve: {0} has far too many positions; use `kshogi solve kinzoku`")]
+    NotSolvable(String),
+    /// `kshogi solve --verify` found entries that disagree with the rules (the report is
+    /// already on stdout).
+    #[error("{0}")]
+    Verify(String),
     /// Serialising the JSON output failed (not expected to happen).
     #[error("could not write JSON: {0}")]
     Json(#[from] serde_json::Error),

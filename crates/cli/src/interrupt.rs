@@ -5,6 +5,9 @@
 //!   once with status 130.
 //! - `perft`: the first Ctrl-C raises the same flag; the count stops within milliseconds,
 //!   the root moves counted completely are printed, and the process exits with status 130.
+//! - `solve`: Ctrl-C ends the process at once with status 130 ([`exit_on_interrupt`]), after
+//!   removing the temporary file of a database being written; the database file itself is
+//!   only ever replaced whole, by a rename at the end. `solve --verify` just stops.
 //!
 //! Only one handler can be installed per process; each command installs at most one. When
 //! the handler cannot be installed, Ctrl-C keeps its default effect (the process ends).
@@ -27,4 +30,18 @@ pub fn stop_flag() -> &'static AtomicBool {
         }
     });
     &STOP
+}
+
+/// Installs a handler that runs `cleanup`, prints one `error:` line naming `what` was
+/// abandoned and exits with status 130 at the first Ctrl-C.
+pub fn exit_on_interrupt(what: &'static str, cleanup: impl Fn() + Send + 'static) {
+    let _ = ctrlc::set_handler(move || {
+        cleanup();
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            // Below the progress bars.
+            eprintln!();
+        }
+        eprintln!("error: interrupted: {what}");
+        std::process::exit(INTERRUPTED_EXIT);
+    });
 }

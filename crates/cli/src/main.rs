@@ -17,23 +17,33 @@
 //! line `error: <message>` on stderr and nothing on stdout; 2 for usage errors reported by
 //! the argument parser (unknown option, unknown `--variant` name, missing argument); 130
 //! when Ctrl-C interrupts `perft` (Ctrl-C during `analyze` prints the lines so far, exit 0).
+//!
+//! The USI loop of `kshogi usi` (and the engine text helpers it shares with `analyze` and
+//! `selfplay`) live in the library part of this package (`src/lib.rs`), so that tests and
+//! the fuzz target can run it in-process; the binary only calls it.
+//!
+//! `kshogi solve kinzoku` builds (and with `--verify` checks) the Kinzoku Shogi database of
+//! `kshogi-solver`, which `kshogi analyze` then uses for Kinzoku positions; Ctrl-C during a
+//! build exits with status 130 and leaves no file.
 
 mod analyze_cmd;
 mod convert_cmd;
-mod engine_text;
+mod db_path;
 mod error;
 mod interrupt;
 mod moves_cmd;
 mod perft_cmd;
+mod progress;
 mod selfplay_cmd;
 mod show_cmd;
-mod time_manager;
-mod usi_cmd;
-mod usi_parse;
+mod solve_cmd;
 mod variant_select;
 
 use clap::{Args, Parser, Subcommand};
 use error::CliError;
+// The library part: `crate::engine_text` stays the path the commands use.
+use kshogi_cli::engine_text;
+use kshogi_cli::usi;
 use kshogi_notation::VariantKind;
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
@@ -132,13 +142,21 @@ enum Command {
         after_long_help = format!("{POSITION_HELP}\n\n{}\n\n{EXIT_HELP}", analyze_cmd::ANALYZE_HELP)
     )]
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// Solve Kinzoku Shogi: build (or --verify) the database of every position.
+    #[command(
+        long_about = "Solve Kinzoku Shogi by retrograde analysis: build the database of the \
+                      exact result (win, loss or draw,\nand the distance in plies) of every \
+                      position, which `kshogi analyze` uses; or check one (--verify).",
+        after_long_help = format!("{}\n\n{EXIT_HELP}", solve_cmd::solve_help())
+    )]
+    Solve(solve_cmd::SolveArgs),
     /// Run as a USI engine on standard input and output.
     #[command(
         long_about = "Run as a USI engine: read USI commands on standard input and answer \
                       on standard output.",
-        after_long_help = usi_cmd::USI_HELP
+        after_long_help = usi::USI_HELP
     )]
-    Usi(usi_cmd::UsiArgs),
+    Usi(UsiArgs),
     /// Play engine matches against a random or greedy player (for `cargo xtask match`).
     #[command(hide = true)]
     Selfplay(selfplay_cmd::SelfplayArgs),
@@ -185,6 +203,14 @@ struct MovesArgs {
     position: String,
 }
 
+/// The arguments of `kshogi usi`.
+#[derive(Debug, Args)]
+struct UsiArgs {
+    /// The variant to start with; `setoption name USI_Variant` changes it [default: kyoto]
+    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name)]
+    variant: Option<VariantKind>,
+}
+
 fn perft(args: &PerftArgs) -> Result<String, CliError> {
     let depth = perft_cmd::parse_depth(&args.depth)?;
     let kind = variant_select::select(args.variant.variant, &args.position)?;
@@ -205,6 +231,12 @@ fn perft(args: &PerftArgs) -> Result<String, CliError> {
             perft_cmd::run_perft::<Kinzoku>(pos, depth, div, threads, stop)?.render(args.json)
         }
     }
+}
+
+/// Runs `kshogi usi` on standard input and output until `quit` or end of input.
+fn serve_usi(args: &UsiArgs) -> Result<String, CliError> {
+    usi::serve_stdio(args.variant.unwrap_or(VariantKind::Kyoto));
+    Ok(String::new())
 }
 
 fn moves(args: &MovesArgs) -> Result<String, CliError> {
@@ -296,7 +328,8 @@ fn main() -> ExitCode {
         Command::Show(args) => show_cmd::run(args),
         Command::Convert(args) => convert_cmd::run(args),
         Command::Analyze(args) => analyze_cmd::run(args),
-        Command::Usi(args) => usi_cmd::run(args),
+        Command::Solve(args) => solve_cmd::run(args),
+        Command::Usi(args) => serve_usi(args),
         Command::Selfplay(args) => selfplay_cmd::run(args),
     };
     match result {

@@ -1,5 +1,6 @@
 //! `kshogi perft`: count the leaves of the legal-move tree, optionally split by root move.
 
+use crate::engine_text::nodes_per_second;
 use crate::error::CliError;
 use kshogi_core::divide_interruptible;
 use kshogi_notation::serde_support::{SfenPosition, UsiMove};
@@ -123,16 +124,6 @@ pub fn run_perft<V: VariantNotation>(
     })
 }
 
-/// Nodes per second as an integer; 0 when no time was measured.
-pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
-    let nanos = elapsed.as_nanos();
-    if nanos == 0 {
-        return 0;
-    }
-    let nps = u128::from(nodes) * 1_000_000_000 / nanos;
-    u64::try_from(nps).unwrap_or(u64::MAX)
-}
-
 impl<V: VariantNotation> PerftReport<V> {
     /// The text output: with `--divide`, `<usi>: <count>` per root move and a blank line;
     /// then `nodes <N>`, `time <seconds, 3 decimals> s` and `nps <N>`, one per line.
@@ -182,12 +173,6 @@ mod tests {
         for bad in ["", "-1", "+3", "x", "1.5", "99999999999"] {
             assert!(matches!(parse_depth(bad), Err(CliError::Depth(_))), "{bad}");
         }
-    }
-
-    #[test]
-    fn nps_guards_zero_time() {
-        assert_eq!(nodes_per_second(5, Duration::ZERO), 0);
-        assert_eq!(nodes_per_second(3, Duration::from_millis(1500)), 2);
     }
 
     #[test]

@@ -1,21 +1,21 @@
-//! `kshogi usi`: the USI protocol on standard input and output.
+//! `kshogi usi`: the USI protocol loop, on standard input and output or on any reader and
+//! writer.
 //!
-//! The main thread reads commands; `go` starts the search on a thread of its own, which
-//! prints the `info` lines and the one `bestmove` (or `checkmate`) answer of that `go`.
-//! So `stop` and `isready` are answered while a search runs. Output lines are written
-//! whole, under one lock, and flushed at once.
+//! In the threaded mode (what `kshogi usi` does), the main thread reads commands; `go`
+//! starts the search on a thread of its own, which prints the `info` lines and the one
+//! `bestmove` (or `checkmate`) answer of that `go`. So `stop` and `isready` are answered
+//! while a search runs. In the bounded mode ([`SearchMode::Bounded`], for fuzzing and
+//! tests) every `go` runs on the reading thread within a small budget. Output lines are
+//! written whole, under one lock, and flushed at once.
 //!
 //! A malformed line, an unknown command or a wrong `position` gets one line
 //! `info string error: <what>` and changes nothing. End of input works as `quit`.
 
 use crate::engine_text::{self, choose_move};
-use crate::error::CliError;
 use crate::time_manager;
 use crate::usi_parse::{
     parse_go, parse_setoption, shorten, spin_value, GoParams, Input, LineReader, MateTime, MAX_LINE,
 };
-use crate::variant_select;
-use clap::Args;
 use kshogi_core::{Game, Position};
 use kshogi_engine::mate::{self, MateResult};
 use kshogi_engine::{Engine, Evaluate, Info, Limits};
@@ -53,28 +53,53 @@ pub const MAX_HASH_MB: u64 = 4096;
 /// The largest `MultiPV`.
 pub const MAX_MULTIPV: u64 = 32;
 
-/// The arguments of `kshogi usi`.
-#[derive(Debug, Args)]
-pub struct UsiArgs {
-    /// The variant to start with; `setoption name USI_Variant` changes it [default: kyoto]
-    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name)]
-    pub variant: Option<VariantKind>,
-}
-
-/// Runs `kshogi usi` on standard input and output until `quit` or end of input.
-pub fn run(args: &UsiArgs) -> Result<String, CliError> {
-    let out: Out = Arc::new(Mutex::new(std::io::stdout()));
-    let stdin = std::io::stdin();
-    serve(
-        stdin.lock(),
-        &out,
-        args.variant.unwrap_or(VariantKind::Kyoto),
-    );
-    Ok(String::new())
-}
-
-/// Where protocol output goes; shared by the reading thread and the search thread.
+/// Where protocol output goes; shared by the reading thread and the search thread. Any
+/// writer will do: standard output for `kshogi usi`, a `Vec<u8>` to capture a session.
 pub type Out = Arc<Mutex<dyn Write + Send>>;
+
+/// How [`serve_with`] runs the searches that `go` asks for.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum SearchMode {
+    /// What `kshogi usi` does: each `go` searches on a thread of its own, within the limits
+    /// it names and the time the clock allows, while the loop goes on reading, so that
+    /// `stop` and `isready` are answered during a search; `go infinite` answers after
+    /// `stop`.
+    #[default]
+    Threaded,
+    /// Deterministic and cheap, for fuzzing and tests: each `go` runs on the reading thread
+    /// within the [`Budget`] and has printed its `info` lines before the next line is read.
+    /// The clock fields are still read and the time allotted is computed, but only the
+    /// budget ends a search, so the output depends on the input alone (except the `time`
+    /// and `nps` fields of `info` lines). The answer to `go infinite` is held back until a
+    /// command that ends a running search in the threaded mode (`stop`, a `go`,
+    /// `usinewgame`, `gameover`, a new `USI_Hash`, a new `USI_Variant`, `quit` or the end of
+    /// input), so the answers come in the same order as there. `ponderhit` does nothing.
+    Bounded(Budget),
+}
+
+/// The most one `go` may search in [`SearchMode::Bounded`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Node budget of every search (a smaller `go nodes` still applies) and of the mate
+    /// solver (`go mate`). The first iteration of a search always completes, so a search may
+    /// go somewhat beyond it.
+    pub nodes: u64,
+    /// Deepest iteration of every search (a smaller `go depth` still applies); at least 1.
+    pub depth: u32,
+    /// Largest transposition table, in MiB, whatever `USI_Hash` says; 0 keeps a single
+    /// cluster of entries. (`usi` still shows the option as usual.)
+    pub hash_mb: usize,
+}
+
+impl Budget {
+    /// A budget small enough for a fuzzer to run thousands of sessions a second: 64 nodes,
+    /// depth 2, the smallest transposition table.
+    pub const TINY: Budget = Budget {
+        nodes: 64,
+        depth: 2,
+        hash_mb: 0,
+    };
+}
 
 /// Writes one line (a line end is added) and flushes. Write errors are ignored: a GUI that
 /// went away also closes our input, which ends the session.
@@ -105,6 +130,8 @@ fn send_error(out: &Out, message: &str) {
 /// Settings that outlive a change of variant.
 #[derive(Clone, Debug)]
 struct Settings {
+    /// Threaded or bounded searches.
+    mode: SearchMode,
     /// The variant at start-up (the `USI_Variant` default shown by `usi`).
     initial: VariantKind,
     /// The current variant.
@@ -115,6 +142,17 @@ struct Settings {
     multipv: usize,
 }
 
+impl Settings {
+    /// The size of the transposition table: `USI_Hash`, capped by the budget in the bounded
+    /// mode.
+    fn table_mb(&self) -> usize {
+        match self.mode {
+            SearchMode::Threaded => self.hash_mb,
+            SearchMode::Bounded(b) => self.hash_mb.min(b.hash_mb),
+        }
+    }
+}
+
 /// What ends a [`Session`].
 enum Next {
     /// `quit` or end of input.
@@ -123,11 +161,41 @@ enum Next {
     Switch(VariantKind),
 }
 
-/// Runs the protocol on `input`, writing to `out`, until `quit` or end of input. Every
+/// Runs `kshogi usi`: the protocol on standard input and output, with threaded searches,
+/// until `quit` or end of input.
+pub fn serve_stdio(variant: VariantKind) {
+    let out: Out = Arc::new(Mutex::new(std::io::stdout()));
+    let stdin = std::io::stdin();
+    serve(stdin.lock(), &out, variant);
+}
+
+/// Runs the protocol on `input`, writing to `out`, with threaded searches (as `kshogi usi`
+/// does), until `quit` or end of input; `variant` is the variant to start with. Every
 /// search started is finished (and has printed its answer) when this returns.
 pub fn serve<R: BufRead>(input: R, out: &Out, variant: VariantKind) {
+    serve_with(input, out, variant, SearchMode::Threaded);
+}
+
+/// Runs the protocol on `input`, writing to `out`, until `quit` or end of input, running
+/// the searches as `mode` says; `variant` is the variant to start with. Every search
+/// started is finished (and has printed its answer) when this returns.
+///
+/// ```
+/// use kshogi_cli::usi::{serve_with, Budget, Out, SearchMode, VariantKind};
+/// use std::sync::{Arc, Mutex};
+///
+/// let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+/// let out: Out = buf.clone();
+/// let script = "isready\nposition startpos moves 1e1d+\ngo depth 3\nquit\n";
+/// serve_with(script.as_bytes(), &out, VariantKind::Kyoto, SearchMode::Bounded(Budget::TINY));
+/// let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+/// assert!(text.starts_with("readyok\n"));
+/// assert!(text.lines().last().unwrap().starts_with("bestmove "));
+/// ```
+pub fn serve_with<R: BufRead>(input: R, out: &Out, variant: VariantKind, mode: SearchMode) {
     let mut reader = LineReader::new(input);
     let mut settings = Settings {
+        mode,
         initial: variant,
         variant,
         hash_mb: DEFAULT_HASH_MB,
@@ -152,8 +220,17 @@ pub fn serve<R: BufRead>(input: R, out: &Out, variant: VariantKind) {
     }
 }
 
+/// A search that has not answered yet.
+enum Running<V: Evaluate> {
+    /// Threaded mode: a search on its own thread.
+    Thread(SearchThread<V>),
+    /// Bounded mode: the answer of a finished `go infinite`, held back until the search
+    /// is ended.
+    Held(String),
+}
+
 /// A search running on its own thread.
-struct Running<V: Evaluate> {
+struct SearchThread<V: Evaluate> {
     stop: Arc<AtomicBool>,
     handle: JoinHandle<Engine<V>>,
     /// The answer to print if the thread dies without answering (a bug), so that every
@@ -162,7 +239,8 @@ struct Running<V: Evaluate> {
 }
 
 /// The protocol state for one variant: the position, the engine (away on the search
-/// thread while a search runs) and the running search.
+/// thread while a search runs; `None` until the first `go` in the bounded mode) and the
+/// running search.
 struct Session<'o, V: Evaluate> {
     out: &'o Out,
     game: Game<V>,
@@ -181,7 +259,11 @@ enum Job {
         infinite: bool,
     },
     /// Run the mate solver and answer `checkmate ...`.
-    Mate { time: Option<Duration> },
+    Mate {
+        time: Option<Duration>,
+        /// The solver's node budget.
+        max_nodes: u64,
+    },
 }
 
 impl<'o, V: Evaluate> Session<'o, V> {
@@ -189,7 +271,13 @@ impl<'o, V: Evaluate> Session<'o, V> {
         Session {
             out,
             game: Game::new(Position::start()),
-            engine: Some(Engine::new(settings.hash_mb)),
+            // The threaded mode makes the engine (and its table) before the GUI's first
+            // `go`; the bounded mode only when a `go` needs it, so that a session without
+            // one costs nothing.
+            engine: match settings.mode {
+                SearchMode::Threaded => Some(Engine::new(settings.table_mb())),
+                SearchMode::Bounded(_) => None,
+            },
             running: None,
         }
     }
@@ -330,7 +418,7 @@ impl<'o, V: Evaluate> Session<'o, V> {
                         settings.hash_mb = mb;
                         self.finish_search();
                         if let Some(e) = self.engine.as_mut() {
-                            e.set_hash(mb);
+                            e.set_hash(settings.table_mb());
                         }
                     }
                 }
@@ -375,7 +463,7 @@ impl<'o, V: Evaluate> Session<'o, V> {
     }
 
     /// `go ...`: starts the search thread (after finishing the previous search, so that
-    /// every `go` gets its own answer).
+    /// every `go` gets its own answer); in the bounded mode, runs the search.
     fn go(&mut self, args: &[&str], settings: &Settings) {
         let params = match parse_go(args) {
             Ok(p) => p,
@@ -385,35 +473,47 @@ impl<'o, V: Evaluate> Session<'o, V> {
             }
         };
         self.finish_search();
-        let job = job_for(&params, &self.game, settings.multipv);
+        let job = job_for(&params, &self.game, settings);
+        let hash_mb = settings.table_mb();
+        let mut engine = self.engine.take().unwrap_or_else(|| Engine::new(hash_mb));
+        // USI: after `go infinite` the answer waits for `stop`.
+        let hold = matches!(job, Job::Search { infinite: true, .. });
+        if let SearchMode::Bounded(_) = settings.mode {
+            let never = Arc::new(AtomicBool::new(false));
+            let answer = run_job(&mut engine, &self.game, &job, &never, self.out, hash_mb);
+            self.engine = Some(engine);
+            if hold {
+                self.running = Some(Running::Held(answer));
+            } else {
+                send(self.out, &answer);
+            }
+            return;
+        }
         let last_resort = match job {
             Job::Mate { .. } => "checkmate timeout".to_string(),
             Job::Search { .. } => format!("bestmove {}", fallback_answer(&self.game)),
         };
         let stop = Arc::new(AtomicBool::new(false));
-        let mut engine = self
-            .engine
-            .take()
-            .unwrap_or_else(|| Engine::new(settings.hash_mb));
-        let (game, out, flag, hash_mb) = (
-            self.game.clone(),
-            Arc::clone(self.out),
-            Arc::clone(&stop),
-            settings.hash_mb,
-        );
+        let (game, out, flag) = (self.game.clone(), Arc::clone(self.out), Arc::clone(&stop));
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
-                run_job(&mut engine, &game, &job, &flag, &out, hash_mb);
+                let answer = run_job(&mut engine, &game, &job, &flag, &out, hash_mb);
+                if hold {
+                    while !flag.load(Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                }
+                send(&out, &answer);
                 engine
             });
         match spawned {
             Ok(handle) => {
-                self.running = Some(Running {
+                self.running = Some(Running::Thread(SearchThread {
                     stop,
                     handle,
                     last_resort,
-                })
+                }))
             }
             Err(e) => {
                 self.error(&format!("cannot start the search: {e}"));
@@ -422,44 +522,70 @@ impl<'o, V: Evaluate> Session<'o, V> {
         }
     }
 
-    /// Stops the running search, if any, and waits for it (it prints its answer).
+    /// Stops the running search, if any, and waits for it (it prints its answer); in the
+    /// bounded mode, prints the answer held back.
     fn finish_search(&mut self) {
-        if let Some(r) = self.running.take() {
-            r.stop.store(true, Ordering::SeqCst);
-            // The thread catches the engine's panics and returns its engine. If it died
-            // all the same, it has not answered: answer for it; a new engine is made on
-            // the next `go`.
-            self.engine = r.handle.join().ok();
-            if self.engine.is_none() {
-                send(self.out, &r.last_resort);
+        match self.running.take() {
+            None => {}
+            Some(Running::Held(answer)) => send(self.out, &answer),
+            Some(Running::Thread(r)) => {
+                r.stop.store(true, Ordering::SeqCst);
+                // The thread catches the engine's panics and returns its engine. If it died
+                // all the same, it has not answered: answer for it; a new engine is made on
+                // the next `go`.
+                self.engine = r.handle.join().ok();
+                if self.engine.is_none() {
+                    send(self.out, &r.last_resort);
+                }
             }
         }
     }
 }
 
-/// The job a `go` asks for, with the time allotted from the clock of the side to move.
-fn job_for<V: Evaluate>(params: &GoParams, game: &Game<V>, multipv: usize) -> Job {
+/// The job a `go` asks for, with the time allotted from the clock of the side to move (in
+/// the bounded mode: with the budget's limits instead of the time).
+fn job_for<V: Evaluate>(params: &GoParams, game: &Game<V>, settings: &Settings) -> Job {
+    let budget = match settings.mode {
+        SearchMode::Threaded => None,
+        SearchMode::Bounded(b) => Some(b),
+    };
     if let Some(m) = params.mate {
-        return Job::Mate {
-            time: match m {
-                MateTime::Infinite => None,
-                MateTime::Millis(ms) => {
-                    Some(Duration::from_millis(ms.min(time_manager::MAX_THINK_MS)))
-                }
+        let time = match m {
+            MateTime::Infinite => None,
+            MateTime::Millis(ms) => Some(Duration::from_millis(ms.min(time_manager::MAX_THINK_MS))),
+        };
+        return match budget {
+            None => Job::Mate {
+                time,
+                max_nodes: u64::MAX,
+            },
+            Some(b) => Job::Mate {
+                time: None,
+                max_nodes: b.nodes,
             },
         };
     }
     let side = game.position().side_to_move();
-    let limits = Limits {
-        depth: params.depth,
-        nodes: params.nodes,
-        time: time_manager::allocate(&params.clock, side),
-        mate: None,
-        infinite: params.infinite,
+    let time = time_manager::allocate(&params.clock, side);
+    let limits = match budget {
+        None => Limits {
+            depth: params.depth,
+            nodes: params.nodes,
+            time,
+            mate: None,
+            infinite: params.infinite,
+        },
+        Some(b) => Limits {
+            depth: Some(params.depth.map_or(b.depth, |d| d.min(b.depth))),
+            nodes: Some(params.nodes.map_or(b.nodes, |n| n.min(b.nodes))),
+            time: None,
+            mate: None,
+            infinite: false,
+        },
     };
     Job::Search {
         limits,
-        multipv,
+        multipv: settings.multipv,
         infinite: params.infinite,
     }
 }
@@ -530,7 +656,8 @@ fn info_line<V: Evaluate>(pos: &Position<V>, info: &Info) -> String {
     s
 }
 
-/// The body of the search thread: runs the job and prints its answer.
+/// The body of the search thread: runs the job, printing its `info` lines, and returns its
+/// answer (`bestmove ...` or `checkmate ...`).
 fn run_job<V: Evaluate>(
     engine: &mut Engine<V>,
     game: &Game<V>,
@@ -538,18 +665,18 @@ fn run_job<V: Evaluate>(
     stop: &Arc<AtomicBool>,
     out: &Out,
     hash_mb: usize,
-) {
+) -> String {
     match job {
-        Job::Mate { time } => {
+        Job::Mate { time, max_nodes } => {
             let _dog = time.map(|t| Watchdog::start(t, Arc::clone(stop)));
             let pos = game.position();
             let result = if game.outcome().is_some() {
                 MateResult::NoMate
             } else {
-                catch_unwind(AssertUnwindSafe(|| mate::solve(pos, u64::MAX, stop)))
+                catch_unwind(AssertUnwindSafe(|| mate::solve(pos, *max_nodes, stop)))
                     .unwrap_or(MateResult::Unknown)
             };
-            let answer = match result {
+            match result {
                 MateResult::Mate { pv, .. } => {
                     let pv = engine_text::legal_prefix(pos, &pv);
                     if pv.is_empty() {
@@ -560,8 +687,7 @@ fn run_job<V: Evaluate>(
                 }
                 MateResult::NoMate => "checkmate nomate".to_string(),
                 MateResult::Unknown => "checkmate timeout".to_string(),
-            };
-            send(out, &answer);
+            }
         }
         Job::Search {
             limits,
@@ -595,13 +721,7 @@ fn run_job<V: Evaluate>(
                 }
             };
             drop(dog);
-            if *infinite {
-                // USI: after `go infinite` the answer waits for `stop`.
-                while !stop.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-            }
-            send(out, &format!("bestmove {answer}"));
+            format!("bestmove {answer}")
         }
     }
 }
@@ -612,9 +732,14 @@ mod tests {
 
     /// Runs a session on `script` and returns its output lines.
     fn session(script: &str, variant: VariantKind) -> Vec<String> {
+        session_with(script, variant, SearchMode::Threaded)
+    }
+
+    /// Runs a session on `script` with searches run as `mode` says.
+    fn session_with(script: &str, variant: VariantKind, mode: SearchMode) -> Vec<String> {
         let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
         let out: Out = buf.clone();
-        serve(script.as_bytes(), &out, variant);
+        serve_with(script.as_bytes(), &out, variant, mode);
         let bytes = buf.lock().unwrap().clone();
         String::from_utf8(bytes)
             .unwrap()
@@ -744,5 +869,94 @@ mod tests {
             parse_game::<Kinzoku>(&format!("startpos moves {mv}")).is_ok(),
             "{mv}"
         );
+    }
+
+    const BOUNDED: SearchMode = SearchMode::Bounded(Budget::TINY);
+
+    #[test]
+    fn bounded_go_answers_before_the_next_line() {
+        // `go` with no limit, a deep depth and a long clock: the budget ends each search.
+        let out = session_with(
+            "position startpos\n\
+             go\n\
+             isready\n\
+             go depth 100 btime 600000 wtime 600000 byoyomi 60000\n\
+             isready\n\
+             go nodes 1\n",
+            VariantKind::Micro,
+            BOUNDED,
+        );
+        let p = protocol(&out);
+        assert_eq!(p.len(), 5, "{p:#?}");
+        assert_eq!((p[1], p[3]), ("readyok", "readyok"));
+        for line in [p[0], p[2], p[4]] {
+            let mv = line.strip_prefix("bestmove ").unwrap();
+            assert!(
+                parse_game::<Micro>(&format!("startpos moves {mv}")).is_ok(),
+                "{mv}"
+            );
+        }
+        // No iteration deeper than the budget's.
+        for line in out.iter().filter(|l| l.starts_with("info depth ")) {
+            let depth: u32 = line.split(' ').nth(2).unwrap().parse().unwrap();
+            assert!(depth <= Budget::TINY.depth, "{line}");
+        }
+    }
+
+    #[test]
+    fn bounded_infinite_answers_when_the_search_ends() {
+        let out = session_with(
+            "go infinite\nisready\nposition startpos moves 1e1d+\nstop\nstop\n\
+             go infinite\ngo mate infinite\ngo infinite\nquit\n",
+            VariantKind::Kyoto,
+            BOUNDED,
+        );
+        let p = protocol(&out);
+        assert_eq!(p.len(), 5, "{p:#?}");
+        assert_eq!(p[0], "readyok");
+        // Each answer is for the position its `go` was given in.
+        for (i, moves) in [(1, ""), (2, "1e1d+ "), (4, "1e1d+ ")] {
+            let mv = p[i].strip_prefix("bestmove ").unwrap();
+            assert!(
+                parse_game::<Kyoto>(&format!("startpos moves {moves}{mv}")).is_ok(),
+                "{mv}"
+            );
+        }
+        assert!(p[3].starts_with("checkmate "), "{}", p[3]);
+        // End of input ends a held search too, and a game that is over still answers.
+        let out = session_with(
+            "position sfen k4/5/1S3/5/4K b G 9 moves G*5b\ngo infinite\n",
+            VariantKind::Kyoto,
+            BOUNDED,
+        );
+        assert_eq!(protocol(&out), ["bestmove resign"]);
+    }
+
+    #[test]
+    fn bounded_mode_caps_the_hash_and_keeps_the_options() {
+        let out = session_with(
+            "usi\nsetoption name USI_Hash value 4096\nsetoption name MultiPV value 3\n\
+             go depth 1\n",
+            VariantKind::Kinzoku,
+            BOUNDED,
+        );
+        let p = protocol(&out);
+        assert!(p.contains(&"option name USI_Hash type spin default 16 min 1 max 4096"));
+        assert!(p.last().unwrap().starts_with("bestmove "), "{p:#?}");
+        let multipv: Vec<&String> = out.iter().filter(|l| l.contains(" multipv ")).collect();
+        assert_eq!(multipv.len(), 3, "{multipv:#?}");
+        let settings = Settings {
+            mode: BOUNDED,
+            initial: VariantKind::Kyoto,
+            variant: VariantKind::Kyoto,
+            hash_mb: 4096,
+            multipv: 1,
+        };
+        assert_eq!(settings.table_mb(), 0);
+        let threaded = Settings {
+            mode: SearchMode::Threaded,
+            ..settings
+        };
+        assert_eq!(threaded.table_mb(), 4096);
     }
 }

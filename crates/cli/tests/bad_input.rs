@@ -1,7 +1,8 @@
 //! A corpus of bad input for every `kshogi` subcommand (`perft`, `moves`, `show`, `convert`,
-//! `analyze`, and the arguments of `usi`, whose protocol errors are tested in `usi.rs`):
-//! empty, huge, binary, wrong variant, wrong board sizes, illegal moves, absurd counts,
-//! invalid UTF-8, KIF records cut off, files that do not exist or are directories.
+//! `analyze`, `solve`, and the arguments of `usi`, whose protocol errors are tested in
+//! `usi.rs`): empty, huge, binary, wrong variant, wrong board sizes, illegal moves, absurd
+//! counts, invalid UTF-8, KIF records cut off, files that do not exist or are directories,
+//! database files that are not databases.
 //!
 //! Each case runs the binary in an empty directory of its own, with `RUST_BACKTRACE=1`, and
 //! must:
@@ -14,7 +15,8 @@
 //! - print no panic message (`panicked`, `RUST_BACKTRACE`, nor the panic hook's `internal
 //!   error ... this is a bug`);
 //! - leave no file behind (kshogi writes only to stdout; a partial output file would show
-//!   up in the directory).
+//!   up in the directory). The default Kinzoku database path (`KSHOGI_DB`) points into that
+//!   directory too, so neither `solve` nor `analyze` can touch a database of the machine.
 //!
 //! The small inputs are files in `tests/data/bad/`; the huge ones (10 MB) are made by the
 //! test in its temporary directory. Arguments stay below Linux's limit for one argument
@@ -94,6 +96,8 @@ const TEN_MB: usize = 10 * 1024 * 1024;
 const ARG_BYTES: usize = 100_000;
 
 const KYOTO: &str = "pgkst/5/5/5/TSKGP b - 1";
+/// A Kinzoku position with the kings alone, which any database covers.
+const KINZOKU: &str = "3/1K1/3/1k1/3 b - 1";
 const KIF_HEAD: &str = "手合割：京都将棋\n手数----指手---------消費時間--\n";
 
 /// The whole table, one case per row. Inputs that are generated (huge ones) are written
@@ -122,6 +126,15 @@ fn cases(files: &Path) -> Vec<Case> {
         .to_string_lossy()
         .into_owned();
     let directory = &*files.to_string_lossy();
+    let garbage_db = files.join("garbage.kdb");
+    std::fs::write(&garbage_db, noise(4096)).expect("write garbage database");
+    let garbage_db = &*garbage_db.to_string_lossy();
+    let fake_db = files.join("fake.kdb");
+    let mut fake = b"KSHOGIDB".to_vec();
+    fake.extend_from_slice(&noise(200));
+    std::fs::write(&fake_db, fake).expect("write fake database");
+    let fake_db = &*fake_db.to_string_lossy();
+    let no_db = &*files.join("no_such.kdb").to_string_lossy().into_owned();
 
     // Huge arguments (100 KB).
     let long_board = &"p".repeat(ARG_BYTES);
@@ -312,6 +325,32 @@ fn cases(files: &Path) -> Vec<Case> {
         case("analyze depth not a number", &["analyze", "--depth", "x", "--variant", "kyoto", "startpos"], 2, "--depth"),
         case("analyze multipv 0", &["analyze", "--multipv", "0", "--variant", "kyoto", "startpos"], 2, "--multipv"),
         case("analyze hash 0", &["analyze", "--hash", "0", "--variant", "kyoto", "startpos"], 2, "--hash"),
+        // analyze --db: the file must be a usable Kinzoku database.
+        case("analyze db directory", &["analyze", "--db", directory, KINZOKU], 1, "cannot read the database"),
+        case("analyze db missing", &["analyze", "--db", no_db, KINZOKU], 1, "cannot read the database"),
+        case("analyze db garbage", &["analyze", "--db", garbage_db, KINZOKU], 1, "not a usable Kinzoku database"),
+        case("analyze db fake header", &["analyze", "--db", fake_db, KINZOKU], 1, "not a usable Kinzoku database"),
+        case("analyze db empty name", &["analyze", "--db", "", KINZOKU], 2, "--db"),
+        // solve: only Kinzoku, options in range, files that are databases.
+        case("solve kyoto", &["solve", "kyoto"], 1, "only Kinzoku Shogi is small enough to solve"),
+        case("solve micro", &["solve", "micro", "--max-pieces", "1"], 1, "only Kinzoku Shogi"),
+        case("solve unknown variant", &["solve", "chess"], 2, "chess"),
+        case("solve missing variant", &["solve"], 2, "required arguments"),
+        case("solve threads 0", &["solve", "kinzoku", "--threads", "0"], 2, "--threads"),
+        case("solve threads text", &["solve", "kinzoku", "--threads", "many"], 2, "--threads"),
+        case("solve threads huge", &["solve", "kinzoku", "--threads", "99999"], 2, "--threads"),
+        case("solve max-pieces 0", &["solve", "kinzoku", "--max-pieces", "0"], 2, "--max-pieces"),
+        case("solve max-pieces 7", &["solve", "kinzoku", "--max-pieces", "7"], 2, "--max-pieces"),
+        case("solve out directory", &["solve", "kinzoku", "--max-pieces", "1", "--out", directory], 1, "is a directory"),
+        case("solve out existing", &["solve", "kinzoku", "--max-pieces", "1", "--out", garbage_db], 1, "--force"),
+        case("solve out and verify", &["solve", "kinzoku", "--verify", "--out", no_db], 2, "cannot be used with"),
+        case("solve sample without verify", &["solve", "kinzoku", "--sample", "5"], 2, "required arguments"),
+        case("solve sample 0", &["solve", "kinzoku", "--verify", "--sample", "0"], 2, "--sample"),
+        case("solve sample text", &["solve", "kinzoku", "--verify", "--sample", "some"], 2, "--sample"),
+        case("solve verify missing", &["solve", "kinzoku", "--verify", "--db", no_db], 1, "no database at"),
+        case("solve verify default missing", &["solve", "kinzoku", "--verify"], 1, "no database at"),
+        case("solve verify directory", &["solve", "kinzoku", "--verify", "--db", directory], 1, "cannot read the database"),
+        case("solve verify garbage", &["solve", "kinzoku", "--verify", "--db", garbage_db], 1, "not a usable Kinzoku database"),
         // usi: only the starting variant is an argument; everything else comes on stdin.
         case("usi unknown variant", &["usi", "--variant", "chess"], 2, "chess"),
     ];
@@ -376,6 +415,7 @@ fn run(dir: &Path, args: &[OsString], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kshogi"))
         .args(args)
         .current_dir(dir)
+        .env("KSHOGI_DB", dir.join("kinzoku.kdb"))
         .env("RUST_BACKTRACE", "1")
         .env_remove("NO_COLOR")
         .stdin(Stdio::piped())
@@ -483,7 +523,7 @@ fn no_arguments_print_the_usage_on_stderr() {
 fn every_bad_input_is_one_error_line_and_no_output() {
     let files = scratch("inputs");
     let cases = cases(&files);
-    let subcommands = ["perft", "moves", "show", "convert"];
+    let subcommands = ["perft", "moves", "show", "convert", "solve"];
     for sub in subcommands {
         assert!(
             cases

@@ -1,0 +1,199 @@
+//! Progress of a long job (`kshogi solve`) on stderr, never on stdout.
+//!
+//! On a terminal, one `indicatif` bar per phase, redrawn at most a few times a second
+//! however often the workers report. Elsewhere (a pipe, a log file) one plain line every
+//! [`PLAIN_EVERY`] at most, so that a log shows the job is alive without filling up; a job
+//! shorter than that prints nothing.
+//!
+//! [`Reporter::update`] may be called from any thread, as often as the workers like.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How often the plain progress line is printed when stderr is not a terminal.
+pub const PLAIN_EVERY: Duration = Duration::from_secs(10);
+
+/// How progress is shown.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Bars on a terminal.
+    Bars,
+    /// A plain line now and then.
+    Plain,
+}
+
+struct Current {
+    /// The phase's name, shown before the bar.
+    key: String,
+    /// Whether the finished bar stays on the screen (else it is erased).
+    keep: bool,
+    bar: Option<ProgressBar>,
+}
+
+struct Inner {
+    current: Option<Current>,
+    last_plain: Instant,
+}
+
+/// Progress on stderr; see the module documentation.
+pub struct Reporter {
+    mode: Mode,
+    start: Instant,
+    inner: Mutex<Inner>,
+}
+
+/// `1234567` as `1,234,567`.
+pub fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A duration for people: `0.42 s`, `12.3 s`, `4 min 05 s`, `1 h 02 min`.
+pub fn human_time(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 10.0 {
+        format!("{s:.2} s")
+    } else if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        let whole = d.as_secs();
+        format!("{} min {:02} s", whole / 60, whole % 60)
+    } else {
+        let whole = d.as_secs();
+        format!("{} h {:02} min", whole / 3600, (whole % 3600) / 60)
+    }
+}
+
+impl Reporter {
+    /// A reporter drawing bars when `terminal` (stderr is a terminal), plain lines otherwise.
+    pub fn new(terminal: bool) -> Reporter {
+        let now = Instant::now();
+        Reporter {
+            mode: if terminal { Mode::Bars } else { Mode::Plain },
+            start: now,
+            inner: Mutex::new(Inner {
+                current: None,
+                last_plain: now,
+            }),
+        }
+    }
+
+    /// Reports `done` of `total` `unit`s in the phase `key` (a new key starts a new bar and
+    /// finishes the previous one; `keep` says whether this phase's bar stays on the screen
+    /// when finished). `msg` is shown after the counts.
+    pub fn update(&self, key: &str, keep: bool, done: u64, total: u64, unit: &str, msg: &str) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if inner.current.as_ref().map(|c| c.key.as_str()) != Some(key) {
+            if let Some(old) = inner.current.take() {
+                finish(old);
+            }
+            let bar = (self.mode == Mode::Bars).then(|| new_bar(key, total, unit));
+            inner.current = Some(Current {
+                key: key.to_string(),
+                keep,
+                bar,
+            });
+        }
+        match self.mode {
+            Mode::Bars => {
+                if let Some(bar) = inner.current.as_ref().and_then(|c| c.bar.as_ref()) {
+                    bar.set_length(total);
+                    bar.set_position(done.min(total));
+                    if !msg.is_empty() {
+                        bar.set_message(msg.to_string());
+                    }
+                }
+            }
+            Mode::Plain => {
+                if inner.last_plain.elapsed() >= PLAIN_EVERY {
+                    inner.last_plain = Instant::now();
+                    let pct = if total == 0 {
+                        100.0
+                    } else {
+                        100.0 * done as f64 / total as f64
+                    };
+                    let msg = if msg.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {msg}")
+                    };
+                    eprintln!(
+                        "progress: {key}: {} of {} {unit} ({pct:.1}%){msg}, {} elapsed",
+                        group(done),
+                        group(total),
+                        human_time(self.start.elapsed())
+                    );
+                }
+            }
+        }
+    }
+
+    /// Finishes the current bar (if any); on a terminal, then prints `line` (if any) on
+    /// stderr, where the bars are.
+    pub fn done(&self, line: Option<&str>) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(old) = inner.current.take() {
+            finish(old);
+        }
+        if let (Mode::Bars, Some(line)) = (self.mode, line) {
+            eprintln!("{line}");
+        }
+    }
+}
+
+fn new_bar(key: &str, total: u64, unit: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let template = format!(
+        "{{prefix:>10}} [{{bar:32}}] {{human_pos}}/{{human_len}} {unit} {{msg}} \
+         ({{elapsed}}, eta {{eta}})"
+    );
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_prefix(key.to_string());
+    bar
+}
+
+fn finish(c: Current) {
+    if let Some(bar) = c.bar {
+        if c.keep {
+            bar.finish();
+        } else {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_times_for_people() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1000), "1,000");
+        assert_eq!(group(1_234_567), "1,234,567");
+        assert_eq!(human_time(Duration::from_millis(420)), "0.42 s");
+        assert_eq!(human_time(Duration::from_millis(12_340)), "12.3 s");
+        assert_eq!(human_time(Duration::from_secs(245)), "4 min 05 s");
+        assert_eq!(human_time(Duration::from_secs(3720)), "1 h 02 min");
+    }
+
+    #[test]
+    fn plain_mode_is_quiet_at_first_and_phases_switch() {
+        let r = Reporter::new(false);
+        r.update("start", true, 1, 10, "entries", "");
+        r.update("level 0", false, 5, 10, "positions", "resolved 3");
+        r.done(Some("never printed in plain mode"));
+        assert!(r.inner.lock().unwrap().current.is_none());
+    }
+}

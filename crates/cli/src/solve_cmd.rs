@@ -1,0 +1,1094 @@
+//! `kshogi solve kinzoku`: builds the Kinzoku Shogi database by retrograde analysis
+//! (`kshogi-solver`), with progress on stderr and a summary on stdout; or, with `--verify`,
+//! checks an existing database without the retrograde code.
+
+use crate::db_path::{self, DB_PATH_HELP};
+use crate::error::CliError;
+use crate::interrupt;
+use crate::progress::{group, human_time, Reporter};
+use crate::variant_select;
+use clap::Args;
+use kshogi_core::Position;
+use kshogi_notation::{to_sfen, VariantKind};
+use kshogi_rules_kinzoku::Kinzoku;
+use kshogi_solver::db::{self, Database, DbError, Probe};
+use kshogi_solver::retro::{self, Options, Phase, Progress};
+use kshogi_solver::value::{Entry, Value};
+use kshogi_solver::verify::{self, Mismatch};
+use kshogi_solver::Layout;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::io::{IsTerminal as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Entries the Bellman check of `--verify` takes when `--sample` is not given.
+pub const DEFAULT_SAMPLE: u64 = 1_000_000;
+/// Positions of each kind (wins, losses, draws) that `--verify` checks by exhaustive search.
+pub const DEFAULT_SEARCH_SAMPLE: u32 = 300;
+/// Longest win (plies) checked by exhaustive search.
+pub const SEARCH_MAX_WIN: u16 = 7;
+/// Longest loss (plies) checked by exhaustive search.
+pub const SEARCH_MAX_LOSS: u16 = 6;
+/// Horizon (plies) within which a draw must have no forced result.
+pub const SEARCH_HORIZON: u16 = 4;
+/// Mismatches listed in the report (all are counted).
+const MISMATCHES_SHOWN: usize = 20;
+
+/// More help for `kshogi solve`, after the options.
+pub fn solve_help() -> String {
+    format!(
+        "\
+Builds the database of every Kinzoku Shogi position (with the bare-king countdown): win,
+loss or draw under perfect play and the distance to the end in plies. Only Kinzoku is small
+enough; `kyoto` and `micro` are refused. The whole game takes about 2 to 3 minutes and 3 GiB of
+memory on 2 idle cores (longer when the cores are shared); the file is about 55 MiB.
+
+{DB_PATH_HELP}
+
+An existing file is never replaced without --force; with --force it is replaced only when
+the new database is complete (written beside it, then renamed). Ctrl-C stops at once (exit
+status 130) and leaves no file behind.
+
+Progress: bars on stderr when it is a terminal; otherwise a plain line every 10 seconds.
+At the end, a summary on stdout (one JSON object with --json): entries, valid positions,
+wins, losses and draws (stalemates among them), illegal entries, the longest win with a
+position having it, the value of the start position, the time of each phase, the peak
+memory, the file and its size.
+
+--verify checks an existing database (--db FILE, else the path above) instead: it reads
+and checksums every block, compares the header's counts with the entries, runs the Bellman
+check (each entry agrees with its successors, by forward move generation) on --sample N
+random entries (default {DEFAULT_SAMPLE}; `all`: every entry, about 4 minutes for the whole game),
+and confirms about {DEFAULT_SEARCH_SAMPLE} random short results of each kind by exhaustive
+search (wins within {SEARCH_MAX_WIN} plies, losses within {SEARCH_MAX_LOSS}, draws: no forced \
+result within {SEARCH_HORIZON} plies).
+Exit status 1 when anything disagrees; --seed N repeats a sample.
+
+kshogi analyze uses the database for Kinzoku positions (see `kshogi analyze --help`)."
+    )
+}
+
+/// `--sample`: a number of entries, or all of them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Sample {
+    /// This many random entries.
+    Count(u64),
+    /// Every entry, in order.
+    All,
+}
+
+/// Reads `--sample`: `all` or a positive whole number.
+fn parse_sample(text: &str) -> Result<Sample, String> {
+    if text.eq_ignore_ascii_case("all") {
+        return Ok(Sample::All);
+    }
+    match text.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(Sample::Count(n)),
+        _ => Err(format!(
+            "`{text}` is not a number of entries (a positive whole number, or `all`)"
+        )),
+    }
+}
+
+/// The arguments of `kshogi solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The variant to solve: kinzoku (the only one small enough)
+    #[arg(value_name = "VARIANT", value_parser = variant_select::parse_variant_name)]
+    pub variant: VariantKind,
+    /// Where to write the database [default: see below]
+    #[arg(long, value_name = "FILE", conflicts_with = "verify")]
+    pub out: Option<PathBuf>,
+    /// Worker threads [default: the number of processors]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+    /// Replace the output file if it exists
+    #[arg(long, conflicts_with = "verify")]
+    pub force: bool,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// Check an existing database instead of building one
+    #[arg(long)]
+    pub verify: bool,
+    /// With --verify: the database to check [default: see below]
+    #[arg(long, value_name = "FILE", requires = "verify")]
+    pub db: Option<PathBuf>,
+    /// With --verify: entries for the Bellman check, a number or `all` [default: 1000000]
+    #[arg(long, value_name = "N", requires = "verify", value_parser = parse_sample)]
+    pub sample: Option<Sample>,
+    /// With --verify: seed of the random samples [default: from the clock]
+    #[arg(long, value_name = "N", requires = "verify")]
+    pub seed: Option<u64>,
+    /// With --verify: positions of each kind checked by exhaustive search
+    #[arg(long, value_name = "N", hide = true, default_value_t = DEFAULT_SEARCH_SAMPLE, requires = "verify")]
+    pub search_sample: u32,
+    /// Build a smaller table: only positions with at most N pieces besides the kings (1-6)
+    #[arg(long, value_name = "N", hide = true, default_value_t = 6,
+          value_parser = clap::value_parser!(u8).range(1..=6), conflicts_with = "verify")]
+    pub max_pieces: u8,
+}
+
+/// Runs `kshogi solve`.
+pub fn run(args: &SolveArgs) -> Result<String, CliError> {
+    if args.variant != VariantKind::Kinzoku {
+        return Err(CliError::NotSolvable(args.variant.name().to_string()));
+    }
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    if args.verify {
+        verify_database(args, threads)
+    } else {
+        build(args, threads)
+    }
+}
+
+// ---- building ---------------------------------------------------------------------------
+
+/// The temporary file `db::write` writes beside `path` before renaming it into place.
+fn temp_path(path: &Path) -> PathBuf {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    PathBuf::from(tmp)
+}
+
+/// Checks, before any work, that the database can be written to `path`: not a directory,
+/// not an existing file (unless `force`), its directory created and writable.
+fn prepare_output(path: &Path, force: bool) -> Result<(), CliError> {
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(CliError::Output(format!(
+            "{shown} is a directory; give --out a file name"
+        )));
+    }
+    if path.symlink_metadata().is_ok() && !force {
+        return Err(CliError::Output(format!(
+            "{shown} already exists; give --force to replace it (it is replaced only once the \
+             new database is complete)"
+        )));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            CliError::Output(format!(
+                "cannot create the directory {}: {e}",
+                dir.display()
+            ))
+        })?;
+    }
+    let tmp = temp_path(path);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&tmp)
+        .map_err(|e| CliError::Output(format!("cannot write {shown}: {e}")))?;
+    let _ = std::fs::remove_file(&tmp);
+    Ok(())
+}
+
+/// The peak resident memory of this process (`VmHWM`), in bytes, where Linux tells it.
+pub fn memory_peak() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+/// `n` bytes for people: `512 B`, `1.5 KiB`, `3.98 GiB`.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut x = n as f64;
+    let mut unit = "B";
+    for u in UNITS {
+        if x < 1024.0 {
+            break;
+        }
+        x /= 1024.0;
+        unit = u;
+    }
+    format!("{x:.2} {unit}")
+}
+
+/// `1 ply`, `3 plies`.
+pub fn plies(n: u16) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// A value in words, from the side to move: `win in 3 plies`, `loss in 0 plies`, `draw`.
+pub fn value_text(v: Value) -> String {
+    match v {
+        Value::Win(d) => format!("win in {}", plies(d)),
+        Value::Loss(d) => format!("loss in {}", plies(d)),
+        Value::Draw => "draw".to_string(),
+    }
+}
+
+/// A value in JSON: `{"result": "win", "plies": 3}`; `plies` is null for a draw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ValueJson {
+    /// `win`, `loss` or `draw`, from the side to move.
+    pub result: &'static str,
+    /// Plies to the end; `None` for a draw.
+    pub plies: Option<u16>,
+}
+
+impl From<Value> for ValueJson {
+    fn from(v: Value) -> ValueJson {
+        ValueJson {
+            result: v.result(),
+            plies: v.plies(),
+        }
+    }
+}
+
+/// The SFEN of an entry's position (Black to move), if it is a valid position.
+fn entry_sfen(layout: &Layout, index: u64) -> Option<String> {
+    Position::<Kinzoku>::from_setup(&layout.decode(index).to_setup())
+        .ok()
+        .map(|p| to_sfen(&p))
+}
+
+/// A longest result and one position having it.
+#[derive(Serialize)]
+struct Extreme {
+    plies: u16,
+    sfen: Option<String>,
+}
+
+/// Phase times in milliseconds.
+#[derive(Serialize)]
+struct BuildTimes {
+    start: u64,
+    levels: u64,
+    write: u64,
+    total: u64,
+}
+
+/// The summary of a build; `--json` prints it as is.
+#[derive(Serialize)]
+struct BuildReport {
+    variant: &'static str,
+    max_pieces: usize,
+    entries: u64,
+    positions: u64,
+    wins: u64,
+    losses: u64,
+    draws: u64,
+    stalemates: u64,
+    illegal: u64,
+    longest_win: Option<Extreme>,
+    longest_loss: Option<Extreme>,
+    start: Option<ValueJson>,
+    levels: usize,
+    per_distance: Vec<u64>,
+    threads: usize,
+    time_ms: BuildTimes,
+    memory_peak_bytes: Option<u64>,
+    file: String,
+    bytes: u64,
+    entry_bytes: usize,
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Builds the database and writes it.
+fn build(args: &SolveArgs, threads: usize) -> Result<String, CliError> {
+    let path = match &args.out {
+        Some(p) => p.clone(),
+        None => db_path::default_path_or_error("--out").map_err(CliError::Output)?,
+    };
+    prepare_output(&path, args.force)?;
+    let tmp = temp_path(&path);
+    interrupt::exit_on_interrupt("the database was not written", move || {
+        let _ = std::fs::remove_file(&tmp);
+    });
+    let t0 = Instant::now();
+    let reporter = Reporter::new(std::io::stderr().is_terminal());
+    let max_pieces = usize::from(args.max_pieces);
+    let on_progress = |p: Progress| match p.phase {
+        Phase::Start => reporter.update("start", true, p.done, p.total, "entries", ""),
+        Phase::Level(d) => reporter.update(
+            &format!("level {d}"),
+            false,
+            p.done,
+            p.total,
+            "positions",
+            &format!("({} resolved)", group(p.resolved)),
+        ),
+    };
+    let solved = retro::solve(
+        Options {
+            threads,
+            max_pieces,
+        },
+        &on_progress,
+    );
+    let stats = solved.stats().clone();
+    let levels_time = stats.total_time.saturating_sub(stats.start_time);
+    reporter.done(Some(&format!(
+        "{:>10} {} distances, {} positions resolved ({})",
+        "levels",
+        stats.per_distance.len(),
+        group(stats.wins + stats.losses),
+        human_time(levels_time)
+    )));
+    let tw = Instant::now();
+    let written = db::write(&solved, &path, threads, &|done, total| {
+        reporter.update("writing", true, done, total, "blocks", "");
+    })
+    .map_err(|e| CliError::Output(format!("cannot write the database: {e}")))?;
+    let write_time = tw.elapsed();
+    reporter.done(None);
+    let total_time = t0.elapsed();
+
+    let layout = solved.layout();
+    let extreme = |count: u64, (plies, index): (u16, u64)| {
+        (count > 0).then(|| Extreme {
+            plies,
+            sfen: entry_sfen(layout, index),
+        })
+    };
+    let start = match Probe::value(&solved, &Position::<Kinzoku>::start()) {
+        Ok(v) => Some(ValueJson::from(v)),
+        Err(_) => None,
+    };
+    let report = BuildReport {
+        variant: "kinzoku",
+        max_pieces,
+        entries: stats.entries,
+        positions: stats.wins + stats.losses + stats.draws,
+        wins: stats.wins,
+        losses: stats.losses,
+        draws: stats.draws,
+        stalemates: stats.stalemates,
+        illegal: stats.illegal,
+        longest_win: extreme(stats.wins, stats.longest_win),
+        longest_loss: extreme(stats.losses, stats.longest_loss),
+        start,
+        levels: stats.per_distance.len(),
+        per_distance: stats.per_distance.clone(),
+        threads,
+        time_ms: BuildTimes {
+            start: ms(stats.start_time),
+            levels: ms(levels_time),
+            write: ms(write_time),
+            total: ms(total_time),
+        },
+        memory_peak_bytes: memory_peak(),
+        file: path.display().to_string(),
+        bytes: written.bytes,
+        entry_bytes: written.width,
+    };
+    if args.json {
+        let mut s = serde_json::to_string(&report)?;
+        s.push('\n');
+        return Ok(s);
+    }
+    Ok(build_text(&report, &stats, write_time, total_time))
+}
+
+/// `part` as a percentage of `whole`, one decimal.
+fn pct(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "0.0%".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * part as f64 / whole as f64)
+    }
+}
+
+fn build_text(
+    r: &BuildReport,
+    stats: &retro::Stats,
+    write_time: Duration,
+    total_time: Duration,
+) -> String {
+    let mut out = String::new();
+    let scope = if r.max_pieces >= 6 {
+        "every position of the game".to_string()
+    } else {
+        format!(
+            "positions with at most {} piece{} besides the kings",
+            r.max_pieces,
+            if r.max_pieces == 1 { "" } else { "s" }
+        )
+    };
+    let _ = writeln!(out, "kinzoku solved: {scope}");
+    let _ = writeln!(out, "entries: {}", group(r.entries));
+    let _ = writeln!(
+        out,
+        "positions stored: {} (Black to move; White to move is looked up as the colour-swapped image, and a position and its mirror image share an entry)",
+        group(r.positions)
+    );
+    let _ = writeln!(
+        out,
+        "  wins:   {} ({})",
+        group(r.wins),
+        pct(r.wins, r.positions)
+    );
+    let _ = writeln!(
+        out,
+        "  losses: {} ({})",
+        group(r.losses),
+        pct(r.losses, r.positions)
+    );
+    let _ = writeln!(
+        out,
+        "  draws:  {} ({}), of which stalemates: {}",
+        group(r.draws),
+        pct(r.draws, r.positions),
+        group(r.stalemates)
+    );
+    let _ = writeln!(
+        out,
+        "empty entries: {} (illegal arrangements, and mirror images stored under the other image)",
+        group(r.illegal)
+    );
+    for (what, e) in [
+        ("longest win", &r.longest_win),
+        ("longest loss", &r.longest_loss),
+    ] {
+        match e {
+            Some(e) => {
+                let _ = writeln!(
+                    out,
+                    "{what}: {}, e.g. {}",
+                    plies(e.plies),
+                    e.sfen.as_deref().unwrap_or("(no valid position)")
+                );
+            }
+            None => {
+                let _ = writeln!(out, "{what}: none");
+            }
+        }
+    }
+    let start_sfen = to_sfen(&Position::<Kinzoku>::start());
+    match &r.start {
+        Some(v) => {
+            let words = match v.plies {
+                Some(n) if v.result == "win" => format!("black to move wins in {}", plies(n)),
+                Some(n) => format!("black to move loses in {}", plies(n)),
+                None => "a draw".to_string(),
+            };
+            let _ = writeln!(out, "start position ({start_sfen}): {words}");
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "start position ({start_sfen}): not covered (it has 6 pieces besides the kings)"
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "levels: {} distances (0 to {})",
+        r.levels,
+        r.levels.saturating_sub(1)
+    );
+    let _ = writeln!(
+        out,
+        "time: start {}, levels {}, writing {}, total {} ({} thread{})",
+        human_time(stats.start_time),
+        human_time(stats.total_time.saturating_sub(stats.start_time)),
+        human_time(write_time),
+        human_time(total_time),
+        r.threads,
+        if r.threads == 1 { "" } else { "s" }
+    );
+    let _ = writeln!(
+        out,
+        "memory peak: {}",
+        r.memory_peak_bytes
+            .map_or_else(|| "unknown".to_string(), human_bytes)
+    );
+    let _ = writeln!(
+        out,
+        "file: {} ({} bytes, {}; {} byte{} per entry before compression)",
+        r.file,
+        group(r.bytes),
+        human_bytes(r.bytes),
+        r.entry_bytes,
+        if r.entry_bytes == 1 { "" } else { "s" }
+    );
+    out
+}
+
+// ---- verifying --------------------------------------------------------------------------
+
+/// The message of a database that cannot be used; for a damaged file, `rebuild` adds how
+/// to build it again.
+pub fn db_error(e: DbError, rebuild: Option<&str>) -> CliError {
+    let hint = rebuild
+        .map(|cmd| format!("; rebuild it with `{cmd}`"))
+        .unwrap_or_default();
+    match e {
+        DbError::Io { path, source } => CliError::Database(format!(
+            "cannot read the database {}: {source}",
+            path.display()
+        )),
+        e @ DbError::Bad { .. } => CliError::Database(format!("{e}{hint}")),
+        e => CliError::Database(e.to_string()),
+    }
+}
+
+/// A 64-bit mix (splitmix64), for reproducible random samples.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The `k`-th random entry of the sample with `seed`, of `n` entries.
+fn random_entry(seed: u64, k: u64, n: u64) -> u64 {
+    mix(seed ^ mix(k)) % n
+}
+
+/// A seed from the clock.
+fn clock_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    mix(t.as_nanos() as u64 ^ u64::from(std::process::id()))
+}
+
+/// Counts of a table.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+struct Counts {
+    wins: u64,
+    losses: u64,
+    draws: u64,
+    illegal: u64,
+    longest_win: u64,
+}
+
+/// One disagreement, for the report.
+#[derive(Serialize)]
+struct MismatchJson {
+    check: &'static str,
+    index: Option<u64>,
+    sfen: Option<String>,
+    stored: String,
+    expected: String,
+}
+
+fn entry_text(e: Entry) -> String {
+    match e {
+        Entry::Illegal => "illegal".to_string(),
+        Entry::Value(v) => value_text(v),
+    }
+}
+
+#[derive(Serialize)]
+struct BellmanJson {
+    sample: String,
+    seed: u64,
+    checked: u64,
+    mismatches: u64,
+}
+
+#[derive(Serialize)]
+struct SearchJson {
+    wins: u64,
+    losses: u64,
+    draws: u64,
+    max_win_plies: u16,
+    max_loss_plies: u16,
+    draw_horizon: u16,
+    mismatches: u64,
+}
+
+#[derive(Serialize)]
+struct VerifyTimes {
+    load: u64,
+    counts: u64,
+    bellman: u64,
+    search: u64,
+    total: u64,
+}
+
+/// The report of `--verify`; `--json` prints it as is.
+#[derive(Serialize)]
+struct VerifyReport {
+    database: String,
+    bytes: u64,
+    max_pieces: usize,
+    entries: u64,
+    header: Counts,
+    counted: Counts,
+    bellman: BellmanJson,
+    search: SearchJson,
+    mismatches: Vec<MismatchJson>,
+    threads: usize,
+    time_ms: VerifyTimes,
+    memory_peak_bytes: Option<u64>,
+    ok: bool,
+}
+
+/// Runs `f(thread)` on `threads` threads and collects the results in thread order.
+fn on_threads<T: Send>(threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads).map(|t| s.spawn(move || f(t))).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    })
+}
+
+/// Counts wins, losses, draws and illegal entries of the whole table.
+fn count_entries<P: Probe + Sync>(probe: &P, threads: usize, reporter: &Reporter) -> Counts {
+    let n = probe.layout().len();
+    let done = AtomicU64::new(0);
+    let per = n.div_ceil(threads as u64);
+    let parts = on_threads(threads, |t| {
+        let mut c = Counts::default();
+        let lo = (t as u64 * per).min(n);
+        let hi = (lo + per).min(n);
+        for i in lo..hi {
+            match probe.entry(i) {
+                Ok(Entry::Illegal) | Err(_) => c.illegal += 1,
+                Ok(Entry::Value(Value::Draw)) => c.draws += 1,
+                Ok(Entry::Value(Value::Win(d))) => {
+                    c.wins += 1;
+                    c.longest_win = c.longest_win.max(u64::from(d));
+                }
+                Ok(Entry::Value(Value::Loss(_))) => c.losses += 1,
+            }
+            if (i - lo) % (1 << 20) == (1 << 20) - 1 {
+                let d = done.fetch_add(1 << 20, Ordering::Relaxed) + (1 << 20);
+                reporter.update("counting", true, d, n, "entries", "");
+            }
+        }
+        c
+    });
+    let mut total = Counts::default();
+    for c in parts {
+        total.wins += c.wins;
+        total.losses += c.losses;
+        total.draws += c.draws;
+        total.illegal += c.illegal;
+        total.longest_win = total.longest_win.max(c.longest_win);
+    }
+    reporter.update("counting", true, n, n, "entries", "");
+    total
+}
+
+/// The Bellman check of the sample, split over the threads: (mismatches, checked).
+fn bellman_check<P: Probe + Sync>(
+    probe: &P,
+    sample: Sample,
+    seed: u64,
+    threads: usize,
+    reporter: &Reporter,
+) -> Result<(Vec<Mismatch>, u64), CliError> {
+    let n = probe.layout().len();
+    let total = match sample {
+        Sample::All => n,
+        Sample::Count(k) => k,
+    };
+    let done = AtomicU64::new(0);
+    let parts = on_threads(threads, |t| {
+        let mut local = 0u64;
+        let indices = (t as u64..total).step_by(threads).map(|k| {
+            local += 1;
+            if local % 1024 == 0 {
+                let d = done.fetch_add(1024, Ordering::Relaxed) + 1024;
+                reporter.update("bellman", true, d, total, "entries", "");
+            }
+            match sample {
+                Sample::All => k,
+                Sample::Count(_) => random_entry(seed, k, n),
+            }
+        });
+        verify::bellman(probe, indices, 1_000)
+    });
+    reporter.update("bellman", true, total, total, "entries", "");
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for part in parts {
+        let (b, c) = part.map_err(|e| db_error(e, None))?;
+        bad.extend(b);
+        checked += c;
+    }
+    bad.sort_by_key(|m| m.index);
+    Ok((bad, checked))
+}
+
+/// Picks random entries with short results (wins within [`SEARCH_MAX_WIN`] plies, losses
+/// within [`SEARCH_MAX_LOSS`], draws), spread over the distances, and checks each by
+/// exhaustive search. Returns the positions checked of each kind and the mismatches.
+fn search_check<P: Probe + Sync>(
+    probe: &P,
+    per_kind: u32,
+    seed: u64,
+    threads: usize,
+    reporter: &Reporter,
+) -> ([u64; 3], Vec<(u64, Value)>) {
+    let layout = probe.layout();
+    let n = layout.len();
+    // Buckets: wins 0..=7, losses 0..=6, draws; each kind's quota split over its distances.
+    let win_buckets = usize::from(SEARCH_MAX_WIN) + 1;
+    let loss_buckets = usize::from(SEARCH_MAX_LOSS) + 1;
+    let quota = |buckets: usize| (per_kind as usize).div_ceil(buckets);
+    let mut picked: Vec<Vec<(u64, Value)>> = vec![Vec::new(); win_buckets + loss_buckets + 1];
+    let caps: Vec<usize> = (0..picked.len())
+        .map(|b| {
+            if b < win_buckets {
+                quota(win_buckets)
+            } else if b < win_buckets + loss_buckets {
+                quota(loss_buckets)
+            } else {
+                per_kind as usize
+            }
+        })
+        .collect();
+    let max_tries = n.saturating_mul(20).min(20_000_000);
+    let seed = mix(seed ^ 0x005E_A2C4);
+    for k in 0..max_tries {
+        if picked.iter().zip(&caps).all(|(p, &c)| p.len() >= c) {
+            break;
+        }
+        let i = random_entry(seed, k, n);
+        let Ok(Entry::Value(v)) = probe.entry(i) else {
+            continue;
+        };
+        let b = match v {
+            Value::Win(d) if d <= SEARCH_MAX_WIN => usize::from(d),
+            Value::Loss(d) if d <= SEARCH_MAX_LOSS => win_buckets + usize::from(d),
+            Value::Draw => win_buckets + loss_buckets,
+            _ => continue,
+        };
+        if picked[b].len() < caps[b] && !picked[b].iter().any(|&(j, _)| j == i) {
+            picked[b].push((i, v));
+        }
+    }
+    let mut kinds = [0u64; 3];
+    for (b, p) in picked.iter().enumerate() {
+        let kind = if b < win_buckets {
+            0
+        } else if b < win_buckets + loss_buckets {
+            1
+        } else {
+            2
+        };
+        kinds[kind] += p.len() as u64;
+    }
+    let all: Vec<(u64, Value)> = picked.into_iter().flatten().collect();
+    let total = all.len() as u64;
+    let next = AtomicU64::new(0);
+    let bad = Mutex::new(Vec::new());
+    on_threads(threads, |_| loop {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        if k >= total {
+            break;
+        }
+        let (i, v) = all[k as usize];
+        let agrees = Position::<Kinzoku>::from_setup(&layout.decode(i).to_setup())
+            .is_ok_and(|pos| verify::search_agrees(&pos, v, SEARCH_HORIZON));
+        if !agrees {
+            bad.lock().unwrap_or_else(|e| e.into_inner()).push((i, v));
+        }
+        reporter.update("search", true, k + 1, total, "positions", "");
+    });
+    let mut bad = bad.into_inner().unwrap_or_else(|e| e.into_inner());
+    bad.sort_by_key(|&(i, _)| i);
+    (kinds, bad)
+}
+
+/// `kshogi solve kinzoku --verify`.
+fn verify_database(args: &SolveArgs, threads: usize) -> Result<String, CliError> {
+    let t0 = Instant::now();
+    let (path, rebuild) = match &args.db {
+        Some(p) => (p.clone(), "kshogi solve kinzoku --out FILE --force"),
+        None => (
+            db_path::default_path_or_error("--db").map_err(CliError::Database)?,
+            "kshogi solve kinzoku --force",
+        ),
+    };
+    if path.symlink_metadata().is_err() {
+        let build = if args.db.is_some() {
+            "kshogi solve kinzoku --out FILE"
+        } else {
+            "kshogi solve kinzoku"
+        };
+        return Err(CliError::Database(format!(
+            "no database at {}; build it with `{build}`",
+            path.display()
+        )));
+    }
+    interrupt::exit_on_interrupt("the database was not fully checked", || {});
+    let reporter = Reporter::new(std::io::stderr().is_terminal());
+    reporter.done(Some(&format!(
+        "reading and checking every block of {} ...",
+        path.display()
+    )));
+    let db = Database::open(&path).map_err(|e| db_error(e, Some(rebuild)))?;
+    let table = db.load_all().map_err(|e| db_error(e, Some(rebuild)))?;
+    let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+    let load_time = t0.elapsed();
+    let layout = Probe::layout(&table).clone();
+    let n = layout.len();
+
+    let t = Instant::now();
+    let counted = count_entries(&table, threads, &reporter);
+    let s = db.summary();
+    let header = Counts {
+        wins: s.wins,
+        losses: s.losses,
+        draws: s.draws,
+        illegal: s.illegal,
+        longest_win: s.longest_win,
+    };
+    let counts_time = t.elapsed();
+
+    let t = Instant::now();
+    let sample = match args.sample.unwrap_or(Sample::Count(DEFAULT_SAMPLE)) {
+        Sample::Count(k) if k >= n => Sample::All,
+        s => s,
+    };
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let (bellman_bad, checked) = bellman_check(&table, sample, seed, threads, &reporter)?;
+    let bellman_time = t.elapsed();
+
+    let t = Instant::now();
+    let (kinds, search_bad) = search_check(&table, args.search_sample, seed, threads, &reporter);
+    let search_time = t.elapsed();
+    reporter.done(None);
+
+    let mut mismatches = Vec::new();
+    if header != counted {
+        mismatches.push(MismatchJson {
+            check: "header",
+            index: None,
+            sfen: None,
+            stored: format!("{header:?}"),
+            expected: format!("{counted:?}"),
+        });
+    }
+    for m in &bellman_bad {
+        mismatches.push(MismatchJson {
+            check: "bellman",
+            index: Some(m.index),
+            sfen: entry_sfen(&layout, m.index),
+            stored: entry_text(m.stored),
+            expected: entry_text(m.expected),
+        });
+    }
+    for &(i, v) in &search_bad {
+        mismatches.push(MismatchJson {
+            check: "search",
+            index: Some(i),
+            sfen: entry_sfen(&layout, i),
+            stored: value_text(v),
+            expected: "something else (exhaustive search disagrees)".to_string(),
+        });
+    }
+    let failures = mismatches.len();
+    mismatches.truncate(MISMATCHES_SHOWN);
+    let report = VerifyReport {
+        database: path.display().to_string(),
+        bytes,
+        max_pieces: layout.max_pieces(),
+        entries: n,
+        header,
+        counted,
+        bellman: BellmanJson {
+            sample: match sample {
+                Sample::All => "all".to_string(),
+                Sample::Count(k) => k.to_string(),
+            },
+            seed,
+            checked,
+            mismatches: bellman_bad.len() as u64,
+        },
+        search: SearchJson {
+            wins: kinds[0],
+            losses: kinds[1],
+            draws: kinds[2],
+            max_win_plies: SEARCH_MAX_WIN,
+            max_loss_plies: SEARCH_MAX_LOSS,
+            draw_horizon: SEARCH_HORIZON,
+            mismatches: search_bad.len() as u64,
+        },
+        mismatches,
+        threads,
+        time_ms: VerifyTimes {
+            load: ms(load_time),
+            counts: ms(counts_time),
+            bellman: ms(bellman_time),
+            search: ms(search_time),
+            total: ms(t0.elapsed()),
+        },
+        memory_peak_bytes: memory_peak(),
+        ok: failures == 0,
+    };
+    let out = if args.json {
+        let mut s = serde_json::to_string(&report)?;
+        s.push('\n');
+        s
+    } else {
+        verify_text(&report)
+    };
+    if failures == 0 {
+        return Ok(out);
+    }
+    // The report goes to stdout all the same; then one error line and exit status 1.
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush());
+    Err(CliError::Verify(format!(
+        "the database {} failed verification: {failures} disagreement{} (see the report)",
+        path.display(),
+        if failures == 1 { "" } else { "s" }
+    )))
+}
+
+fn verify_text(r: &VerifyReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "database: {} ({} bytes; {} entries, positions with at most {} pieces besides the kings)",
+        r.database,
+        group(r.bytes),
+        group(r.entries),
+        r.max_pieces
+    );
+    let _ = writeln!(
+        out,
+        "blocks: all read, decompressed and checksummed ({})",
+        human_time(Duration::from_millis(r.time_ms.load))
+    );
+    let c = &r.counted;
+    let _ = writeln!(
+        out,
+        "counts: {} wins, {} losses, {} draws, {} illegal, longest win {}: {}",
+        group(c.wins),
+        group(c.losses),
+        group(c.draws),
+        group(c.illegal),
+        plies(u16::try_from(c.longest_win).unwrap_or(u16::MAX)),
+        if r.header == r.counted {
+            "as the header says"
+        } else {
+            "THE HEADER SAYS OTHERWISE"
+        }
+    );
+    let what = if r.bellman.sample == "all" {
+        "every entry".to_string()
+    } else {
+        format!("random sample, seed {}", r.bellman.seed)
+    };
+    let _ = writeln!(
+        out,
+        "bellman check: {} entries checked ({what}), {} mismatch{} ({})",
+        group(r.bellman.checked),
+        r.bellman.mismatches,
+        if r.bellman.mismatches == 1 { "" } else { "es" },
+        human_time(Duration::from_millis(r.time_ms.bellman))
+    );
+    let _ = writeln!(
+        out,
+        "exhaustive search: {} wins (at most {} plies), {} losses (at most {} plies), {} draws \
+         (no forced result within {} plies), {} mismatch{} ({})",
+        r.search.wins,
+        r.search.max_win_plies,
+        r.search.losses,
+        r.search.max_loss_plies,
+        r.search.draws,
+        r.search.draw_horizon,
+        r.search.mismatches,
+        if r.search.mismatches == 1 { "" } else { "es" },
+        human_time(Duration::from_millis(r.time_ms.search))
+    );
+    for m in &r.mismatches {
+        let place = match (m.index, &m.sfen) {
+            (Some(i), Some(s)) => format!("entry {i} ({s})"),
+            (Some(i), None) => format!("entry {i} (not a valid position)"),
+            _ => "header".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "  mismatch ({}): {place}: stored {}, expected {}",
+            m.check, m.stored, m.expected
+        );
+    }
+    let _ = writeln!(
+        out,
+        "time: {} ({} thread{}); memory peak: {}",
+        human_time(Duration::from_millis(r.time_ms.total)),
+        r.threads,
+        if r.threads == 1 { "" } else { "s" },
+        r.memory_peak_bytes
+            .map_or_else(|| "unknown".to_string(), human_bytes)
+    );
+    let _ = writeln!(out, "result: {}", if r.ok { "ok" } else { "FAILED" });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sample_parser() {
+        assert_eq!(parse_sample("all"), Ok(Sample::All));
+        assert_eq!(parse_sample("ALL"), Ok(Sample::All));
+        assert_eq!(parse_sample("1000"), Ok(Sample::Count(1000)));
+        for bad in ["0", "-1", "x", "", "1e6"] {
+            assert!(parse_sample(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn words_and_units() {
+        assert_eq!(value_text(Value::Win(1)), "win in 1 ply");
+        assert_eq!(value_text(Value::Loss(0)), "loss in 0 plies");
+        assert_eq!(value_text(Value::Draw), "draw");
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_bytes(1536), "1.50 KiB");
+        assert_eq!(human_bytes(3 * 1024 * 1024 * 1024), "3.00 GiB");
+        assert_eq!(
+            serde_json::to_string(&ValueJson::from(Value::Draw)).unwrap(),
+            r#"{"result":"draw","plies":null}"#
+        );
+    }
+
+    #[test]
+    fn random_samples_are_reproducible_and_in_range() {
+        let a: Vec<u64> = (0..100).map(|k| random_entry(7, k, 1000)).collect();
+        let b: Vec<u64> = (0..100).map(|k| random_entry(7, k, 1000)).collect();
+        assert_eq!(a, b);
+        assert!(a.iter().all(|&i| i < 1000));
+        let c: Vec<u64> = (0..100).map(|k| random_entry(8, k, 1000)).collect();
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn memory_peak_is_read_on_linux() {
+        if cfg!(target_os = "linux") {
+            assert!(memory_peak().is_some_and(|b| b > 0));
+        }
+    }
+}

@@ -1,0 +1,671 @@
+//! The property of the `usi_protocol` fuzz target: the USI loop of `kshogi usi`
+//! (`kshogi_cli::usi::serve_with`, bounded searches) on arbitrary input.
+//!
+//! This file is compiled into the fuzz crate (`fuzz/src/lib.rs`) and into the regression
+//! tests of `kshogi-cli` (`crates/cli/tests/fuzz_regressions.rs`), so a committed input is
+//! checked by exactly the code that fuzzes. It uses only the public API of `kshogi-cli`
+//! (`kshogi_cli::usi`), `kshogi-core`, `kshogi-notation` and the rules crates.
+//!
+//! # The input
+//!
+//! Byte 0 picks the variant the session starts with (`byte % 3`: kyoto, micro, kinzoku; so
+//! the ASCII digits `0`, `1`, `2` name them in a seed file). The other bytes are the USI
+//! input, as is, cut into lines at `\n`, with one abbreviation so that a short input can
+//! make a line longer than the loop's limit (64 KiB): the first line starting with the bytes
+//! `00 00 HI LO` is replaced by the rest of the line (or `x` when there is none) repeated up
+//! to exactly `4 * (HI * 256 + LO)` bytes (at most 256 KiB). Only the first such line of an
+//! input is expanded (the others stay as they are), which keeps every run cheap.
+//!
+//! # What is checked
+//!
+//! The loop runs with [`Budget::TINY`], where every `go` has answered before the next line
+//! is read, so the output of each input line can be told apart (the reader notes how much
+//! output there is whenever the loop starts reading a line). A model of the session (the
+//! variant, the game, the `go infinite` whose answer is held back) then checks, line by
+//! line:
+//!
+//! - all output is UTF-8 text ending in a line end, with no control character other than
+//!   the line ends, no empty line and no line longer than 4 KiB; an error line
+//!   (`info string error: ...`) has at most 300 characters after the prefix (plus `...`);
+//! - a line that is not UTF-8 or longer than 64 KiB, an unknown command, a known command
+//!   with wrong arguments, gets exactly one error line and changes nothing;
+//! - `isready` gets exactly `readyok`; `usi` the six handshake lines ending in `usiok`, with
+//!   the start variant as `USI_Variant` default; `position`, `setoption`, `ponderhit` and
+//!   empty lines print nothing unless they are wrong;
+//! - `position` is accepted exactly when `kshogi_notation::parse_game` accepts its text, and
+//!   then sets the game that later answers are checked against; `setoption name
+//!   USI_Variant` switches the variant (to its start position) as the model expects;
+//! - every `go` accepted (no error line) gets exactly one answer: at once, or for
+//!   `go infinite` at the next command that ends a search (`stop`, `go`, `usinewgame`,
+//!   `gameover`, a new hash size or variant, `quit`, end of input), and nowhere else;
+//!   `quit` ends the session, and nothing is left unanswered at the end;
+//! - a `bestmove` is the canonical USI text of a legal move of the position of its `go`,
+//!   or, when that game is over, `win` if the side to move has won and `resign` otherwise;
+//!   a `go mate` gets `checkmate` and `nomate`, `timeout` or a line of legal moves that ends
+//!   in a position the side to move of the `go` has won; every `info` line of a search has the fields in order and a `pv` of legal
+//!   moves.
+
+use kshogi_cli::usi::{serve_with, Budget, Out, SearchMode, VariantKind, MAX_LINE};
+use kshogi_core::{Game, Position};
+use kshogi_notation::{move_to_usi, parse_game, parse_usi, VariantNotation};
+use kshogi_rules_kinzoku::Kinzoku;
+use kshogi_rules_kyoto::Kyoto;
+use kshogi_rules_micro::Micro;
+use std::io::{BufRead, Read};
+use std::sync::{Arc, Mutex};
+
+/// The longest output line accepted, in bytes.
+const MAX_OUTPUT_LINE: usize = 4096;
+
+/// The prefix of an error line.
+const ERROR: &str = "info string error: ";
+
+/// The most characters after [`ERROR`]: the loop's limit of 300, then `...`.
+const MAX_ERROR_CHARS: usize = 303;
+
+/// Runs the property on one fuzz input; panics, naming the property, when it breaks.
+pub fn usi_protocol(data: &[u8]) {
+    let Some((&head, rest)) = data.split_first() else {
+        return;
+    };
+    let variant = VariantKind::ALL[usize::from(head % 3)];
+    let (input, ends) = script(rest);
+    let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+    let out: Out = buf.clone();
+    let mut reader = Script {
+        bytes: &input,
+        ends: &ends,
+        pos: 0,
+        line_end: 0,
+        next_line: 0,
+        out: Arc::clone(&buf),
+        at_line_start: true,
+        marks: Vec::new(),
+    };
+    serve_with(
+        &mut reader,
+        &out,
+        variant,
+        SearchMode::Bounded(Budget::TINY),
+    );
+    let marks = reader.marks;
+    let output = buf.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    check_session(variant, &input, &ends, &marks, &output);
+}
+
+/// The USI input of a fuzz input (its bytes after the first), the first abbreviated line
+/// expanded.
+pub fn expand(bytes: &[u8]) -> Vec<u8> {
+    script(bytes).0
+}
+
+/// [`expand`], and the end of each line (after its `\n`; the last line ends at the end).
+fn script(bytes: &[u8]) -> (Vec<u8>, Vec<usize>) {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut ends = Vec::new();
+    let mut expanded = false;
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            out.push(b'\n');
+            ends.push(out.len());
+        }
+        match line {
+            [0, 0, hi, lo, rest @ ..] if !expanded => {
+                expanded = true;
+                let len = 4 * (usize::from(*hi) * 256 + usize::from(*lo));
+                let unit: &[u8] = if rest.is_empty() { b"x" } else { rest };
+                // Doubling, so that a long line costs a few copies, not a loop per byte.
+                let start = out.len();
+                out.extend_from_slice(&unit[..unit.len().min(len)]);
+                while out.len() - start < len {
+                    let have = out.len() - start;
+                    out.extend_from_within(start..start + have.min(len - have));
+                }
+            }
+            _ => out.extend_from_slice(line),
+        }
+    }
+    if !out.is_empty() && !out.ends_with(b"\n") {
+        ends.push(out.len());
+    }
+    (out, ends)
+}
+
+/// The input as a reader that notes, each time the loop starts reading a line (and at the
+/// end of input), where that line starts and how much output there is so far. It hands out
+/// at most one line per `fill_buf`, so the loop never holds a line it has not started.
+struct Script<'a> {
+    bytes: &'a [u8],
+    /// The end of each line (see [`script`]).
+    ends: &'a [usize],
+    pos: usize,
+    /// The end of the line being read.
+    line_end: usize,
+    /// The index of the next line in `ends`.
+    next_line: usize,
+    out: Arc<Mutex<Vec<u8>>>,
+    /// Whether the next `fill_buf` starts a line (or finds the end of input).
+    at_line_start: bool,
+    /// (input offset of the line, output length when its reading started).
+    marks: Vec<(usize, usize)>,
+}
+
+impl Read for Script<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let chunk = self.fill_buf()?;
+        let n = chunk.len().min(buf.len());
+        buf[..n].copy_from_slice(&chunk[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Script<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.at_line_start {
+            let len = self.out.lock().unwrap_or_else(|e| e.into_inner()).len();
+            self.marks.push((self.pos, len));
+            self.at_line_start = false;
+            self.line_end = self
+                .ends
+                .get(self.next_line)
+                .copied()
+                .unwrap_or(self.bytes.len());
+            self.next_line += 1;
+        } else if self.pos == self.bytes.len() {
+            // The end of a last line without a line end; the next read starts afresh.
+            self.at_line_start = true;
+        }
+        Ok(&self.bytes[self.pos..self.line_end])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.pos += amt;
+        if amt > 0 && self.pos == self.line_end && self.bytes[self.pos - 1] == b'\n' {
+            self.at_line_start = true;
+        }
+    }
+}
+
+/// A game of any variant.
+#[derive(Clone, Debug)]
+enum AnyGame {
+    Kyoto(Game<Kyoto>),
+    Micro(Game<Micro>),
+    Kinzoku(Game<Kinzoku>),
+}
+
+impl AnyGame {
+    fn start(kind: VariantKind) -> AnyGame {
+        match kind {
+            VariantKind::Kyoto => AnyGame::Kyoto(Game::new(Position::start())),
+            VariantKind::Micro => AnyGame::Micro(Game::new(Position::start())),
+            VariantKind::Kinzoku => AnyGame::Kinzoku(Game::new(Position::start())),
+        }
+    }
+
+    /// `parse_game` for the variant of `self`.
+    fn parse(&self, text: &str) -> Option<AnyGame> {
+        match self {
+            AnyGame::Kyoto(_) => parse_game(text).ok().map(AnyGame::Kyoto),
+            AnyGame::Micro(_) => parse_game(text).ok().map(AnyGame::Micro),
+            AnyGame::Kinzoku(_) => parse_game(text).ok().map(AnyGame::Kinzoku),
+        }
+    }
+
+    fn check_answer(&self, answer: &str, mate: bool) -> Result<(), String> {
+        match self {
+            AnyGame::Kyoto(g) => check_answer(g, answer, mate),
+            AnyGame::Micro(g) => check_answer(g, answer, mate),
+            AnyGame::Kinzoku(g) => check_answer(g, answer, mate),
+        }
+    }
+
+    fn check_info(&self, line: &str) -> Result<(), String> {
+        match self {
+            AnyGame::Kyoto(g) => check_info(g.position(), line),
+            AnyGame::Micro(g) => check_info(g.position(), line),
+            AnyGame::Kinzoku(g) => check_info(g.position(), line),
+        }
+    }
+}
+
+/// The moves of `text` (canonical USI, separated by single spaces), checked legal one after
+/// the other from `pos`; the position after them.
+fn check_moves<V: VariantNotation>(pos: &Position<V>, text: &str) -> Result<Position<V>, String> {
+    let mut p = *pos;
+    for word in text.split(' ') {
+        let mv = parse_usi(&p, word).map_err(|e| format!("`{word}` is not legal: {e}"))?;
+        if move_to_usi::<V>(mv) != word {
+            return Err(format!("`{word}` is not canonical USI"));
+        }
+        p.make(mv);
+    }
+    Ok(p)
+}
+
+/// Checks an answer to a `go` in `game`: `checkmate ...` for a `go mate`, otherwise
+/// `bestmove ...`.
+fn check_answer<V: VariantNotation>(
+    game: &Game<V>,
+    answer: &str,
+    mate: bool,
+) -> Result<(), String> {
+    if let Some(mv) = answer.strip_prefix("bestmove ").filter(|_| !mate) {
+        let pos = game.position();
+        if let Some(outcome) = game.outcome() {
+            let want = if outcome.winner() == Some(pos.side_to_move()) {
+                "win"
+            } else {
+                "resign"
+            };
+            return if mv == want {
+                Ok(())
+            } else {
+                Err(format!("the game is over ({outcome:?}): expected `{want}`"))
+            };
+        }
+        if pos.legal_moves().is_empty() {
+            return if mv == "resign" {
+                Ok(())
+            } else {
+                Err("no legal move: expected `resign`".to_string())
+            };
+        }
+        if mv.contains(' ') {
+            return Err("more than one move".to_string());
+        }
+        return check_moves(pos, mv).map(|_| ());
+    }
+    if let Some(rest) = answer.strip_prefix("checkmate ").filter(|_| mate) {
+        return match rest {
+            "nomate" | "timeout" => Ok(()),
+            pv => {
+                let end = check_moves(game.position(), pv)?;
+                let attacker = game.position().side_to_move();
+                match end.outcome() {
+                    Some(o) if o.winner() == Some(attacker) => Ok(()),
+                    other => Err(format!("the mate line ends in {other:?}, not a win")),
+                }
+            }
+        };
+    }
+    Err(format!(
+        "not an answer to a `go`{}",
+        if mate { " mate" } else { "" }
+    ))
+}
+
+/// Checks a search report: `info depth D seldepth S multipv K score cp|mate N nodes N nps N
+/// time N hashfull N [pv ...]`, the moves legal from `pos`.
+fn check_info<V: VariantNotation>(pos: &Position<V>, line: &str) -> Result<(), String> {
+    let words: Vec<&str> = line.split(' ').collect();
+    let keys = [
+        (1, "depth"),
+        (3, "seldepth"),
+        (5, "multipv"),
+        (7, "score"),
+        (10, "nodes"),
+        (12, "nps"),
+        (14, "time"),
+        (16, "hashfull"),
+    ];
+    if words.len() < 18 || words[0] != "info" {
+        return Err("not a search report".to_string());
+    }
+    for (i, key) in keys {
+        if words[i] != key {
+            return Err(format!("word {i} should be `{key}`"));
+        }
+    }
+    if !matches!(words[8], "cp" | "mate") || words[9].parse::<i32>().is_err() {
+        return Err("bad score".to_string());
+    }
+    for i in [2, 4, 6, 11, 13, 15, 17] {
+        if words[i].parse::<u64>().is_err() {
+            return Err(format!("word {i} should be a number"));
+        }
+    }
+    match words.get(18) {
+        None => Ok(()),
+        Some(&"pv") if words.len() > 19 => check_moves(pos, &words[19..].join(" ")).map(|_| ()),
+        Some(_) => Err("expected `pv` and moves".to_string()),
+    }
+}
+
+/// The model's reading of `setoption` (name lowercased, value), or `None` when the loop must
+/// reject the line.
+fn setoption(args: &[&str]) -> Option<(String, Option<String>)> {
+    let (&first, rest) = args.split_first()?;
+    if first != "name" {
+        return None;
+    }
+    let (name, value) = match rest.iter().position(|&w| w == "value") {
+        Some(i) => (&rest[..i], Some(rest[i + 1..].join(" "))),
+        None => (rest, None),
+    };
+    if name.is_empty() {
+        return None;
+    }
+    Some((name.join(" ").to_ascii_lowercase(), value))
+}
+
+/// A whole number from `min` to `max` (a spin option's value).
+fn spin(value: Option<&str>, min: u64, max: u64) -> Option<u64> {
+    let n = value?.trim().parse::<u64>().ok()?;
+    (min..=max).contains(&n).then_some(n)
+}
+
+/// What the model knows about the session.
+struct Model {
+    initial: VariantKind,
+    variant: VariantKind,
+    game: AnyGame,
+    hash_mb: u64,
+    /// The game of a `go infinite` whose answer is held back.
+    pending: Option<AnyGame>,
+    /// `go` commands accepted and answers seen.
+    accepted: usize,
+    answered: usize,
+}
+
+/// What one command's output must be, beyond the answers.
+enum Expect {
+    /// Exactly one error line.
+    Error,
+    /// Nothing but a held-back answer if the command ends the search.
+    Silent { ends_search: bool },
+}
+
+/// The lines of output text, each without its `\n` (but with any `\r`).
+fn lines_of(text: &str) -> Vec<&str> {
+    match text.strip_suffix('\n') {
+        Some(body) => body.split('\n').collect(),
+        None if text.is_empty() => Vec::new(),
+        None => text.split('\n').collect(),
+    }
+}
+
+/// Checks the output of the whole session against the model, line by line.
+fn check_session(
+    variant: VariantKind,
+    input: &[u8],
+    ends: &[usize],
+    marks: &[(usize, usize)],
+    output: &[u8],
+) {
+    // The whole output.
+    let Ok(text) = std::str::from_utf8(output) else {
+        panic!("the output is not UTF-8");
+    };
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "the output does not end with a line end"
+    );
+    for &line in &lines_of(text) {
+        assert!(!line.is_empty(), "an empty output line");
+        assert!(
+            !line.chars().any(char::is_control),
+            "a control character in output line `{}`",
+            line.escape_debug()
+        );
+        assert!(
+            line.len() <= MAX_OUTPUT_LINE,
+            "an output line of {} bytes",
+            line.len()
+        );
+        if let Some(message) = line.strip_prefix(ERROR) {
+            assert!(
+                message.chars().count() <= MAX_ERROR_CHARS,
+                "an error line of {} characters",
+                message.chars().count()
+            );
+        }
+    }
+    // Line by line.
+    let mut model = Model {
+        initial: variant,
+        variant,
+        game: AnyGame::start(variant),
+        hash_mb: 16,
+        pending: None,
+        accepted: 0,
+        answered: 0,
+    };
+    assert!(!marks.is_empty(), "the loop read nothing");
+    for (i, &(at, _)) in marks.iter().enumerate() {
+        let start = if i == 0 { 0 } else { ends[i - 1] };
+        assert_eq!(at, start, "the loop did not read line by line");
+    }
+    for (i, &(at, from)) in marks.iter().enumerate() {
+        let to = marks.get(i + 1).map_or(output.len(), |m| m.1);
+        let lines = lines_of(&text[from..to]);
+        if at == input.len() {
+            // The end of input: works as `quit`.
+            assert_eq!(
+                i + 1,
+                marks.len(),
+                "the loop read on after the end of input"
+            );
+            model.finish(&lines, "end of input");
+            break;
+        }
+        let raw = &input[at..ends[i]];
+        let raw = raw.strip_suffix(b"\n").unwrap_or(raw);
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let shown = String::from_utf8_lossy(&raw[..raw.len().min(80)]).into_owned();
+        let context = format!("line {} `{}`", i + 1, shown.escape_debug());
+        let quit = model.line(raw, &lines, &context);
+        if quit {
+            assert_eq!(
+                i + 1,
+                marks.len(),
+                "{context}: the loop read on after `quit`"
+            );
+        }
+    }
+    assert!(
+        model.pending.is_none(),
+        "a `go infinite` was never answered"
+    );
+    assert_eq!(
+        model.accepted, model.answered,
+        "{} `go` accepted, {} answers",
+        model.accepted, model.answered
+    );
+}
+
+impl Model {
+    /// Checks the output `out` of one input line `raw`; true when the line was `quit`.
+    fn line(&mut self, raw: &[u8], out: &[&str], context: &str) -> bool {
+        if raw.len() > MAX_LINE {
+            self.expect(Expect::Error, out, context);
+            return false;
+        }
+        let Ok(line) = std::str::from_utf8(raw) else {
+            self.expect(Expect::Error, out, context);
+            return false;
+        };
+        // Only as many words as the command needs are split off: most long lines are
+        // garbage, and splitting them whole would double the cost of a run.
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else {
+            self.expect(Expect::Silent { ends_search: false }, out, context);
+            return false;
+        };
+        let plain = |no_args: bool, ends_search| {
+            if no_args {
+                Expect::Silent { ends_search }
+            } else {
+                Expect::Error
+            }
+        };
+        match cmd {
+            "usi" | "isready" | "ponderhit" | "usinewgame" | "stop" | "quit" => {
+                let no_args = words.next().is_none();
+                match cmd {
+                    "usi" if no_args => self.usi(out, context),
+                    "isready" if no_args => {
+                        assert_eq!(out, ["readyok"], "{context}: `isready` answers `readyok`");
+                    }
+                    "usi" | "isready" | "ponderhit" => {
+                        self.expect(plain(no_args, false), out, context);
+                    }
+                    _ => {
+                        self.expect(plain(no_args, true), out, context);
+                        return cmd == "quit" && no_args;
+                    }
+                }
+            }
+            "gameover" => {
+                let args: Vec<&str> = words.take(2).collect();
+                let ok = matches!(args[..], [] | ["win" | "lose" | "draw"]);
+                self.expect(plain(ok, true), out, context);
+            }
+            "setoption" => self.setoption(&words.collect::<Vec<_>>(), out, context),
+            "position" => self.position(line, words.next(), out, context),
+            "go" => self.go(&words.collect::<Vec<_>>(), out, context),
+            _ => self.expect(Expect::Error, out, context),
+        }
+        false
+    }
+
+    /// `usi`: the handshake.
+    fn usi(&self, out: &[&str], context: &str) {
+        assert_eq!(
+            out.len(),
+            6,
+            "{context}: the handshake is six lines: {out:?}"
+        );
+        assert!(out[0].starts_with("id name kshogi "), "{context}: {out:?}");
+        let default = format!(
+            "option name USI_Variant type combo default {} ",
+            self.initial.name()
+        );
+        assert!(out[2].starts_with(&default), "{context}: {out:?}");
+        assert_eq!(out[5], "usiok", "{context}");
+    }
+
+    /// Checks output that has no answer of its own.
+    fn expect(&mut self, e: Expect, out: &[&str], context: &str) {
+        match e {
+            Expect::Error => {
+                assert!(
+                    out.len() == 1 && out[0].starts_with(ERROR),
+                    "{context}: expected one error line, got {out:?}"
+                );
+            }
+            Expect::Silent { ends_search: true } => self.finish(out, context),
+            Expect::Silent { ends_search: false } => {
+                assert!(out.is_empty(), "{context}: expected no output, got {out:?}");
+            }
+        }
+    }
+
+    /// A command that ends a search: the held-back answer, if any, and nothing else.
+    fn finish(&mut self, out: &[&str], context: &str) {
+        let rest = self.take_pending(out, context);
+        assert!(rest.is_empty(), "{context}: unexpected output {out:?}");
+    }
+
+    /// Checks and removes the held-back answer at the start of `out`; returns the rest.
+    fn take_pending<'o>(&mut self, out: &'o [&'o str], context: &str) -> &'o [&'o str] {
+        let Some(game) = self.pending.take() else {
+            return out;
+        };
+        let Some((&answer, rest)) = out.split_first() else {
+            panic!("{context}: the `go infinite` was not answered when its search ended");
+        };
+        if let Err(e) = game.check_answer(answer, false) {
+            panic!("{context}: answer `{answer}` to `go infinite`: {e}");
+        }
+        self.answered += 1;
+        rest
+    }
+
+    fn setoption(&mut self, args: &[&str], out: &[&str], context: &str) {
+        let Some((name, value)) = setoption(args) else {
+            return self.expect(Expect::Error, out, context);
+        };
+        let value = value.as_deref();
+        let ok = match name.as_str() {
+            "usi_variant" => match value.and_then(|v| VariantKind::from_name(v.trim())) {
+                Some(kind) if kind != self.variant => {
+                    self.finish(out, context);
+                    self.variant = kind;
+                    self.game = AnyGame::start(kind);
+                    return;
+                }
+                Some(_) => true,
+                None => false,
+            },
+            "usi_hash" => match spin(value, 1, 4096) {
+                Some(mb) if mb != self.hash_mb => {
+                    self.finish(out, context);
+                    self.hash_mb = mb;
+                    return;
+                }
+                Some(_) => true,
+                None => false,
+            },
+            "multipv" => spin(value, 1, 32).is_some(),
+            "usi_ponder" => matches!(value, Some("true" | "false")),
+            _ => false,
+        };
+        let e = if ok {
+            Expect::Silent { ends_search: false }
+        } else {
+            Expect::Error
+        };
+        self.expect(e, out, context);
+    }
+
+    fn position(&mut self, line: &str, first: Option<&str>, out: &[&str], context: &str) {
+        let text = match (first, line.find("position")) {
+            (Some("startpos" | "sfen"), Some(at)) => &line[at + "position".len()..],
+            _ => return self.expect(Expect::Error, out, context),
+        };
+        match self.game.parse(text) {
+            Some(game) => {
+                self.expect(Expect::Silent { ends_search: false }, out, context);
+                self.game = game;
+            }
+            None => self.expect(Expect::Error, out, context),
+        }
+    }
+
+    /// `go` with its arguments `args`.
+    fn go(&mut self, args: &[&str], out: &[&str], context: &str) {
+        if out.iter().any(|l| l.starts_with(ERROR)) {
+            // Rejected: the error alone; a held-back answer stays held back.
+            return self.expect(Expect::Error, out, context);
+        }
+        self.accepted += 1;
+        let out = self.take_pending(out, context);
+        let mate = args.contains(&"mate");
+        let (reports, answer) = match out.split_last() {
+            Some((&last, reports)) if !last.starts_with("info ") => (reports, Some(last)),
+            _ => (out, None),
+        };
+        for report in reports {
+            if let Err(e) = self.game.check_info(report) {
+                panic!("{context}: search report `{report}`: {e}");
+            }
+        }
+        match answer {
+            Some(answer) => {
+                if let Err(e) = self.game.check_answer(answer, mate) {
+                    panic!("{context}: answer `{answer}`: {e}");
+                }
+                self.answered += 1;
+            }
+            None => {
+                assert!(
+                    args.contains(&"infinite"),
+                    "{context}: `go` without `infinite` did not answer: {out:?}"
+                );
+                self.pending = Some(self.game.clone());
+            }
+        }
+    }
+}
