@@ -250,9 +250,14 @@ impl Database {
             return Err(bad("the header's sizes are out of range".into()));
         }
         let expect_header = FIXED_HEADER as u64 + 16 * nblocks + 4;
-        if header_len != expect_header || header_len > file_len {
+        if header_len != expect_header {
             return Err(bad(format!(
-                "the header says {header_len} bytes, expected {expect_header} (file {file_len} bytes)"
+                "the header says it is {header_len} bytes long; {nblocks} blocks need {expect_header}"
+            )));
+        }
+        if header_len > file_len {
+            return Err(bad(format!(
+                "the file is {file_len} bytes long, shorter than its own header ({header_len} bytes): truncated"
             )));
         }
         let layout = Layout::new(max_pieces);

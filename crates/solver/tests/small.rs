@@ -221,6 +221,12 @@ fn database_file_round_trips_and_rejects_damage() {
     std::fs::write(&cut, &bytes[..bytes.len() - 1]).unwrap();
     let e = Database::open(&cut).err().expect("truncated file rejected");
     assert!(e.to_string().contains("truncated"), "{e}");
+    // Cut inside the header.
+    std::fs::write(&cut, &bytes[..1000]).unwrap();
+    let e = Database::open(&cut)
+        .err()
+        .expect("file cut in its header rejected");
+    assert!(e.to_string().contains("truncated"), "{e}");
     // A flipped byte in the header.
     let hdr = dir.join("hdr.kdb");
     let mut b = bytes.clone();
