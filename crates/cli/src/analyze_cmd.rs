@@ -747,7 +747,7 @@ impl<V: Evaluate> Analysis<V> {
             return out;
         }
         if self.lines.is_empty() {
-            out.push_str("no line: the search stopped before its first iteration ended\n");
+            out.push_str("no line: the game is over\n");
         }
         self.lines_text(&mut out);
         let _ = writeln!(

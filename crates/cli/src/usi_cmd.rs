@@ -81,7 +81,7 @@ pub enum SearchMode {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Budget {
     /// Node budget of every search (a smaller `go nodes` still applies) and of the mate
-    /// solver (`go mate`). The first iteration of a search always completes, so a search may
+    /// solver (`go mate`). The first root move of a search is always searched to the end, so a search may
     /// go somewhat beyond it.
     pub nodes: u64,
     /// Deepest iteration of every search (a smaller `go depth` still applies); at least 1.

@@ -238,8 +238,11 @@ impl<V: Evaluate> Engine<V> {
     /// Calls `on_info` after each completed iteration for each line. Deterministic for a
     /// fixed depth (no time or node limit): same input, same result.
     ///
-    /// Details: the first iteration (depth 1) always completes, so a position with a legal
-    /// move always gets at least one line. A game that is over (including by repetition)
+    /// Details: the first root move of the first iteration (depth 1) is always searched to
+    /// the end, so a position with a legal move always gets at least one line; after it,
+    /// the node limit, the clock and `stop` end the search even inside the first iteration,
+    /// and the answer is then the best of the root moves searched so far (one line, depth 0
+    /// in the result, reported to `on_info` as depth 1). A game that is over (including by repetition)
     /// gets no lines. With no depth, node, time or mate limit and not `infinite`, the search
     /// runs to its maximum depth (100) or until `stop`. With a `mate` limit alone, it also
     /// stops after completing depth `mate + 4`. When the search stops in the middle of an

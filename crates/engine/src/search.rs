@@ -503,6 +503,16 @@ impl<V: Evaluate> Searcher<'_, V> {
         }
         let mut best = -INF;
         for (i, rm) in rms.iter_mut().enumerate().skip(pv_idx) {
+            // Between root moves `stop` and the clock are looked at every time, not only
+            // every 1024 nodes, so that a short first iteration can end on them too.
+            if i > pv_idx
+                && self.can_abort
+                && (self.stop.load(AtomicOrdering::Relaxed)
+                    || self.deadline.is_some_and(|d| Instant::now() >= d))
+            {
+                self.aborted = true;
+                return best;
+            }
             let mv = rm.mv;
             let (undo, _) = self.make(pos, mv, 0);
             let score = if i == pv_idx {
@@ -531,6 +541,9 @@ impl<V: Evaluate> Searcher<'_, V> {
             if score > best {
                 best = score;
             }
+            // Once one root move has a score there is a move to answer with, so from here
+            // on even the first iteration may stop (the node limit, the clock, `stop`).
+            self.can_abort = true;
             if score > alpha {
                 alpha = score;
                 if score >= beta {
@@ -690,6 +703,31 @@ pub(crate) fn run<V: Evaluate>(
             }
         }
         if let Some(pv_idx) = aborted_at {
+            if completed == 0 {
+                // Stopped inside the first iteration, after at least one root move was
+                // searched: the moves finished so far, best first, are the answer.
+                let done = pv_idx.max(1);
+                lines = rms[..done]
+                    .iter()
+                    .filter(|rm| rm.score > -INF)
+                    .map(|rm| line_of(rm, depth))
+                    .collect();
+                let elapsed = start.elapsed();
+                let hashfull = s.tt.hashfull();
+                for (i, l) in lines.iter().enumerate() {
+                    on_info(&Info {
+                        depth,
+                        seldepth: l.seldepth,
+                        multipv: i + 1,
+                        score: l.score,
+                        pv: l.pv.clone(),
+                        nodes: s.nodes,
+                        time: elapsed,
+                        hashfull,
+                    });
+                }
+                break;
+            }
             // A different first move that the unfinished iteration searched to the end with
             // a full window beats the last completed iteration's choice.
             if k == 1

@@ -405,3 +405,42 @@ fn solver_limits_and_negative_results() {
         }
     );
 }
+
+/// The node limit and `stop` bind inside the first iteration too, once one root move has
+/// been searched: the answer is then the best of the moves searched so far.
+#[test]
+fn node_limit_binds_in_the_first_iteration() {
+    // A Micro middle game where quiescence runs long below most root moves.
+    let game = parse_game::<Micro>("kbg1/3s/p2G/SB1P/3K b - 9").unwrap();
+    let stop = AtomicBool::new(false);
+    let full = Engine::<Micro>::new(1).search(&game, &depth(1), 1, &stop, &mut |_| {});
+    assert_eq!(full.depth, 1);
+    let legal = game.position().legal_moves();
+    assert!(
+        full.nodes > 4 * legal.len() as u64,
+        "a weak test position: {} nodes for {} root moves",
+        full.nodes,
+        legal.len()
+    );
+    for k in [1, 3] {
+        let limits = Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        };
+        let mut infos: Vec<Info> = Vec::new();
+        let r = Engine::<Micro>::new(1)
+            .search(&game, &limits, k, &stop, &mut |i| infos.push(i.clone()));
+        assert!(r.nodes < full.nodes / 4, "{} of {}", r.nodes, full.nodes);
+        assert_eq!(r.depth, 0, "no iteration completed");
+        assert_eq!(r.lines.len(), 1, "one root move searched, one line");
+        assert!(legal.contains(&r.lines[0].mv));
+        assert_eq!(r.lines[0].pv[0], r.lines[0].mv);
+        assert_eq!(infos.len(), 1, "the line is reported");
+        assert_eq!(infos[0].pv, r.lines[0].pv);
+    }
+    // `stop` already set: still one root move, one line.
+    let stop = AtomicBool::new(true);
+    let r = Engine::<Micro>::new(1).search(&game, &depth(5), 1, &stop, &mut |_| {});
+    assert_eq!(r.lines.len(), 1);
+    assert!(r.nodes < full.nodes / 4, "{} of {}", r.nodes, full.nodes);
+}
