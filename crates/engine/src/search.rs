@@ -566,6 +566,30 @@ fn line_of(rm: &RootMove, depth: u32) -> Line {
     }
 }
 
+/// Calls `on_info` once for each of `lines`, the lines of an iteration to `depth`.
+fn report(
+    lines: &[Line],
+    depth: u32,
+    nodes: u64,
+    start: Instant,
+    hashfull: u32,
+    on_info: &mut dyn FnMut(&Info),
+) {
+    let time = start.elapsed();
+    for (i, l) in lines.iter().enumerate() {
+        on_info(&Info {
+            depth,
+            seldepth: l.seldepth,
+            multipv: i + 1,
+            score: l.score,
+            pv: l.pv.clone(),
+            nodes,
+            time,
+            hashfull,
+        });
+    }
+}
+
 /// The whole search: see [`crate::Engine::search`].
 pub(crate) fn run<V: Evaluate>(
     tt: &mut Table,
@@ -712,20 +736,7 @@ pub(crate) fn run<V: Evaluate>(
                     .filter(|rm| rm.score > -INF)
                     .map(|rm| line_of(rm, depth))
                     .collect();
-                let elapsed = start.elapsed();
-                let hashfull = s.tt.hashfull();
-                for (i, l) in lines.iter().enumerate() {
-                    on_info(&Info {
-                        depth,
-                        seldepth: l.seldepth,
-                        multipv: i + 1,
-                        score: l.score,
-                        pv: l.pv.clone(),
-                        nodes: s.nodes,
-                        time: elapsed,
-                        hashfull,
-                    });
-                }
+                report(&lines, depth, s.nodes, start, s.tt.hashfull(), on_info);
                 break;
             }
             // A different first move that the unfinished iteration searched to the end with
@@ -744,20 +755,7 @@ pub(crate) fn run<V: Evaluate>(
             rm.prev = rm.score;
         }
         lines = rms[..k].iter().map(|rm| line_of(rm, depth)).collect();
-        let elapsed = start.elapsed();
-        let hashfull = s.tt.hashfull();
-        for (i, l) in lines.iter().enumerate() {
-            on_info(&Info {
-                depth,
-                seldepth: l.seldepth,
-                multipv: i + 1,
-                score: l.score,
-                pv: l.pv.clone(),
-                nodes: s.nodes,
-                time: elapsed,
-                hashfull,
-            });
-        }
+        report(&lines, depth, s.nodes, start, s.tt.hashfull(), on_info);
         if let (Some(m), Score::Mate(n)) = (limits.mate, lines[0].score) {
             if !limits.infinite && n > 0 && n as u32 <= m {
                 break;
