@@ -10,14 +10,13 @@
 //! It depends only on the public API of `kshogi-core`, `kshogi-notation` and the rules
 //! crates.
 
-use kshogi_core::Position;
+use kshogi_core::{Position, Variant};
 use kshogi_notation::kif::{
     decode_kif, kif_variant, parse_kif, read_kif, to_kif, KifError, KifRecord,
 };
 use kshogi_notation::serde_support::UsiMove;
 use kshogi_notation::{
     board_shape, diagram, move_to_usi, parse_game, parse_sfen, parse_usi, to_sfen, DiagramStyle,
-    VariantNotation,
 };
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
@@ -27,7 +26,7 @@ use kshogi_rules_micro::Micro;
 /// from scratch; every legal move, made, keeps the hash consistent, does not leave the
 /// mover's king attacked, and unmade restores the position and hash; the leaf count equals
 /// the number of legal moves; the outcome and the diagram can be computed.
-pub fn check_position<V: VariantNotation>(pos: &Position<V>) {
+pub fn check_position<V: Variant>(pos: &Position<V>) {
     let sfen = to_sfen(pos);
     assert_eq!(pos.hash(), pos.compute_hash(), "hash of `{sfen}`");
     let moves = pos.legal_moves();
@@ -83,7 +82,7 @@ fn sfen_check(data: &[u8]) {
     sfen_for::<Kinzoku>(&text);
 }
 
-fn sfen_for<V: VariantNotation>(text: &str) {
+fn sfen_for<V: Variant>(text: &str) {
     match parse_sfen::<V>(text) {
         Ok(pos) => {
             sfen_prints_back(&pos, text);
@@ -104,7 +103,7 @@ fn sfen_for<V: VariantNotation>(text: &str) {
     }
 }
 
-fn sfen_prints_back<V: VariantNotation>(pos: &Position<V>, input: &str) {
+fn sfen_prints_back<V: Variant>(pos: &Position<V>, input: &str) {
     let printed = to_sfen(pos);
     let back = parse_sfen::<V>(&printed).unwrap_or_else(|e| {
         panic!(
@@ -172,7 +171,7 @@ pub fn usi_move(data: &[u8]) {
     }
 }
 
-fn usi_for<V: VariantNotation>(start: &str, data: &[u8]) {
+fn usi_for<V: Variant>(start: &str, data: &[u8]) {
     let mut pos = parse_sfen::<V>(start).expect("the fuzz start positions are valid");
     let (count, mut rest) = match data.split_first() {
         Some((&n, rest)) => (n % 16, rest),
@@ -194,7 +193,7 @@ fn usi_for<V: VariantNotation>(start: &str, data: &[u8]) {
 }
 
 /// The `usi_move` property for one position and one text.
-pub fn usi_in<V: VariantNotation>(pos: &Position<V>, text: &str) {
+pub fn usi_in<V: Variant>(pos: &Position<V>, text: &str) {
     let sfen = to_sfen(pos);
     let legal = pos.legal_moves();
     match parse_usi(pos, text) {
@@ -260,7 +259,7 @@ fn kif_check(data: &[u8]) {
     kif_for::<Kinzoku>(data);
 }
 
-fn kif_for<V: VariantNotation>(data: &[u8]) {
+fn kif_for<V: Variant>(data: &[u8]) {
     let record = match read_kif::<V>(data) {
         Ok(record) => record,
         Err(e) => {

@@ -46,8 +46,9 @@
 //!   moves.
 
 use kshogi_cli::usi::{serve_with, Budget, Out, SearchMode, VariantKind, MAX_LINE};
+use kshogi_core::Variant;
 use kshogi_core::{Game, Position};
-use kshogi_notation::{move_to_usi, parse_game, parse_usi, VariantNotation};
+use kshogi_notation::{move_to_usi, parse_game, parse_usi};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -232,7 +233,7 @@ impl AnyGame {
 
 /// The moves of `text` (canonical USI, separated by single spaces), checked legal one after
 /// the other from `pos`; the position after them.
-fn check_moves<V: VariantNotation>(pos: &Position<V>, text: &str) -> Result<Position<V>, String> {
+fn check_moves<V: Variant>(pos: &Position<V>, text: &str) -> Result<Position<V>, String> {
     let mut p = *pos;
     for word in text.split(' ') {
         let mv = parse_usi(&p, word).map_err(|e| format!("`{word}` is not legal: {e}"))?;
@@ -246,11 +247,7 @@ fn check_moves<V: VariantNotation>(pos: &Position<V>, text: &str) -> Result<Posi
 
 /// Checks an answer to a `go` in `game`: `checkmate ...` for a `go mate`, otherwise
 /// `bestmove ...`.
-fn check_answer<V: VariantNotation>(
-    game: &Game<V>,
-    answer: &str,
-    mate: bool,
-) -> Result<(), String> {
+fn check_answer<V: Variant>(game: &Game<V>, answer: &str, mate: bool) -> Result<(), String> {
     if let Some(mv) = answer.strip_prefix("bestmove ").filter(|_| !mate) {
         let pos = game.position();
         if let Some(outcome) = game.outcome() {
@@ -298,7 +295,7 @@ fn check_answer<V: VariantNotation>(
 
 /// Checks a search report: `info depth D seldepth S multipv K score cp|mate N nodes N nps N
 /// time N hashfull N [pv ...]`, the moves legal from `pos`.
-fn check_info<V: VariantNotation>(pos: &Position<V>, line: &str) -> Result<(), String> {
+fn check_info<V: Variant>(pos: &Position<V>, line: &str) -> Result<(), String> {
     let words: Vec<&str> = line.split(' ').collect();
     let keys = [
         (1, "depth"),

@@ -3,8 +3,9 @@
 use crate::error::CliError;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
+use kshogi_core::Variant;
 use kshogi_notation::kif::{decode_kif, kif_variant, parse_kif, to_kif, KifRecord};
-use kshogi_notation::{move_to_usi, parse_game, to_sfen, VariantKind, VariantNotation};
+use kshogi_notation::{move_to_usi, parse_game, to_sfen, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -112,14 +113,14 @@ fn read_input(path: &str) -> Result<Vec<u8>, CliError> {
 }
 
 /// The KIF record of a `POSITION` argument (position and moves list).
-pub fn position_to_kif<V: VariantNotation>(position: &str) -> Result<String, CliError> {
+pub fn position_to_kif<V: Variant>(position: &str) -> Result<String, CliError> {
     let game = parse_game::<V>(position)?;
     Ok(to_kif(&KifRecord::from_game(&game)))
 }
 
 /// Reads a KIF record of variant `V` and prints its USI form (`usi`), or the SFEN of its
 /// final position, or (`all`) of every position.
-pub fn kif_to<V: VariantNotation>(text: &str, usi: bool, all: bool) -> Result<String, CliError> {
+pub fn kif_to<V: Variant>(text: &str, usi: bool, all: bool) -> Result<String, CliError> {
     let record = parse_kif::<V>(text)?;
     let mut out = String::new();
     if usi {

@@ -6,15 +6,16 @@
 //! variation is cut at its first move that is not legal (which a correct engine never
 //! gives), so no output can name an illegal move.
 
+use kshogi_core::Variant;
 use kshogi_core::{Game, Move, Position, Square};
 use kshogi_engine::{Line, Score};
 use kshogi_notation::kif::kif_move_text;
-use kshogi_notation::{move_to_usi, VariantNotation};
+use kshogi_notation::move_to_usi;
 use serde::Serialize;
 use std::time::Duration;
 
 /// The longest prefix of `pv` that is a sequence of legal moves from `pos`.
-pub fn legal_prefix<V: VariantNotation>(pos: &Position<V>, pv: &[Move]) -> Vec<Move> {
+pub fn legal_prefix<V: Variant>(pos: &Position<V>, pv: &[Move]) -> Vec<Move> {
     let mut p = *pos;
     let mut out = Vec::with_capacity(pv.len());
     for &mv in pv {
@@ -28,17 +29,13 @@ pub fn legal_prefix<V: VariantNotation>(pos: &Position<V>, pv: &[Move]) -> Vec<M
 }
 
 /// The moves of `pv` in canonical USI.
-pub fn pv_usi<V: VariantNotation>(pv: &[Move]) -> Vec<String> {
+pub fn pv_usi<V: Variant>(pv: &[Move]) -> Vec<String> {
     pv.iter().map(|&mv| move_to_usi::<V>(mv)).collect()
 }
 
 /// The moves of `pv` (legal from `pos`) in Japanese KIF move notation; `prev` is the
 /// destination of the move that led to `pos`, so that a recapture reads `同　`.
-pub fn pv_kif<V: VariantNotation>(
-    pos: &Position<V>,
-    pv: &[Move],
-    prev: Option<Square>,
-) -> Vec<String> {
+pub fn pv_kif<V: Variant>(pos: &Position<V>, pv: &[Move], prev: Option<Square>) -> Vec<String> {
     let mut p = *pos;
     let mut prev = prev;
     let mut out = Vec::with_capacity(pv.len());
@@ -81,7 +78,7 @@ impl From<Score> for ScoreJson {
 /// The move to play in `game` (whose game is not over): the first move of the engine's best
 /// line when it is legal, otherwise the first legal move in the generator's order (so a
 /// move is always played while one exists). `None` when there is no legal move.
-pub fn choose_move<V: VariantNotation>(game: &Game<V>, lines: &[Line]) -> Option<Move> {
+pub fn choose_move<V: Variant>(game: &Game<V>, lines: &[Line]) -> Option<Move> {
     let pos = game.position();
     if let Some(line) = lines.first() {
         if pos.is_legal(line.mv) {

@@ -1,15 +1,14 @@
 //! `kshogi moves`: the legal moves of a position, in canonical USI.
 
 use crate::error::CliError;
+use kshogi_core::Variant;
 use kshogi_notation::serde_support::UsiMove;
-use kshogi_notation::{move_to_usi, parse_game, PositionArgError, VariantNotation};
+use kshogi_notation::{move_to_usi, parse_game, PositionArgError};
 
 /// The legal moves of the position given by the `POSITION` argument, sorted by their
 /// canonical USI text. A game that is over (checkmate, king entry, a repetition reached by
 /// the `moves` list, ...) has none.
-pub fn legal_moves<V: VariantNotation>(
-    position: &str,
-) -> Result<Vec<UsiMove<V>>, PositionArgError> {
+pub fn legal_moves<V: Variant>(position: &str) -> Result<Vec<UsiMove<V>>, PositionArgError> {
     let game = parse_game::<V>(position)?;
     if game.outcome().is_some() {
         return Ok(Vec::new());
@@ -25,7 +24,7 @@ pub fn legal_moves<V: VariantNotation>(
 }
 
 /// Runs `kshogi moves` for variant `V`: the text or (`json`) the JSON output.
-pub fn run<V: VariantNotation>(position: &str, json: bool) -> Result<String, CliError> {
+pub fn run<V: Variant>(position: &str, json: bool) -> Result<String, CliError> {
     let list = legal_moves::<V>(position)?;
     if json {
         to_json(&list)
@@ -35,7 +34,7 @@ pub fn run<V: VariantNotation>(position: &str, json: bool) -> Result<String, Cli
 }
 
 /// The text output: one move per line (nothing at all when there is no move).
-pub fn to_text<V: VariantNotation>(moves: &[UsiMove<V>]) -> String {
+pub fn to_text<V: Variant>(moves: &[UsiMove<V>]) -> String {
     let mut out = String::new();
     for m in moves {
         out.push_str(&m.to_string());
@@ -45,7 +44,7 @@ pub fn to_text<V: VariantNotation>(moves: &[UsiMove<V>]) -> String {
 }
 
 /// The `--json` output: one JSON array of strings on one line.
-pub fn to_json<V: VariantNotation>(moves: &[UsiMove<V>]) -> Result<String, CliError> {
+pub fn to_json<V: Variant>(moves: &[UsiMove<V>]) -> Result<String, CliError> {
     let mut s = serde_json::to_string(moves)?;
     s.push('\n');
     Ok(s)

@@ -3,8 +3,9 @@
 use crate::engine_text::nodes_per_second;
 use crate::error::CliError;
 use kshogi_core::divide_interruptible;
+use kshogi_core::Variant;
 use kshogi_notation::serde_support::{SfenPosition, UsiMove};
-use kshogi_notation::{move_to_usi, parse_game, VariantNotation};
+use kshogi_notation::{move_to_usi, parse_game};
 use serde::{Serialize, Serializer};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 /// order; `divide` is present only with `--divide`.
 #[derive(Clone, Debug, Serialize)]
 #[serde(bound = "")]
-pub struct PerftReport<V: VariantNotation> {
+pub struct PerftReport<V: Variant> {
     /// Short name of the variant (`kyoto`).
     pub variant: &'static str,
     /// The position perft ran on (after the `moves` list), serialised as its canonical SFEN.
@@ -40,7 +41,7 @@ pub struct PerftReport<V: VariantNotation> {
 }
 
 /// Serialises the divide list as one JSON object, `{"<usi>": <count>, ...}`, in list order.
-fn divide_as_object<V: VariantNotation, S: Serializer>(
+fn divide_as_object<V: Variant, S: Serializer>(
     divide: &Option<Vec<(UsiMove<V>, u64)>>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
@@ -66,7 +67,7 @@ pub fn parse_depth(text: &str) -> Result<u32, CliError> {
 /// is monomorphised for `V`. Repetition is ignored while counting (perft convention), but
 /// the `moves` list itself is played with the full rules, so a move after the game has ended
 /// is an error.
-pub fn run_perft<V: VariantNotation>(
+pub fn run_perft<V: Variant>(
     position: &str,
     depth: u32,
     with_divide: bool,
@@ -124,7 +125,7 @@ pub fn run_perft<V: VariantNotation>(
     })
 }
 
-impl<V: VariantNotation> PerftReport<V> {
+impl<V: Variant> PerftReport<V> {
     /// The text output: with `--divide`, `<usi>: <count>` per root move and a blank line;
     /// then `nodes <N>`, `time <seconds, 3 decimals> s` and `nps <N>`, one per line.
     pub fn to_text(&self) -> String {

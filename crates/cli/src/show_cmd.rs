@@ -3,9 +3,10 @@
 use crate::error::CliError;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
+use kshogi_core::Variant;
 use kshogi_core::{Color, Game};
 use kshogi_notation::serde_support::{SfenPosition, UsiMove};
-use kshogi_notation::{diagram, parse_game, DiagramStyle, VariantKind, VariantNotation};
+use kshogi_notation::{diagram, parse_game, DiagramStyle, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -93,7 +94,7 @@ pub fn run(args: &ShowArgs) -> Result<String, CliError> {
 /// The `--json` output. Serialised with the fields in this order.
 #[derive(Serialize)]
 #[serde(bound = "")]
-struct ShowReport<V: VariantNotation> {
+struct ShowReport<V: Variant> {
     /// Short name of the variant.
     variant: &'static str,
     /// Canonical SFEN of the position after the moves.
@@ -111,7 +112,7 @@ struct ShowReport<V: VariantNotation> {
 }
 
 /// `ongoing`, `check`, or the result of a game that is over (`black wins by checkmate`).
-pub fn status<V: VariantNotation>(game: &Game<V>) -> String {
+pub fn status<V: Variant>(game: &Game<V>) -> String {
     match game.outcome() {
         Some(outcome) => outcome.to_string(),
         None if game.position().in_check() => "check".to_string(),
@@ -120,7 +121,7 @@ pub fn status<V: VariantNotation>(game: &Game<V>) -> String {
 }
 
 /// Renders the position given by the `POSITION` argument, for variant `V`.
-pub fn show<V: VariantNotation>(
+pub fn show<V: Variant>(
     position: &str,
     style: DiagramStyle,
     json: bool,

@@ -6,13 +6,13 @@
 #![allow(missing_docs)] // criterion_group! defines undocumented public functions
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use kshogi_core::{perft, Position};
-use kshogi_notation::{parse_sfen, VariantNotation};
+use kshogi_core::{perft, Position, Variant};
+use kshogi_notation::parse_sfen;
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
 
-fn positions<V: VariantNotation>() -> Vec<Position<V>> {
+fn positions<V: Variant>() -> Vec<Position<V>> {
     let text = include_str!("../../../perft/reference.tsv");
     let mut v = vec![Position::<V>::start()];
     v.extend(
@@ -25,7 +25,7 @@ fn positions<V: VariantNotation>() -> Vec<Position<V>> {
     v
 }
 
-fn bench_variant<V: VariantNotation>(c: &mut Criterion, perft_depth: u32) {
+fn bench_variant<V: Variant>(c: &mut Criterion, perft_depth: u32) {
     let set = positions::<V>();
     let moves: usize = set.iter().map(|p| p.legal_moves().len()).sum();
 

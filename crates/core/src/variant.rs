@@ -133,6 +133,13 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     const NAME: &'static str;
     /// Name for people (`"Kyoto Shogi"`).
     const DISPLAY_NAME: &'static str;
+    /// Other names accepted wherever a variant is named (the command line, `USI_Variant`):
+    /// the reference engine's name (`"kyotoshogi"`) and the like. Matched without regard to
+    /// case.
+    const ALIASES: &'static [&'static str] = &[];
+    /// The KIF `手合割` (handicap) values naming this variant: the first is written, all are
+    /// read (`&["京都将棋", "京都", "kyotoshogi"]`).
+    const KIF_NAMES: &'static [&'static str];
     /// The board shape.
     const GEOMETRY: Geometry;
     /// Every piece kind (face), indexed by [`Kind`].
@@ -201,6 +208,28 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     #[inline(always)]
     fn adjudicate(_pos: &Position<Self>) -> Option<Outcome> {
         None
+    }
+
+    /// Reads the text form of the variant state (the fifth SFEN field, such as Kinzoku's
+    /// `b3`). The error says what is wrong, in words a user understands. The default accepts
+    /// nothing: a variant without state has no such field.
+    fn parse_extra(field: &str) -> Result<Self::Extra, String> {
+        Err(format!(
+            "unexpected field `{field}`: {} has no variant state",
+            Self::DISPLAY_NAME
+        ))
+    }
+
+    /// The text form of the variant state, or `None` when nothing is written (the default
+    /// state). Must read back with [`Variant::parse_extra`].
+    fn format_extra(_extra: Self::Extra) -> Option<String> {
+        None
+    }
+
+    /// Whether a field of position text is this variant's state rather than a ply number
+    /// (so that the ply may be left out before it).
+    fn is_extra_field(_field: &str) -> bool {
+        false
     }
 }
 

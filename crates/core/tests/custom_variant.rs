@@ -67,6 +67,7 @@ struct Toy;
 impl Variant for Toy {
     const NAME: &'static str = "toy";
     const DISPLAY_NAME: &'static str = "Toy Shogi";
+    const KIF_NAMES: &'static [&'static str] = &["toy"];
     const GEOMETRY: Geometry = GEOMETRY;
     const PIECES: &'static [PieceDef] = PIECES;
     const STALEMATE: StalemateRule = StalemateRule::Draw;

@@ -72,6 +72,7 @@ struct Steps;
 impl Variant for Steps {
     const NAME: &'static str = "steps";
     const DISPLAY_NAME: &'static str = "Steps Shogi";
+    const KIF_NAMES: &'static [&'static str] = &["toy"];
     const GEOMETRY: Geometry = GEOMETRY;
     const PIECES: &'static [PieceDef] = PIECES;
     const STALEMATE: StalemateRule = StalemateRule::Loss;

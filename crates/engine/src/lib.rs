@@ -47,8 +47,8 @@
 //! A search without a time limit (and not `infinite`) starts from an empty transposition
 //! table and empty ordering tables, so that the same game and limits give the same result.
 
+use kshogi_core::Variant;
 use kshogi_core::{Game, Kind, Move, Position};
-use kshogi_notation::VariantNotation;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -151,7 +151,7 @@ pub struct SearchResult {
 ///
 /// Only [`Evaluate::evaluate`] is required; the other methods have defaults that suit a
 /// variant without special wins.
-pub trait Evaluate: VariantNotation {
+pub trait Evaluate: Variant {
     /// Static evaluation in centipawns from the side to move's point of view.
     fn evaluate(pos: &kshogi_core::Position<Self>) -> i32;
 

@@ -3,12 +3,13 @@
 #![allow(missing_docs)] // criterion_group! defines undocumented public functions
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use kshogi_notation::{parse_sfen, to_sfen, VariantNotation};
+use kshogi_core::Variant;
+use kshogi_notation::{parse_sfen, to_sfen};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
 
-fn bench_variant<V: VariantNotation>(c: &mut Criterion) {
+fn bench_variant<V: Variant>(c: &mut Criterion) {
     let text = include_str!("../../../perft/reference.tsv");
     let sfens: Vec<&str> = text
         .lines()

@@ -2,7 +2,6 @@
 
 use crate::sfen::piece_letters;
 use crate::usi::move_to_usi;
-use crate::variant::VariantNotation;
 use kshogi_core::{Color, Move, Piece, Position, Square, Variant};
 use kshogi_rules_kinzoku::Countdown;
 use std::any::Any;
@@ -158,7 +157,7 @@ fn hand_line<V: Variant>(out: &mut String, pos: &Position<V>, color: Color, styl
 
 /// The line describing the variant state, if there is one: the Kinzoku bare-king countdown
 /// in words, or the SFEN state field of another variant.
-fn extra_line<V: VariantNotation>(pos: &Position<V>) -> Option<String> {
+fn extra_line<V: Variant>(pos: &Position<V>) -> Option<String> {
     let extra = pos.extra();
     let any: &dyn Any = &extra;
     if let Some(countdown) = any.downcast_ref::<Option<Countdown>>() {
@@ -229,7 +228,7 @@ fn extra_line<V: VariantNotation>(pos: &Position<V>) -> Option<String> {
 /// `last_move` is the move that led to `pos`, when known: its destination is marked and a
 /// `last move: <usi>` line is added. A move that names squares off the board or a piece the
 /// variant does not have is ignored rather than drawn. Every line ends with `\n`.
-pub fn diagram<V: VariantNotation>(
+pub fn diagram<V: Variant>(
     pos: &Position<V>,
     last_move: Option<Move>,
     style: DiagramStyle,

@@ -29,4 +29,4 @@ pub use diagram::{diagram, DiagramStyle};
 pub use position_arg::{parse_game, PositionArgError};
 pub use sfen::{board_shape, parse_sfen, to_sfen, SfenError, SfenErrorKind};
 pub use usi::{move_to_usi, parse_usi, UsiError};
-pub use variant::{VariantKind, VariantNotation};
+pub use variant::VariantKind;

@@ -2,7 +2,7 @@
 
 use crate::sfen::{parse_sfen, words, SfenError};
 use crate::usi::{parse_usi, UsiError};
-use crate::variant::VariantNotation;
+use kshogi_core::Variant;
 use kshogi_core::{Game, GameError, Outcome};
 
 /// Why a `POSITION` argument was rejected.
@@ -40,7 +40,7 @@ pub enum PositionArgError {
 
 /// Parses a `POSITION` argument into a game: the position, then every listed move played
 /// with the variant's rules (repetition included).
-pub fn parse_game<V: VariantNotation>(text: &str) -> Result<Game<V>, PositionArgError> {
+pub fn parse_game<V: Variant>(text: &str) -> Result<Game<V>, PositionArgError> {
     let ws = words(text);
     let split = ws.iter().position(|w| w.1 == "moves");
     let (pos_text, moves) = match split {

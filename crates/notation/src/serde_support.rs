@@ -36,7 +36,7 @@
 use crate::diagram::is_well_formed;
 use crate::sfen::{parse_sfen, to_sfen, SfenError};
 use crate::usi::{move_to_usi, parse_usi, read_usi_text, UsiError, UsiText};
-use crate::variant::{VariantKind, VariantNotation};
+use crate::variant::VariantKind;
 use kshogi_core::{Game, GameError, Move, Outcome, Position, Variant};
 use serde::de::Error as _;
 use serde::ser::{Error as _, SerializeStruct as _};
@@ -78,14 +78,14 @@ impl<V: Variant> From<Position<V>> for SfenPosition<V> {
     }
 }
 
-impl<V: VariantNotation> fmt::Display for SfenPosition<V> {
+impl<V: Variant> fmt::Display for SfenPosition<V> {
     /// The canonical SFEN.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&to_sfen(&self.0))
     }
 }
 
-impl<V: VariantNotation> FromStr for SfenPosition<V> {
+impl<V: Variant> FromStr for SfenPosition<V> {
     type Err = SfenError;
     /// Reads any SFEN [`parse_sfen`] reads.
     fn from_str(text: &str) -> Result<Self, SfenError> {
@@ -93,13 +93,13 @@ impl<V: VariantNotation> FromStr for SfenPosition<V> {
     }
 }
 
-impl<V: VariantNotation> Serialize for SfenPosition<V> {
+impl<V: Variant> Serialize for SfenPosition<V> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&to_sfen(&self.0))
     }
 }
 
-impl<'de, V: VariantNotation> Deserialize<'de> for SfenPosition<V> {
+impl<'de, V: Variant> Deserialize<'de> for SfenPosition<V> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
         text.parse()
@@ -319,7 +319,7 @@ fn describe(outcome: Option<Outcome>) -> String {
     }
 }
 
-impl<V: VariantNotation> Serialize for GameRecord<V> {
+impl<V: Variant> Serialize for GameRecord<V> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let game = &self.0;
         let moves: Vec<UsiMove<V>> = game.moves().iter().map(|&m| UsiMove::new(m)).collect();
@@ -354,7 +354,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<Outcome>>, D
     Option::<Outcome>::deserialize(d).map(Some)
 }
 
-impl<V: VariantNotation> GameRecord<V> {
+impl<V: Variant> GameRecord<V> {
     /// Checks a record read as text and replays it: the variant, the start position, every
     /// move (either USI dialect, legal where it is played, not after the end), and the
     /// `sfen` and `result` fields when given.
@@ -415,7 +415,7 @@ impl<V: VariantNotation> GameRecord<V> {
     }
 }
 
-impl<'de, V: VariantNotation> Deserialize<'de> for GameRecord<V> {
+impl<'de, V: Variant> Deserialize<'de> for GameRecord<V> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw = RawRecord::deserialize(deserializer)?;
         GameRecord::from_raw(raw).map_err(D::Error::custom)

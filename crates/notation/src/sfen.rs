@@ -1,6 +1,5 @@
 //! SFEN: `<board> <side> <hands> [<ply>] [<countdown>]`.
 
-use crate::variant::VariantNotation;
 use kshogi_core::{Color, Kind, Piece, Position, PositionError, Setup, Variant, MAX_SLOTS};
 use std::fmt::Write as _;
 
@@ -371,7 +370,7 @@ fn parse_hands<V: Variant>(setup: &mut Setup<V>, col: usize, hands: &str) -> Res
 ///
 /// Accepts the reference engine's aliases on the board and in hands, hand letters of either
 /// face, any order of hand pieces, an omitted ply (1), and the variant-state field.
-pub fn parse_sfen<V: VariantNotation>(text: &str) -> Result<Position<V>, SfenError> {
+pub fn parse_sfen<V: Variant>(text: &str) -> Result<Position<V>, SfenError> {
     let ws = words(text);
     let mut fields: &[(usize, &str)] = &ws;
     if fields.first().map(|w| w.1) == Some("sfen") {
@@ -439,7 +438,7 @@ pub fn parse_sfen<V: VariantNotation>(text: &str) -> Result<Position<V>, SfenErr
 
 /// The canonical SFEN of a position: canonical letters, hands in canonical order (Black's
 /// first), the ply, and the variant-state field when there is one.
-pub fn to_sfen<V: VariantNotation>(pos: &Position<V>) -> String {
+pub fn to_sfen<V: Variant>(pos: &Position<V>) -> String {
     let g = V::GEOMETRY;
     let t = V::tables();
     let mut s = String::new();

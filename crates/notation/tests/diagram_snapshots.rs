@@ -2,8 +2,9 @@
 //! the pieces, hands and lines expected from the position as worked out by hand, and that
 //! the coloured diagram is the plain one plus escape sequences.
 
+use kshogi_core::Variant;
 use kshogi_core::{Game, Move, Position};
-use kshogi_notation::{diagram, parse_game, to_sfen, DiagramStyle, VariantNotation};
+use kshogi_notation::{diagram, parse_game, to_sfen, DiagramStyle};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -40,16 +41,16 @@ fn visible(text: &str) -> String {
     text.replace('\x1b', "\\e")
 }
 
-fn game<V: VariantNotation>(text: &str) -> Game<V> {
+fn game<V: Variant>(text: &str) -> Game<V> {
     parse_game::<V>(text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
-fn last<V: VariantNotation>(g: &Game<V>) -> Option<Move> {
+fn last<V: Variant>(g: &Game<V>) -> Option<Move> {
     g.moves().last().copied()
 }
 
 /// The plain diagram, after checking that the coloured one is the same text with escapes.
-fn plain_and_color<V: VariantNotation>(pos: &Position<V>, mv: Option<Move>) -> (String, String) {
+fn plain_and_color<V: Variant>(pos: &Position<V>, mv: Option<Move>) -> (String, String) {
     let plain = diagram(pos, mv, DiagramStyle::PLAIN);
     let color = diagram(pos, mv, COLOR);
     assert!(!plain.contains('\x1b'), "{plain}");

@@ -5,11 +5,12 @@
 //! the source of an expectation.
 
 use kshogi_core::Color;
+use kshogi_core::Variant;
 use kshogi_notation::kif::{
     decode_kif, kif_variant, parse_kif, read_kif, to_kif, KifHeaderLine, KifRecord, KifResult,
     KifSpecial, KifTime, SideNames,
 };
-use kshogi_notation::{move_to_usi, to_sfen, VariantKind, VariantNotation};
+use kshogi_notation::{move_to_usi, to_sfen, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -29,7 +30,7 @@ fn text(name: &str) -> String {
     String::from_utf8(bytes(name)).expect("UTF-8 data file")
 }
 
-fn usi<V: VariantNotation>(r: &KifRecord<V>) -> Vec<String> {
+fn usi<V: Variant>(r: &KifRecord<V>) -> Vec<String> {
     r.moves().iter().map(|m| move_to_usi::<V>(m.mv())).collect()
 }
 

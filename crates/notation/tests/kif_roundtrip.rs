@@ -2,9 +2,10 @@
 //! start, and from mid-game positions that need a board diagram), written with times and
 //! comments, read back: the same start position, moves, times, comments and result.
 
+use kshogi_core::Variant;
 use kshogi_core::{Game, Position};
 use kshogi_notation::kif::{parse_kif, read_kif, to_kif, KifRecord, KifTime};
-use kshogi_notation::{to_sfen, VariantNotation};
+use kshogi_notation::to_sfen;
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -26,7 +27,7 @@ impl Rng {
 }
 
 /// Plays up to `plies` random legal moves from `start`, stopping when the game ends.
-fn random_game<V: VariantNotation>(rng: &mut Rng, start: Position<V>, plies: usize) -> Game<V> {
+fn random_game<V: Variant>(rng: &mut Rng, start: Position<V>, plies: usize) -> Game<V> {
     let mut game = Game::new(start);
     for _ in 0..plies {
         if game.outcome().is_some() {
@@ -39,7 +40,7 @@ fn random_game<V: VariantNotation>(rng: &mut Rng, start: Position<V>, plies: usi
     game
 }
 
-fn round_trips<V: VariantNotation>(seed: u64) {
+fn round_trips<V: Variant>(seed: u64) {
     let mut rng = Rng(seed);
     let mut diagrams = 0;
     let mut finished = 0;

@@ -2,13 +2,14 @@
 //! mid-game positions with pieces in hand. Each snapshot was checked by hand against the
 //! KIF format (docs/notation.md) and the hand-worked games of `kif_read.rs`.
 
+use kshogi_core::Variant;
 use kshogi_notation::kif::{kif_diagram, to_kif, KifRecord};
-use kshogi_notation::{parse_game, parse_sfen, VariantNotation};
+use kshogi_notation::{parse_game, parse_sfen};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
 
-fn kif_of<V: VariantNotation>(position: &str) -> String {
+fn kif_of<V: Variant>(position: &str) -> String {
     let game = parse_game::<V>(position).unwrap_or_else(|e| panic!("{position}: {e}"));
     to_kif(&KifRecord::from_game(&game))
 }

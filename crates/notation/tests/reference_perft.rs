@@ -5,7 +5,8 @@
 //! run in release mode in CI (`cargo test --release -- --include-ignored`).
 
 use kshogi_core::perft;
-use kshogi_notation::{parse_sfen, VariantNotation};
+use kshogi_core::Variant;
+use kshogi_notation::parse_sfen;
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -39,7 +40,7 @@ fn rows() -> Vec<Row> {
         .collect()
 }
 
-fn run<V: VariantNotation>(row: &Row) -> u64 {
+fn run<V: Variant>(row: &Row) -> u64 {
     let mut pos = parse_sfen::<V>(&row.sfen)
         .unwrap_or_else(|e| panic!("line {}: {}: {e}", row.line, row.sfen));
     perft(&mut pos, row.depth)

@@ -3,9 +3,10 @@
 //! serde error (never a panic).
 #![cfg(feature = "serde")]
 
+use kshogi_core::Variant;
 use kshogi_core::{Game, Move, Position};
 use kshogi_notation::serde_support::{GameRecord, SfenPosition, UsiMove};
-use kshogi_notation::{move_to_usi, parse_sfen, to_sfen, VariantNotation};
+use kshogi_notation::{move_to_usi, parse_sfen, to_sfen};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -32,7 +33,7 @@ const GAMES: usize = 100;
 const MAX_PLIES: usize = 60;
 
 /// Positions of the reference perft table for variant `V`, as extra starting points.
-fn reference_starts<V: VariantNotation>() -> Vec<Position<V>> {
+fn reference_starts<V: Variant>() -> Vec<Position<V>> {
     include_str!("../../../perft/reference.tsv")
         .lines()
         .filter(|l| l.starts_with(&format!("{}\t", V::NAME)))
@@ -41,7 +42,7 @@ fn reference_starts<V: VariantNotation>() -> Vec<Position<V>> {
         .collect()
 }
 
-fn check_position<V: VariantNotation>(pos: &Position<V>) {
+fn check_position<V: Variant>(pos: &Position<V>) {
     let text = serde_json::to_string(&SfenPosition(*pos)).unwrap();
     // The serde form is exactly the canonical SFEN as a JSON string.
     assert_eq!(text, format!("\"{}\"", to_sfen(pos)));
@@ -49,14 +50,14 @@ fn check_position<V: VariantNotation>(pos: &Position<V>) {
     assert_eq!(back.0, *pos, "{text}");
 }
 
-fn check_move<V: VariantNotation>(mv: Move) {
+fn check_move<V: Variant>(mv: Move) {
     let text = serde_json::to_string(&UsiMove::<V>::new(mv)).unwrap();
     assert_eq!(text, format!("\"{}\"", move_to_usi::<V>(mv)));
     let back: UsiMove<V> = serde_json::from_str(&text).unwrap();
     assert_eq!(back.get(), mv, "{text}");
 }
 
-fn check_record<V: VariantNotation>(game: &Game<V>) {
+fn check_record<V: Variant>(game: &Game<V>) {
     let record = GameRecord(game.clone());
     let text = serde_json::to_string(&record).unwrap();
     let value: Value = serde_json::from_str(&text).unwrap();
@@ -99,7 +100,7 @@ fn check_record<V: VariantNotation>(game: &Game<V>) {
     assert_eq!(back, record);
 }
 
-fn random_games<V: VariantNotation>(seed: u64) -> (usize, usize) {
+fn random_games<V: Variant>(seed: u64) -> (usize, usize) {
     let mut rng = Rng(seed);
     let others = reference_starts::<V>();
     let (mut plies, mut finished) = (0, 0);

@@ -4,14 +4,15 @@
 //! each lenient input is written out by hand.
 
 use kshogi_core::Position;
-use kshogi_notation::{parse_sfen, to_sfen, VariantKind, VariantNotation};
+use kshogi_core::Variant;
+use kshogi_notation::{parse_sfen, to_sfen, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
 use std::fmt::Write as _;
 
 fn print(kind: VariantKind, text: &str) -> String {
-    fn go<V: VariantNotation>(text: &str) -> String {
+    fn go<V: Variant>(text: &str) -> String {
         let pos = parse_sfen::<V>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         to_sfen(&pos)
     }

@@ -100,6 +100,8 @@ fn non_king(pos: &Position<Kinzoku>, c: Color) -> Bitboard {
 impl Variant for Kinzoku {
     const NAME: &'static str = "kinzoku";
     const DISPLAY_NAME: &'static str = "Kinzoku Shogi";
+    const ALIASES: &'static [&'static str] = &["kinzokushogi", "kinzoku-shogi"];
+    const KIF_NAMES: &'static [&'static str] = &["金属将棋", "kinzokushogi"];
     const GEOMETRY: Geometry = GEOMETRY;
     const PIECES: &'static [PieceDef] = PIECES;
     const STALEMATE: StalemateRule = StalemateRule::Draw;
@@ -169,8 +171,8 @@ impl Variant for Kinzoku {
             }
             if cd.moves_left == 0 && setup.side == cd.side {
                 return Err(PositionError::Variant(format!(
-                    "an expired countdown (`{}0`) is only possible with the lone king's side to move",
-                    if cd.side == Color::Black { 'b' } else { 'w' }
+                    "an expired countdown of {} is only possible with the lone king's side to move",
+                    cd.side
                 )));
             }
             let lone = !cd.side;
@@ -249,5 +251,48 @@ impl Variant for Kinzoku {
             }
             _ => None,
         }
+    }
+
+    /// The countdown is written `b<n>` or `w<n>`: the counting side and its moves left.
+    fn parse_extra(field: &str) -> Result<Option<Countdown>, String> {
+        let mut chars = field.chars();
+        let side = match chars.next() {
+            Some('b') => Color::Black,
+            Some('w') => Color::White,
+            _ => {
+                return Err(format!(
+                    "countdown `{field}` must be `b` or `w` followed by the moves left"
+                ))
+            }
+        };
+        let rest = chars.as_str();
+        if rest.is_empty() || rest.len() > 2 || !rest.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "countdown `{field}` needs a number of moves after the side"
+            ));
+        }
+        let n: u8 = rest
+            .parse()
+            .map_err(|_| format!("countdown `{field}` is not a number"))?;
+        if n > COUNTDOWN_MOVES {
+            return Err(format!(
+                "countdown `{field}`: moves left must be 1 to {COUNTDOWN_MOVES} (0 once expired)"
+            ));
+        }
+        Ok(Some(Countdown {
+            side,
+            moves_left: n,
+        }))
+    }
+
+    fn format_extra(extra: Option<Countdown>) -> Option<String> {
+        extra.map(|cd| {
+            let side = if cd.side == Color::Black { 'b' } else { 'w' };
+            format!("{side}{}", cd.moves_left)
+        })
+    }
+
+    fn is_extra_field(field: &str) -> bool {
+        field.starts_with('b') || field.starts_with('w')
     }
 }

@@ -138,6 +138,8 @@ pub struct Kyoto;
 impl Variant for Kyoto {
     const NAME: &'static str = "kyoto";
     const DISPLAY_NAME: &'static str = "Kyoto Shogi";
+    const ALIASES: &'static [&'static str] = &["kyotoshogi", "kyoto-shogi"];
+    const KIF_NAMES: &'static [&'static str] = &["京都将棋", "京都", "kyotoshogi"];
     const GEOMETRY: Geometry = Geometry::new(5, 5);
     const PIECES: &'static [PieceDef] = PIECES;
     const STALEMATE: StalemateRule = StalemateRule::Loss;

@@ -139,6 +139,8 @@ pub struct Micro;
 impl Variant for Micro {
     const NAME: &'static str = "micro";
     const DISPLAY_NAME: &'static str = "Micro Shogi";
+    const ALIASES: &'static [&'static str] = &["microshogi", "micro-shogi"];
+    const KIF_NAMES: &'static [&'static str] = &["五分摩訶将棋", "microshogi"];
     const GEOMETRY: Geometry = Geometry::new(4, 5);
     const PIECES: &'static [PieceDef] = PIECES;
     const STALEMATE: StalemateRule = StalemateRule::Loss;

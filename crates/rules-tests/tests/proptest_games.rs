@@ -24,8 +24,9 @@
 mod common;
 
 use common::reference::{RefPos, Rv};
+use kshogi_core::Variant;
 use kshogi_core::{divide, perft, Position};
-use kshogi_notation::{move_to_usi, parse_game, parse_usi, to_sfen, VariantNotation};
+use kshogi_notation::{move_to_usi, parse_game, parse_usi, to_sfen};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -53,7 +54,7 @@ const EXTRA_STARTS: &[(&str, &str)] = &[
 
 /// The start positions of variant `V`: its start, the distinct positions of the shared perft
 /// table, and its [`EXTRA_STARTS`].
-fn starts<V: VariantNotation>() -> Vec<Position<V>> {
+fn starts<V: Variant>() -> Vec<Position<V>> {
     let table = include_str!("../../../perft/reference.tsv");
     let mut texts: Vec<&str> = vec!["startpos"];
     for line in table.lines() {
@@ -105,7 +106,7 @@ fn config() -> Config {
 
 /// Plays the game from its start and runs `check` on every position visited, the start
 /// included.
-fn visit<V: VariantNotation>(
+fn visit<V: Variant>(
     starts: &[Position<V>],
     (start, picks): &(Index, Vec<Index>),
     mut check: impl FnMut(&Position<V>) -> Result<(), TestCaseError>,
@@ -125,7 +126,7 @@ fn visit<V: VariantNotation>(
 
 /// Making and unmaking each legal move restores the position (board, hands, side, ply,
 /// variant state) and its hash.
-fn unmake_restores<V: VariantNotation>(pos: &Position<V>) -> Result<(), TestCaseError> {
+fn unmake_restores<V: Variant>(pos: &Position<V>) -> Result<(), TestCaseError> {
     for &mv in pos.legal_moves().iter() {
         let mut p = *pos;
         let undo = p.make(mv);
@@ -144,7 +145,7 @@ fn unmake_restores<V: VariantNotation>(pos: &Position<V>) -> Result<(), TestCase
 }
 
 /// The incremental hash equals the hash computed from scratch, here and after each move.
-fn hash_is_fresh<V: VariantNotation>(pos: &Position<V>) -> Result<(), TestCaseError> {
+fn hash_is_fresh<V: Variant>(pos: &Position<V>) -> Result<(), TestCaseError> {
     prop_assert_eq!(pos.hash(), pos.compute_hash(), "`{}`", to_sfen(pos));
     for &mv in pos.legal_moves().iter() {
         let p = pos.after(mv);
@@ -160,7 +161,7 @@ fn hash_is_fresh<V: VariantNotation>(pos: &Position<V>) -> Result<(), TestCaseEr
 }
 
 /// The canonical USI text of every legal move parses back to the same move.
-fn usi_round_trips<V: VariantNotation>(pos: &Position<V>) -> Result<(), TestCaseError> {
+fn usi_round_trips<V: Variant>(pos: &Position<V>) -> Result<(), TestCaseError> {
     for &mv in pos.legal_moves().iter() {
         let usi = move_to_usi::<V>(mv);
         prop_assert_eq!(
@@ -175,7 +176,7 @@ fn usi_round_trips<V: VariantNotation>(pos: &Position<V>) -> Result<(), TestCase
 }
 
 /// perft(d) equals the sum of divide(d) for d = 1, 2; divide has one entry per legal move.
-fn perft_is_divide_sum<V: VariantNotation>(pos: &Position<V>) -> Result<(), TestCaseError> {
+fn perft_is_divide_sum<V: Variant>(pos: &Position<V>) -> Result<(), TestCaseError> {
     let moves = pos.legal_moves();
     for depth in 1..=2 {
         let mut p = *pos;
@@ -190,7 +191,7 @@ fn perft_is_divide_sum<V: VariantNotation>(pos: &Position<V>) -> Result<(), Test
 }
 
 /// No legal move leaves the mover's own king attacked.
-fn king_safe<V: VariantNotation>(pos: &Position<V>) -> Result<(), TestCaseError> {
+fn king_safe<V: Variant>(pos: &Position<V>) -> Result<(), TestCaseError> {
     let mover = pos.side_to_move();
     for &mv in pos.legal_moves().iter() {
         let p = pos.after(mv);
@@ -205,7 +206,7 @@ fn king_safe<V: VariantNotation>(pos: &Position<V>) -> Result<(), TestCaseError>
 }
 
 /// Core's legal moves are exactly the reference generator's (sorted USI texts).
-fn agrees_with_reference<V: VariantNotation>(pos: &Position<V>) -> Result<(), TestCaseError> {
+fn agrees_with_reference<V: Variant>(pos: &Position<V>) -> Result<(), TestCaseError> {
     let sfen = to_sfen(pos);
     let mut core: Vec<String> = pos
         .legal_moves()

@@ -25,8 +25,9 @@ mod common;
 
 use common::reference::{self, repetition, RefPos, Rv};
 use common::Rng;
+use kshogi_core::Variant;
 use kshogi_core::{divide, perft, perft_parallel, Game, Outcome, Position};
-use kshogi_notation::{move_to_usi, parse_sfen, parse_usi, to_sfen, VariantNotation};
+use kshogi_notation::{move_to_usi, parse_sfen, parse_usi, to_sfen};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -74,7 +75,7 @@ fn diff(a: &[String], b: &[String]) -> String {
 }
 
 /// Every per-position check; returns the reference model of the position.
-fn check_position<V: VariantNotation>(
+fn check_position<V: Variant>(
     pos: &Position<V>,
     rv: Rv,
     rng: &mut Rng,
@@ -197,7 +198,7 @@ fn ending_name(o: Option<Outcome>) -> String {
 
 /// Plays `games` random games of at most `max_plies` from each start (`None`: the variant's
 /// start position).
-fn run<V: VariantNotation>(seed: u64, starts: &[(Option<&str>, usize, usize)]) -> Stats {
+fn run<V: Variant>(seed: u64, starts: &[(Option<&str>, usize, usize)]) -> Stats {
     let mut rng = Rng::new(seed);
     let mut stats = Stats::default();
     for &(start, games, max_plies) in starts {
@@ -213,12 +214,7 @@ fn run<V: VariantNotation>(seed: u64, starts: &[(Option<&str>, usize, usize)]) -
     stats
 }
 
-fn play_one<V: VariantNotation>(
-    start: Position<V>,
-    max_plies: usize,
-    rng: &mut Rng,
-    stats: &mut Stats,
-) {
+fn play_one<V: Variant>(start: Position<V>, max_plies: usize, rng: &mut Rng, stats: &mut Stats) {
     let rv = Rv::from_name(V::NAME);
     {
         let mut pos = start;

@@ -7,8 +7,9 @@
 mod common;
 
 use common::reference::{perft as ref_perft, RefPos, Rv};
+use kshogi_core::Variant;
 use kshogi_core::{divide, divide_parallel, perft, perft_parallel};
-use kshogi_notation::{move_to_usi, parse_sfen, to_sfen, VariantNotation};
+use kshogi_notation::{move_to_usi, parse_sfen, to_sfen};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -16,7 +17,7 @@ use kshogi_rules_micro::Micro;
 /// Rows up to this many leaves are run (the model is slow on purpose).
 const LIMIT: u64 = 250_000;
 
-fn check<V: VariantNotation>(sfen: &str, depth: u32, nodes: u64) {
+fn check<V: Variant>(sfen: &str, depth: u32, nodes: u64) {
     let mut pos = parse_sfen::<V>(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
     let r = RefPos::from_sfen(Rv::from_name(V::NAME), &to_sfen(&pos));
     assert_eq!(

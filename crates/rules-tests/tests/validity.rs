@@ -4,13 +4,13 @@ mod common;
 
 use common::Rng;
 use kshogi_core::{Color, Kind, Piece, Position, PositionError, Setup, Square, Variant};
-use kshogi_notation::{parse_sfen, parse_usi, to_sfen, SfenErrorKind, VariantNotation};
+use kshogi_notation::{parse_sfen, parse_usi, to_sfen, SfenErrorKind};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
 
 /// The error kind of an SFEN the test expects to be rejected.
-fn rejected<V: VariantNotation>(sfen: &str) -> SfenErrorKind {
+fn rejected<V: Variant>(sfen: &str) -> SfenErrorKind {
     match parse_sfen::<V>(sfen) {
         Ok(p) => panic!("{} accepts `{sfen}` as {}", V::NAME, to_sfen(&p)),
         Err(e) => {
@@ -20,7 +20,7 @@ fn rejected<V: VariantNotation>(sfen: &str) -> SfenErrorKind {
     }
 }
 
-fn accepted<V: VariantNotation>(sfen: &str) {
+fn accepted<V: Variant>(sfen: &str) {
     if let Err(e) = parse_sfen::<V>(sfen) {
         panic!("{} rejects `{sfen}`: {e}", V::NAME);
     }
@@ -315,7 +315,7 @@ fn the_setup_constructor_rejects_what_text_cannot_express() {
 
 /// Random mutations of valid SFENs and random USI texts: errors are fine, panics are not;
 /// whatever is accepted prints and parses back to itself.
-fn fuzz<V: VariantNotation>(seeds: &[&str], rng: &mut Rng) -> usize {
+fn fuzz<V: Variant>(seeds: &[&str], rng: &mut Rng) -> usize {
     let mut accepted = 0;
     const ALPHABET: &[char] = &[
         'k', 'K', 'p', 'P', 'g', 'G', 's', 'S', 't', 'T', 'l', 'L', 'b', 'B', 'n', 'N', 'r', 'R',

@@ -10,7 +10,7 @@ use super::text::{
     digit_value, full_width_digit, is_space, kanji_digit, kanji_list, kind_by_kanji, parse_count,
     rank_kanji, trim,
 };
-use crate::variant::{VariantKind, VariantNotation};
+use crate::variant::VariantKind;
 use kshogi_core::MAX_SLOTS;
 use kshogi_core::{Color, Game, GameError, Kind, Move, Piece, Position, Setup, Square, Variant};
 use kshogi_rules_kinzoku::Kinzoku;
@@ -24,9 +24,9 @@ pub(crate) const STATE_KEY: &str = "カウントダウン";
 /// The `手合割` value of a variant.
 pub fn kif_name(kind: VariantKind) -> &'static str {
     match kind {
-        VariantKind::Kyoto => Kyoto::KIF_NAME,
-        VariantKind::Micro => Micro::KIF_NAME,
-        VariantKind::Kinzoku => Kinzoku::KIF_NAME,
+        VariantKind::Kyoto => Kyoto::KIF_NAMES[0],
+        VariantKind::Micro => Micro::KIF_NAMES[0],
+        VariantKind::Kinzoku => Kinzoku::KIF_NAMES[0],
     }
 }
 
@@ -47,7 +47,7 @@ fn known_names() -> String {
 }
 
 /// Decodes the bytes of a KIF file (see [`decode_kif`]) and reads the record.
-pub fn read_kif<V: VariantNotation>(bytes: &[u8]) -> Result<KifRecord<V>, KifError> {
+pub fn read_kif<V: Variant>(bytes: &[u8]) -> Result<KifRecord<V>, KifError> {
     parse_kif(&decode_kif(bytes)?)
 }
 
@@ -108,7 +108,7 @@ pub fn kif_variant(text: &str) -> Result<VariantKind, KifError> {
 /// number. A `手合割` header is not required (the caller chose the variant), but one that
 /// names another variant kshogi knows, or standard shogi (`平手`, `…落ち`), is an error;
 /// any other value is accepted and kept.
-pub fn parse_kif<V: VariantNotation>(text: &str) -> Result<KifRecord<V>, KifError> {
+pub fn parse_kif<V: Variant>(text: &str) -> Result<KifRecord<V>, KifError> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let mut reader = Reader::<V>::new();
     for (i, raw) in text.split('\n').enumerate() {
@@ -140,7 +140,7 @@ struct Diagram<V: Variant> {
     extra: Option<V::Extra>,
 }
 
-struct Reader<V: VariantNotation> {
+struct Reader<V: Variant> {
     headers: Vec<KifHeaderLine>,
     names: SideNames,
     diagram: Diagram<V>,
@@ -485,7 +485,7 @@ fn describe(r: KifResult, names: SideNames) -> String {
 }
 
 /// Checks a move spec against the position and returns the legal move it names.
-fn resolve<V: VariantNotation>(
+fn resolve<V: Variant>(
     pos: &Position<V>,
     spec: &MoveSpec,
     prev: Option<Square>,
@@ -635,7 +635,7 @@ fn resolve<V: VariantNotation>(
     Ok(chosen)
 }
 
-impl<V: VariantNotation> Reader<V> {
+impl<V: Variant> Reader<V> {
     fn new() -> Reader<V> {
         Reader {
             headers: Vec::new(),
@@ -1353,9 +1353,9 @@ impl<V: VariantNotation> Reader<V> {
 }
 
 /// Checks the value of a `手合割` line against the variant being read.
-fn check_handicap<V: VariantNotation>(no: usize, col: usize, value: &str) -> Result<(), KifError> {
+fn check_handicap<V: Variant>(no: usize, col: usize, value: &str) -> Result<(), KifError> {
     let v = trim(value);
-    if v == V::KIF_NAME {
+    if v == V::KIF_NAMES[0] {
         return Ok(());
     }
     let err = |msg: String| KifError::at(no, Some(col), KifErrorKind::Variant(msg));
@@ -1364,7 +1364,7 @@ fn check_handicap<V: VariantNotation>(no: usize, col: usize, value: &str) -> Res
             "`手合割：{v}` is {}, but the record is read as {} (`{}`)",
             display_name(k),
             V::DISPLAY_NAME,
-            V::KIF_NAME
+            V::KIF_NAMES[0]
         )));
     }
     if v == "平手" || v.ends_with("落ち") {

@@ -1,6 +1,6 @@
 //! The KIF record: headers, start position, moves with times and comments, and the result.
 
-use crate::variant::VariantNotation;
+use kshogi_core::Variant;
 use kshogi_core::{Color, DrawReason, Game, GameError, Move, Outcome, Position};
 
 /// The header key that names the variant.
@@ -175,7 +175,7 @@ impl KifResult {
 /// The moves are always legal: they can only be added by [`KifRecord::push`] (or by the
 /// reader), which plays them in a [`Game`]. Everything else is public and may be edited.
 #[derive(Clone, Debug)]
-pub struct KifRecord<V: VariantNotation> {
+pub struct KifRecord<V: Variant> {
     /// The header area in order: `key：value` lines (the `手合割` line included) and
     /// comments. The board diagram is not here: it is written from the start position, right
     /// after the `手合割` line.
@@ -194,7 +194,7 @@ pub struct KifRecord<V: VariantNotation> {
     moves: Vec<KifMove>,
 }
 
-impl<V: VariantNotation> KifRecord<V> {
+impl<V: Variant> KifRecord<V> {
     /// An empty record from `start`: headers `#KIF version=2.0 encoding=UTF-8` and the
     /// `手合割` line, no moves.
     pub fn new(start: Position<V>) -> KifRecord<V> {
@@ -203,7 +203,7 @@ impl<V: VariantNotation> KifRecord<V> {
                 KifHeaderLine::Comment("#KIF version=2.0 encoding=UTF-8".into()),
                 KifHeaderLine::Field {
                     key: HANDICAP_KEY.into(),
-                    value: V::KIF_NAME.into(),
+                    value: V::KIF_NAMES[0].into(),
                 },
             ],
             names: SideNames::SenteGote,

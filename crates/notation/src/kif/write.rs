@@ -3,7 +3,6 @@
 use super::read::STATE_KEY;
 use super::record::{KifHeaderLine, KifRecord, KifTime, SideNames, HANDICAP_KEY};
 use super::text::{display_width, full_width_digit, kanji_count, kanji_of, rank_kanji};
-use crate::variant::VariantNotation;
 use kshogi_core::{Color, Flip, Move, Piece, Position, Variant};
 use std::fmt::Write as _;
 
@@ -28,7 +27,7 @@ const MOVE_COLUMNS: usize = 13;
 /// as it stood before the move, `成` when it flips or promotes (`不成` only where the variant
 /// makes the flip optional and it is not taken), then the origin `(35)`; a drop names the
 /// face dropped and ends in `打`.
-pub fn to_kif<V: VariantNotation>(record: &KifRecord<V>) -> String {
+pub fn to_kif<V: Variant>(record: &KifRecord<V>) -> String {
     let mut out = String::new();
     let start = *record.start();
     let has_handicap = record
@@ -136,8 +135,8 @@ fn write_comment(out: &mut String, text: &str) {
     }
 }
 
-fn write_handicap<V: VariantNotation>(out: &mut String, start: &Position<V>, names: SideNames) {
-    let _ = writeln!(out, "{HANDICAP_KEY}：{}", V::KIF_NAME);
+fn write_handicap<V: Variant>(out: &mut String, start: &Position<V>, names: SideNames) {
+    let _ = writeln!(out, "{HANDICAP_KEY}：{}", V::KIF_NAMES[0]);
     if *start != Position::<V>::start() {
         out.push_str(&kif_diagram_named(start, names));
     }
@@ -164,11 +163,11 @@ fn write_handicap<V: VariantNotation>(out: &mut String, start: &Position<V>, nam
 /// the board (Kinzoku's bare-king countdown), `カウントダウン：<SFEN field>` such as `b3`.
 /// Hands list the pieces by the kanji of their pair's first face, in the variant's hand
 /// order, separated by full-width spaces, with kanji counts above one (`歩二`).
-pub fn kif_diagram<V: VariantNotation>(pos: &Position<V>) -> String {
+pub fn kif_diagram<V: Variant>(pos: &Position<V>) -> String {
     kif_diagram_named(pos, SideNames::SenteGote)
 }
 
-pub(crate) fn kif_diagram_named<V: VariantNotation>(pos: &Position<V>, names: SideNames) -> String {
+pub(crate) fn kif_diagram_named<V: Variant>(pos: &Position<V>, names: SideNames) -> String {
     let g = V::GEOMETRY;
     let mut out = String::new();
     let _ = writeln!(
@@ -219,7 +218,7 @@ pub(crate) fn kif_diagram_named<V: VariantNotation>(pos: &Position<V>, names: Si
     out
 }
 
-fn hand_text<V: VariantNotation>(pos: &Position<V>, color: Color) -> String {
+fn hand_text<V: Variant>(pos: &Position<V>, color: Color) -> String {
     let t = V::tables();
     let mut parts = Vec::new();
     for slot in 0..t.slots {

@@ -3,26 +3,27 @@
 
 pub mod reference;
 
+use kshogi_core::Variant;
 use kshogi_core::{Game, Move, Outcome, Position};
-use kshogi_notation::{move_to_usi, parse_sfen, parse_usi, to_sfen, VariantNotation};
+use kshogi_notation::{move_to_usi, parse_sfen, parse_usi, to_sfen};
 
 /// Parses an SFEN that the test expects to be valid.
-pub fn pos<V: VariantNotation>(sfen: &str) -> Position<V> {
+pub fn pos<V: Variant>(sfen: &str) -> Position<V> {
     parse_sfen::<V>(sfen).unwrap_or_else(|e| panic!("{} `{sfen}`: {e}", V::NAME))
 }
 
 /// Parses a USI move that the test expects to be legal.
-pub fn mv<V: VariantNotation>(p: &Position<V>, text: &str) -> Move {
+pub fn mv<V: Variant>(p: &Position<V>, text: &str) -> Move {
     parse_usi(p, text).unwrap_or_else(|e| panic!("{} in `{}`: {e}", text, to_sfen(p)))
 }
 
 /// The position after a legal move given in USI.
-pub fn after<V: VariantNotation>(p: &Position<V>, text: &str) -> Position<V> {
+pub fn after<V: Variant>(p: &Position<V>, text: &str) -> Position<V> {
     p.after(mv(p, text))
 }
 
 /// The SFEN after a sequence of USI moves.
-pub fn sfen_after<V: VariantNotation>(sfen: &str, moves: &[&str]) -> String {
+pub fn sfen_after<V: Variant>(sfen: &str, moves: &[&str]) -> String {
     let mut p = pos::<V>(sfen);
     for m in moves {
         p = after(&p, m);
@@ -31,7 +32,7 @@ pub fn sfen_after<V: VariantNotation>(sfen: &str, moves: &[&str]) -> String {
 }
 
 /// Sorted canonical USI texts of the legal moves.
-pub fn legal_usi<V: VariantNotation>(p: &Position<V>) -> Vec<String> {
+pub fn legal_usi<V: Variant>(p: &Position<V>) -> Vec<String> {
     let mut v: Vec<String> = p
         .legal_moves()
         .iter()
@@ -42,12 +43,12 @@ pub fn legal_usi<V: VariantNotation>(p: &Position<V>) -> Vec<String> {
 }
 
 /// Whether a move (canonical USI) is among the legal moves.
-pub fn is_legal_usi<V: VariantNotation>(p: &Position<V>, text: &str) -> bool {
+pub fn is_legal_usi<V: Variant>(p: &Position<V>, text: &str) -> bool {
     legal_usi(p).iter().any(|m| m == text)
 }
 
 /// Plays USI moves in a game, returning the outcome after each move.
-pub fn play_all<V: VariantNotation>(game: &mut Game<V>, moves: &[&str]) -> Vec<Option<Outcome>> {
+pub fn play_all<V: Variant>(game: &mut Game<V>, moves: &[&str]) -> Vec<Option<Outcome>> {
     moves
         .iter()
         .map(|t| {
