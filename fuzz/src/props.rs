@@ -7,20 +7,17 @@
 //! the regression tests of `kshogi-notation` (`crates/notation/tests/fuzz_regressions.rs`),
 //! so a committed input is checked by exactly the code that fuzzes.
 //!
-//! It depends only on the public API of `kshogi-core`, `kshogi-notation` and the rules
-//! crates.
+//! It depends only on the public API of `kshogi-core`, `kshogi-notation` and the registry of
+//! variants (`kshogi-registry`), whose list it runs every property over: a registered
+//! variant is fuzzed with no change here.
 
 use kshogi_core::{Position, Variant};
-use kshogi_notation::kif::{
-    decode_kif, kif_variant, parse_kif, read_kif, to_kif, KifError, KifRecord,
-};
+use kshogi_notation::kif::{decode_kif, parse_kif, read_kif, to_kif, KifError, KifRecord};
 use kshogi_notation::serde_support::UsiMove;
 use kshogi_notation::{
     board_shape, diagram, move_to_usi, parse_game, parse_sfen, parse_usi, to_sfen, DiagramStyle,
 };
-use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_rules_kyoto::Kyoto;
-use kshogi_rules_micro::Micro;
+use kshogi_registry::{kif_variant, with_variant, VariantKind};
 
 /// Checks what holds for every valid position: the incremental hash equals the hash computed
 /// from scratch; every legal move, made, keeps the hash consistent, does not leave the
@@ -77,9 +74,9 @@ pub fn sfen_roundtrip_strict(data: &[u8]) {
 fn sfen_check(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = board_shape(&text);
-    sfen_for::<Kyoto>(&text);
-    sfen_for::<Micro>(&text);
-    sfen_for::<Kinzoku>(&text);
+    for &kind in VariantKind::ALL {
+        with_variant!(kind, V => sfen_for::<V>(&text));
+    }
 }
 
 fn sfen_for<V: Variant>(text: &str) {
@@ -129,28 +126,40 @@ fn sfen_prints_back<V: Variant>(pos: &Position<V>, input: &str) {
 // USI moves
 // ---------------------------------------------------------------------------------------
 
-/// Start positions of the `usi_move` target, besides each variant's start (`startpos`):
-/// full hands (every drop), sliders next to the kings (pins, checks), a running countdown.
-const KYOTO_STARTS: &[&str] = &[
-    "startpos",
-    "4k/5/5/5/K4 b TGSPtgsp 1",
-    "l1k1b/1r3/5/3R1/B1K1L w Gg 1",
+/// Start positions of the `usi_move` target besides each variant's start (`startpos`), by
+/// variant name: full hands (every drop), sliders next to the kings (pins, checks), a running
+/// countdown. A variant not listed starts from `startpos` only.
+const EXTRA_STARTS: &[(&str, &[&str])] = &[
+    (
+        "kyoto",
+        &["4k/5/5/5/K4 b TGSPtgsp 1", "l1k1b/1r3/5/3R1/B1K1L w Gg 1"],
+    ),
+    (
+        "micro",
+        &["k3/4/4/4/3K b BGSPbgsp 1", "l1k1/3r/4/2R1/1K1L w Bb 1"],
+    ),
+    (
+        "kinzoku",
+        &["ks1/c1i/3/I1C/1SK b - 1", "2k/3/1S1/3/K2 w - 7 b5"],
+    ),
 ];
-const MICRO_STARTS: &[&str] = &[
-    "startpos",
-    "k3/4/4/4/3K b BGSPbgsp 1",
-    "l1k1/3r/4/2R1/1K1L w Bb 1",
-];
-const KINZOKU_STARTS: &[&str] = &[
-    "startpos",
-    "ks1/c1i/3/I1C/1SK b - 1",
-    "2k/3/1S1/3/K2 w - 7 b5",
-];
+
+/// The `usi_move` start positions of a variant: `startpos`, then its [`EXTRA_STARTS`].
+fn starts(kind: VariantKind) -> Vec<&'static str> {
+    let mut out = vec!["startpos"];
+    for (name, extra) in EXTRA_STARTS {
+        if *name == kind.name() {
+            out.extend_from_slice(extra);
+        }
+    }
+    out
+}
 
 /// Target `usi_move`: a position is derived from the first bytes, and the rest is read as a
 /// USI move in it.
 ///
-/// Byte 0 picks the variant (`% 3`) and one of its start positions; byte 1 says how many
+/// Byte 0 picks the variant (modulo the number of registered variants) and, with the rest
+/// of its value, one of the variant's start positions; byte 1 says how many
 /// moves to play first (`% 16`); each of the next bytes picks one of the legal moves (by
 /// index, modulo their number), stopping early when there is none. The remaining bytes
 /// (invalid UTF-8 replaced) are the move text.
@@ -163,12 +172,11 @@ pub fn usi_move(data: &[u8]) {
     let Some((&select, rest)) = data.split_first() else {
         return;
     };
-    let start = usize::from(select / 3);
-    match select % 3 {
-        0 => usi_for::<Kyoto>(KYOTO_STARTS[start % KYOTO_STARTS.len()], rest),
-        1 => usi_for::<Micro>(MICRO_STARTS[start % MICRO_STARTS.len()], rest),
-        _ => usi_for::<Kinzoku>(KINZOKU_STARTS[start % KINZOKU_STARTS.len()], rest),
-    }
+    let kinds = VariantKind::ALL;
+    let kind = kinds[usize::from(select) % kinds.len()];
+    let starts = starts(kind);
+    let start = starts[usize::from(select) / kinds.len() % starts.len()];
+    with_variant!(kind, V => usi_for::<V>(start, rest));
 }
 
 fn usi_for<V: Variant>(start: &str, data: &[u8]) {
@@ -254,9 +262,9 @@ fn kif_check(data: &[u8]) {
     if let Ok(text) = decode_kif(data) {
         let _ = kif_variant(&text);
     }
-    kif_for::<Kyoto>(data);
-    kif_for::<Micro>(data);
-    kif_for::<Kinzoku>(data);
+    for &kind in VariantKind::ALL {
+        with_variant!(kind, V => kif_for::<V>(data));
+    }
 }
 
 fn kif_for<V: Variant>(data: &[u8]) {

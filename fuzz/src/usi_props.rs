@@ -8,8 +8,9 @@
 //!
 //! # The input
 //!
-//! Byte 0 picks the variant the session starts with (`byte % 3`: kyoto, micro, kinzoku; so
-//! the ASCII digits `0`, `1`, `2` name them in a seed file). The other bytes are the USI
+//! Byte 0 picks the variant the session starts with: the registry's variant number
+//! `(byte - b'0') % n` of its `n` variants, so that the ASCII digits `0`, `1`, `2`, ... name
+//! them in a seed file in the registry's order (kyoto, micro, kinzoku, ...). The other bytes are the USI
 //! input, as is, cut into lines at `\n`, with one abbreviation so that a short input can
 //! make a line longer than the loop's limit (64 KiB): the first line starting with the bytes
 //! `00 00 HI LO` is replaced by the rest of the line (or `x` when there is none) repeated up
@@ -49,9 +50,7 @@ use kshogi_cli::usi::{serve_with, Budget, Out, SearchMode, VariantKind, MAX_LINE
 use kshogi_core::Variant;
 use kshogi_core::{Game, Position};
 use kshogi_notation::{move_to_usi, parse_game, parse_usi};
-use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_rules_kyoto::Kyoto;
-use kshogi_rules_micro::Micro;
+use kshogi_registry::with_variant;
 use std::io::{BufRead, Read};
 use std::sync::{Arc, Mutex};
 
@@ -69,7 +68,7 @@ pub fn usi_protocol(data: &[u8]) {
     let Some((&head, rest)) = data.split_first() else {
         return;
     };
-    let variant = VariantKind::ALL[usize::from(head % 3)];
+    let variant = VariantKind::ALL[usize::from(head.wrapping_sub(b'0')) % VariantKind::ALL.len()];
     let (input, ends) = script(rest);
     let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
     let out: Out = buf.clone();
@@ -188,46 +187,61 @@ impl BufRead for Script<'_> {
     }
 }
 
-/// A game of any variant.
-#[derive(Clone, Debug)]
-enum AnyGame {
-    Kyoto(Game<Kyoto>),
-    Micro(Game<Micro>),
-    Kinzoku(Game<Kinzoku>),
+/// A game of any registered variant, behind one object-safe trait, so that the model runs
+/// over the registry's list without naming a variant.
+#[derive(Debug)]
+struct AnyGame(Box<dyn GameModel>);
+
+/// What the model needs of a game, for any variant.
+trait GameModel: core::fmt::Debug {
+    fn clone_box(&self) -> Box<dyn GameModel>;
+    /// `parse_game` for the variant of `self`.
+    fn parse(&self, text: &str) -> Option<AnyGame>;
+    fn check_answer(&self, answer: &str, mate: bool) -> Result<(), String>;
+    fn check_info(&self, line: &str) -> Result<(), String>;
+}
+
+impl<V: Variant> GameModel for Game<V> {
+    fn clone_box(&self) -> Box<dyn GameModel> {
+        Box::new(self.clone())
+    }
+
+    fn parse(&self, text: &str) -> Option<AnyGame> {
+        parse_game::<V>(text)
+            .ok()
+            .map(|g| AnyGame(Box::new(g) as Box<dyn GameModel>))
+    }
+
+    fn check_answer(&self, answer: &str, mate: bool) -> Result<(), String> {
+        check_answer(self, answer, mate)
+    }
+
+    fn check_info(&self, line: &str) -> Result<(), String> {
+        check_info(self.position(), line)
+    }
+}
+
+impl Clone for AnyGame {
+    fn clone(&self) -> AnyGame {
+        AnyGame(self.0.clone_box())
+    }
 }
 
 impl AnyGame {
     fn start(kind: VariantKind) -> AnyGame {
-        match kind {
-            VariantKind::Kyoto => AnyGame::Kyoto(Game::new(Position::start())),
-            VariantKind::Micro => AnyGame::Micro(Game::new(Position::start())),
-            VariantKind::Kinzoku => AnyGame::Kinzoku(Game::new(Position::start())),
-        }
+        with_variant!(kind, V => AnyGame(Box::new(Game::new(Position::<V>::start()))))
     }
 
-    /// `parse_game` for the variant of `self`.
     fn parse(&self, text: &str) -> Option<AnyGame> {
-        match self {
-            AnyGame::Kyoto(_) => parse_game(text).ok().map(AnyGame::Kyoto),
-            AnyGame::Micro(_) => parse_game(text).ok().map(AnyGame::Micro),
-            AnyGame::Kinzoku(_) => parse_game(text).ok().map(AnyGame::Kinzoku),
-        }
+        self.0.parse(text)
     }
 
     fn check_answer(&self, answer: &str, mate: bool) -> Result<(), String> {
-        match self {
-            AnyGame::Kyoto(g) => check_answer(g, answer, mate),
-            AnyGame::Micro(g) => check_answer(g, answer, mate),
-            AnyGame::Kinzoku(g) => check_answer(g, answer, mate),
-        }
+        self.0.check_answer(answer, mate)
     }
 
     fn check_info(&self, line: &str) -> Result<(), String> {
-        match self {
-            AnyGame::Kyoto(g) => check_info(g.position(), line),
-            AnyGame::Micro(g) => check_info(g.position(), line),
-            AnyGame::Kinzoku(g) => check_info(g.position(), line),
-        }
+        self.0.check_info(line)
     }
 }
 

@@ -12,7 +12,8 @@ use std::process::{Command, Stdio};
 pub const USAGE: &str =
     "  match              engine self-play: every game won against a random mover, at least 95%
                      against a one-ply greedy player, per variant
-                       --variant V          one variant (default: kyoto, micro and kinzoku)
+                       --variant V          one variant (default: every variant that
+                                            `kshogi variants` lists)
                        --games N            games per opponent and variant (default 100)
                        --movetime MS        engine time per move (default 20)
                        --depth D            engine depth per move instead of a time
@@ -24,7 +25,7 @@ pub const USAGE: &str =
 /// Options of `cargo xtask match`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MatchOptions {
-    /// The variants to play.
+    /// The variants to play; empty for every registered variant (asked of the binary).
     pub variants: Vec<String>,
     /// Games per opponent and variant.
     pub games: u32,
@@ -43,7 +44,7 @@ pub struct MatchOptions {
 impl Default for MatchOptions {
     fn default() -> Self {
         MatchOptions {
-            variants: vec!["kyoto".into(), "micro".into(), "kinzoku".into()],
+            variants: Vec::new(),
             games: 100,
             movetime: None,
             depth: None,
@@ -69,10 +70,8 @@ impl MatchOptions {
         while let Some(flag) = it.next() {
             match flag.as_str() {
                 "--variant" => {
+                    // The binary checks the name (an unknown one is its usage error).
                     let v = it.next().ok_or("`--variant` needs a value")?;
-                    if !["kyoto", "micro", "kinzoku"].contains(&v.as_str()) {
-                        return Err(format!("unknown variant `{v}` (kyoto, micro, kinzoku)"));
-                    }
                     o.variants = vec![v.clone()];
                 }
                 "--games" => o.games = number(flag, it.next())?,
@@ -112,11 +111,45 @@ pub fn judge(opponent: &str, games: u32, wins: u32) -> Result<(), String> {
     }
 }
 
+/// The names of the variants the binary knows, from `kshogi variants --json` (the registry's
+/// list, so that xtask names no variant).
+fn registered_variants(kshogi: &Path) -> Result<Vec<String>, String> {
+    let out = Command::new(kshogi)
+        .args(["variants", "--json"])
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", kshogi.display()))?;
+    if !out.status.success() {
+        return Err(format!("`kshogi variants --json` failed ({})", out.status));
+    }
+    parse_variant_names(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// The `name` of each object of the JSON array `kshogi variants --json` prints.
+fn parse_variant_names(json: &str) -> Result<Vec<String>, String> {
+    let value: serde_json::Value = serde_json::from_str(json)
+        .map_err(|e| format!("`kshogi variants --json` printed no JSON: {e}"))?;
+    let names: Vec<String> = value
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v["name"].as_str().map(str::to_string))
+        .collect();
+    if names.is_empty() {
+        return Err("`kshogi variants --json` listed no variant".into());
+    }
+    Ok(names)
+}
+
 /// Runs the matches.
 pub fn run(opts: &MatchOptions, root: &Path) -> Result<(), String> {
     let kshogi = util::build_kshogi(root)?;
+    let variants = if opts.variants.is_empty() {
+        registered_variants(&kshogi)?
+    } else {
+        opts.variants.clone()
+    };
     let mut failures = Vec::new();
-    for variant in &opts.variants {
+    for variant in &variants {
         for opponent in ["random", "greedy"] {
             let mut cmd = Command::new(&kshogi);
             cmd.args([
@@ -197,7 +230,14 @@ mod tests {
         let o = MatchOptions::parse(&args).unwrap();
         assert_eq!(o.variants, vec!["micro".to_string()]);
         assert_eq!((o.games, o.depth), (10, Some(3)));
-        assert!(MatchOptions::parse(&["--variant".into(), "chess".into()]).is_err());
+        assert!(MatchOptions::parse(&["--variant".into()]).is_err());
+        assert!(MatchOptions::default().variants.is_empty());
+        assert_eq!(
+            parse_variant_names(r#"[{"name":"a","board":"5x5"},{"name":"b"}]"#),
+            Ok(vec!["a".to_string(), "b".to_string()])
+        );
+        assert!(parse_variant_names("[]").is_err());
+        assert!(parse_variant_names("nope").is_err());
         assert!(MatchOptions::parse(&["--games".into(), "x".into()]).is_err());
         assert!(MatchOptions::parse(&["--games".into(), "0".into()]).is_err());
     }

@@ -10,15 +10,14 @@ use crate::show_cmd::{self, ColorChoice};
 use crate::solve_cmd::{self, ValueJson};
 use crate::variant_select;
 use clap::Args;
-use kshogi_core::{Color, Game, Move, Outcome};
+use kshogi_core::{Color, Game, Move, Outcome, Variant};
 use kshogi_engine::mate::{self, MateResult};
-use kshogi_engine::{Engine, Evaluate, Info, Limits, Line, Score};
+use kshogi_engine::{Info, Limits, Line, Score};
 use kshogi_notation::kif::kif_move_text;
 use kshogi_notation::serde_support::SfenPosition;
-use kshogi_notation::{diagram, move_to_usi, parse_game, DiagramStyle, VariantKind};
+use kshogi_notation::{diagram, move_to_usi, parse_game, DiagramStyle};
+use kshogi_registry::{with_variant, EngineFor, Registered, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_rules_kyoto::Kyoto;
-use kshogi_rules_micro::Micro;
 use kshogi_solver::db::{Database, DbError, Probe};
 use kshogi_solver::value::Value;
 use serde::Serialize;
@@ -93,8 +92,8 @@ See docs/analysis.md."
 /// The arguments of `kshogi analyze`.
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
-    /// The variant: kyoto, micro or kinzoku [default: from the board size]
-    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name)]
+    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name,
+          help = variant_select::variant_help())]
     pub variant: Option<VariantKind>,
     /// Largest search depth in plies (1-100)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
@@ -192,14 +191,14 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
     };
     let settings = args.settings();
     let pos = args.position.as_str();
-    match kind {
-        VariantKind::Kyoto => {
-            analyze::<Kyoto>(pos, &settings, stop, progress)?.render(args.json, style)
-        }
-        VariantKind::Micro => {
-            analyze::<Micro>(pos, &settings, stop, progress)?.render(args.json, style)
-        }
-        VariantKind::Kinzoku => {
+    // The solver's database covers Kinzoku only (so far); every other variant is searched.
+    if kind.name() != Kinzoku::NAME {
+        return with_variant!(kind, V => {
+            analyze::<V>(pos, &settings, stop, progress)?.render(args.json, style)
+        });
+    }
+    {
+        {
             // A wrong position is reported before anything about the database.
             parse_game::<Kinzoku>(pos)?;
             let exact = match open_database(args.db.as_deref())? {
@@ -448,7 +447,7 @@ pub struct LineReport {
 
 /// The result of an analysis, ready to render.
 #[derive(Clone, Debug)]
-pub struct Analysis<V: Evaluate> {
+pub struct Analysis<V: Registered> {
     /// The game (position after the moves list).
     pub game: Game<V>,
     /// `ongoing`, `check`, or the result.
@@ -475,7 +474,7 @@ pub struct Analysis<V: Evaluate> {
 /// (within `settings.limits`) and the mate solver run side by side on two threads, both
 /// stopped early by `stop`. With `progress`, stderr shows the current depth, score and
 /// best move on one line, rewritten as the search deepens.
-pub fn analyze<V: Evaluate>(
+pub fn analyze<V: Registered>(
     position: &str,
     settings: &Settings,
     stop: &AtomicBool,
@@ -499,12 +498,12 @@ pub fn analyze<V: Evaluate>(
         });
     }
     let legal_moves = pos.legal_moves().len();
-    let mut engine = Engine::<V>::new(settings.hash_mb);
+    let mut engine = EngineFor::<V>::new(settings.hash_mb);
     let mut shown = false;
     let start = Instant::now();
     let (result, mate) = std::thread::scope(|s| {
         let solver = (settings.mate_nodes > 0)
-            .then(|| s.spawn(|| mate::solve(&pos, settings.mate_nodes, stop)));
+            .then(|| s.spawn(|| mate::solve::<V, V::Eval>(&pos, settings.mate_nodes, stop)));
         let mut on_info = |info: &Info| {
             if progress && info.multipv == 1 {
                 show_progress::<V>(info);
@@ -572,7 +571,7 @@ pub fn analyze<V: Evaluate>(
 }
 
 /// One progress line on stderr, overwriting the previous one.
-fn show_progress<V: Evaluate>(info: &Info) {
+fn show_progress<V: Registered>(info: &Info) {
     let best = info
         .pv
         .first()
@@ -591,7 +590,7 @@ fn show_progress<V: Evaluate>(info: &Info) {
 /// cut at its first illegal move, and dropped when even its first move is illegal), and
 /// the mate solver's line first when it proved a win that the search's first line does not
 /// match (a mate at most as short). A search line with the solver's move is then dropped.
-pub fn merge_mate<V: Evaluate>(
+pub fn merge_mate<V: Registered>(
     game: &Game<V>,
     lines: &[Line],
     mate: Option<&MateResult>,
@@ -650,7 +649,7 @@ fn plies(n: i32) -> String {
 /// The `--json` output. Serialised with the fields in this order.
 #[derive(Serialize)]
 #[serde(bound = "")]
-struct AnalyzeReport<'a, V: Evaluate> {
+struct AnalyzeReport<'a, V: Registered> {
     variant: &'static str,
     sfen: SfenPosition<V>,
     status: &'a str,
@@ -676,7 +675,7 @@ struct ExactJson {
     moves: Vec<String>,
 }
 
-impl<V: Evaluate> Analysis<V> {
+impl<V: Registered> Analysis<V> {
     /// Nodes per second of the search.
     pub fn nps(&self) -> u64 {
         engine_text::nodes_per_second(self.nodes, self.time)
@@ -860,8 +859,9 @@ mod tests {
     use super::*;
     use kshogi_core::Move;
     use kshogi_notation::parse_usi;
+    use kshogi_rules_kyoto::Kyoto;
 
-    fn usi_list<V: Evaluate>(pv: &[Move]) -> Vec<String> {
+    fn usi_list<V: Registered>(pv: &[Move]) -> Vec<String> {
         engine_text::pv_usi::<V>(pv)
     }
 

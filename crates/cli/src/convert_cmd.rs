@@ -4,11 +4,9 @@ use crate::error::CliError;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
 use kshogi_core::Variant;
-use kshogi_notation::kif::{decode_kif, kif_variant, parse_kif, to_kif, KifRecord};
-use kshogi_notation::{move_to_usi, parse_game, to_sfen, VariantKind};
-use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_rules_kyoto::Kyoto;
-use kshogi_rules_micro::Micro;
+use kshogi_notation::kif::{decode_kif, parse_kif_among, to_kif, KifRecord};
+use kshogi_notation::{move_to_usi, parse_game, to_sfen};
+use kshogi_registry::{kif_variant, with_variant, VariantKind};
 use std::io::Read as _;
 
 /// More help for `kshogi convert`, after the options.
@@ -45,9 +43,9 @@ pub struct ConvertArgs {
     /// The output format
     #[arg(long, value_name = "FORMAT", value_enum)]
     pub to: Target,
-    /// The variant: kyoto, micro or kinzoku [default: from the board size of POSITION, or
-    /// from the `手合割` header of a KIF record]
-    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name)]
+    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name,
+          help = format!("The variant: {} [default: from the board of POSITION, or from the \
+                          `手合割` header of a KIF record]", VariantKind::names()))]
     pub variant: Option<VariantKind>,
     /// With --to sfen: print the SFEN before the first move and after every move
     #[arg(long)]
@@ -70,11 +68,7 @@ pub fn run(args: &ConvertArgs) -> Result<String, CliError> {
     match args.to {
         Target::Kif => {
             let kind = variant_select::select(args.variant, &args.input)?;
-            match kind {
-                VariantKind::Kyoto => position_to_kif::<Kyoto>(&args.input),
-                VariantKind::Micro => position_to_kif::<Micro>(&args.input),
-                VariantKind::Kinzoku => position_to_kif::<Kinzoku>(&args.input),
-            }
+            with_variant!(kind, V => position_to_kif::<V>(&args.input))
         }
         Target::Sfen | Target::Usi => {
             let bytes = read_input(&args.input)?;
@@ -84,11 +78,7 @@ pub fn run(args: &ConvertArgs) -> Result<String, CliError> {
                 None => kif_variant(&text)?,
             };
             let usi = args.to == Target::Usi;
-            match kind {
-                VariantKind::Kyoto => kif_to::<Kyoto>(&text, usi, args.all),
-                VariantKind::Micro => kif_to::<Micro>(&text, usi, args.all),
-                VariantKind::Kinzoku => kif_to::<Kinzoku>(&text, usi, args.all),
-            }
+            with_variant!(kind, V => kif_to::<V>(&text, usi, args.all))
         }
     }
 }
@@ -121,7 +111,7 @@ pub fn position_to_kif<V: Variant>(position: &str) -> Result<String, CliError> {
 /// Reads a KIF record of variant `V` and prints its USI form (`usi`), or the SFEN of its
 /// final position, or (`all`) of every position.
 pub fn kif_to<V: Variant>(text: &str, usi: bool, all: bool) -> Result<String, CliError> {
-    let record = parse_kif::<V>(text)?;
+    let record = parse_kif_among::<V>(text, VariantKind::infos())?;
     let mut out = String::new();
     if usi {
         out.push_str("sfen ");
@@ -153,6 +143,7 @@ pub fn kif_to<V: Variant>(text: &str, usi: bool, all: bool) -> Result<String, Cl
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kshogi_rules_kyoto::Kyoto;
 
     #[test]
     fn kyoto_position_to_kif_and_back() {

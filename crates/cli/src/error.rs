@@ -1,34 +1,17 @@
 //! The one error type of the command line: every way the input can be wrong.
 
 use kshogi_notation::kif::KifError;
-use kshogi_notation::{PositionArgError, SfenError};
+use kshogi_notation::PositionArgError;
+use kshogi_registry::{SelectError, VariantKind};
 
 /// Why a command could not run. Its `Display` is the one-line message printed after
 /// `error: `; the typed errors of notation already name the column.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
-    /// The board size could not be read to pick the variant (this includes `startpos`
-    /// without `--variant`).
-    #[error("{0}")]
-    Shape(#[from] SfenError),
-    /// No variant has the board size of the position.
-    #[error("no variant has a {width}x{height} board (kyoto is 5x5, micro 4x5, kinzoku 3x5)")]
-    UnknownShape {
-        /// Board width (files).
-        width: u8,
-        /// Board height (ranks).
-        height: u8,
-    },
-    /// Several variants share the board size of the position.
-    #[error("a {width}x{height} board fits {candidates}; give --variant")]
-    AmbiguousShape {
-        /// Board width (files).
-        width: u8,
-        /// Board height (ranks).
-        height: u8,
-        /// The variants that fit, comma separated.
-        candidates: String,
-    },
+    /// The variant could not be chosen from the position (its board could not be read, no
+    /// variant or several have its size, or it is `startpos` without `--variant`).
+    #[error("{}", select_message(.0))]
+    Select(#[from] SelectError),
     /// The position argument (SFEN or a move after it) is wrong.
     #[error("{0}")]
     Position(#[from] PositionArgError),
@@ -72,4 +55,18 @@ pub enum CliError {
     /// Serialising the JSON output failed (not expected to happen).
     #[error("could not write JSON: {0}")]
     Json(#[from] serde_json::Error),
+}
+
+/// The message of a [`CliError::Select`]: the registry's, with the hint to give `--variant`
+/// where that is the way out.
+fn select_message(e: &SelectError) -> String {
+    match e {
+        SelectError::Sfen(e) => e.to_string(),
+        SelectError::NoBoard => format!(
+            "`startpos` does not say which variant it is; give --variant (one of {})",
+            VariantKind::names()
+        ),
+        SelectError::UnknownShape { .. } => e.to_string(),
+        SelectError::Ambiguous { .. } => format!("{e}; give --variant"),
+    }
 }

@@ -38,5 +38,5 @@ pub mod usi {
         MAX_MULTIPV, USI_HELP,
     };
     pub use crate::usi_parse::{MAX_DEPTH, MAX_LINE};
-    pub use kshogi_notation::VariantKind;
+    pub use kshogi_registry::VariantKind;
 }

@@ -1,7 +1,7 @@
 //! # kshogi-cli
 //!
-//! The `kshogi` command line for the small shogi variants of kshogi (Kyoto, Micro,
-//! Kinzoku): `kshogi perft` counts the leaves of the legal-move tree, `kshogi moves`
+//! The `kshogi` command line for the small shogi variants of kshogi (every variant of the
+//! registry, `kshogi variants`): `kshogi perft` counts the leaves of the legal-move tree, `kshogi moves`
 //! lists the legal moves of a position, `kshogi show` draws it, `kshogi convert` reads and
 //! writes KIF, `kshogi analyze` searches it and `kshogi usi` is a USI engine. Its interface
 //! is stable: scripts rely on it. (`kshogi selfplay`, hidden from the help, plays engine
@@ -9,9 +9,10 @@
 //!
 //! This crate only parses arguments, picks the variant, times the work and formats the
 //! output. It must not contain rules or notation logic: positions, moves and SFEN/USI text
-//! come from `kshogi-core`, the rules crates and `kshogi-notation`. After the variant is
-//! chosen, each command dispatches once to a generic function, so all hot code is
-//! monomorphised per variant.
+//! come from `kshogi-core`, the rules crates and `kshogi-notation`. The variants, their names
+//! and board sizes come from `kshogi-registry`: after the variant is chosen, each command
+//! dispatches once (`with_variant!`) to a generic function, so all hot code is
+//! monomorphised per variant and no command names a variant.
 //!
 //! Exit codes: 0 on success; 1 when the input is wrong (position, move, depth), with one
 //! line `error: <message>` on stderr and nothing on stdout; 2 for usage errors reported by
@@ -44,21 +45,44 @@ use error::CliError;
 // The library part: `crate::engine_text` stays the path the commands use.
 use kshogi_cli::engine_text;
 use kshogi_cli::usi;
-use kshogi_notation::VariantKind;
-use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_rules_kyoto::Kyoto;
-use kshogi_rules_micro::Micro;
+use kshogi_registry::{with_variant, VariantKind};
 use std::io::Write as _;
 use std::process::ExitCode;
 
-const POSITION_HELP: &str = "\
+/// The registered variants for people: `Kyoto Shogi (5x5), ...`.
+fn variant_list() -> String {
+    VariantKind::ALL
+        .iter()
+        .map(|k| {
+            let (w, h) = k.shape();
+            format!("{} ({w}x{h})", k.display_name())
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The help on the `POSITION` argument, with the registry's board sizes.
+fn position_help() -> String {
+    let shapes: Vec<String> = VariantKind::ALL
+        .iter()
+        .map(|k| {
+            let (w, h) = k.shape();
+            format!("{w}x{h} {}", k.name())
+        })
+        .collect();
+    format!(
+        "\
 POSITION is one argument (quote it): `startpos`, or an SFEN such as
 'pgkst/5/5/5/TSKGP b - 1' (a leading word `sfen` is allowed), optionally followed in the
 same argument by ` moves <usi> <usi> ...`, which are played first, e.g.
 'startpos moves 1e1d+'.
 
-Without --variant the board size of the SFEN picks the variant (5x5 kyoto, 4x5 micro,
-3x5 kinzoku); `startpos` has no board, so it needs --variant.";
+Without --variant the board size of the SFEN picks the variant ({}); where
+several variants share a size, the one in which the position is valid; `startpos` has no
+board, so it needs --variant.",
+        shapes.join(", ")
+    )
+}
 
 const EXIT_HELP: &str = "\
 Exit status: 0 on success; 1 when the position, a move or DEPTH is wrong (one line
@@ -81,17 +105,15 @@ measured.
 DEPTH has no upper bound: the count grows roughly tenfold per ply, so a large depth may
 run for a very long time.";
 
-/// Perft, legal moves, diagrams, KIF, analysis and a USI engine for small shogi variants
-/// (Kyoto, Micro, Kinzoku).
+/// Perft, legal moves, diagrams, KIF, analysis and a USI engine for small shogi variants.
 #[derive(Debug, Parser)]
 #[command(
     name = "kshogi",
     version,
     about,
-    long_about = "Perft, legal moves, diagrams, KIF records, analysis and a USI engine for \
-                  small shogi variants:\n\
-                  Kyoto Shogi (5x5), Micro Shogi (4x5) and Kinzoku Shogi (3x5).",
-    after_long_help = format!("{POSITION_HELP}\n\n{EXIT_HELP}"),
+    long_about = format!("Perft, legal moves, diagrams, KIF records, analysis and a USI engine \
+                  for small shogi variants:\n{}.", variant_list()),
+    after_long_help = format!("{}\n\n{EXIT_HELP}", position_help()),
     propagate_version = true
 )]
 struct Cli {
@@ -106,7 +128,7 @@ enum Command {
         long_about = "Count the leaves of the legal-move tree of depth DEPTH from POSITION \
                       (perft).\nRepetition is ignored while counting, as the perft \
                       convention says; depth 0 counts 1.",
-        after_long_help = format!("{POSITION_HELP}\n\n{PERFT_HELP}\n\n{EXIT_HELP}")
+        after_long_help = format!("{}\n\n{PERFT_HELP}\n\n{EXIT_HELP}", position_help())
     )]
     Perft(PerftArgs),
     /// List the legal moves of a position in canonical USI, sorted.
@@ -115,7 +137,7 @@ enum Command {
                       sorted by their text.\nA game that is over (checkmate, king entry, \
                       a repetition reached by the moves list, ...)\nhas no legal moves: \
                       nothing is printed, or `[]` with --json.",
-        after_long_help = format!("{POSITION_HELP}\n\n{EXIT_HELP}")
+        after_long_help = format!("{}\n\n{EXIT_HELP}", position_help())
     )]
     Moves(MovesArgs),
     /// Print the board diagram of a position (or a JSON summary of it).
@@ -123,7 +145,7 @@ enum Command {
         long_about = "Print the board diagram of POSITION after its moves list, with the \
                       last move of the list\nhighlighted, and the game status when the side \
                       to move is in check or the game is over.",
-        after_long_help = format!("{POSITION_HELP}\n\n{}\n\n{EXIT_HELP}", show_cmd::SHOW_HELP)
+        after_long_help = format!("{}\n\n{}\n\n{EXIT_HELP}", position_help(), show_cmd::SHOW_HELP)
     )]
     Show(show_cmd::ShowArgs),
     /// Convert a position to a KIF record, or a KIF record to SFEN or USI.
@@ -131,7 +153,7 @@ enum Command {
         long_about = "Convert POSITION and its moves list to a KIF record (--to kif), or \
                       read a KIF record\nand print the SFEN of its final position (--to sfen) \
                       or its USI position (--to usi).",
-        after_long_help = format!("{POSITION_HELP}\n\n{}\n\n{EXIT_HELP}", convert_cmd::CONVERT_HELP)
+        after_long_help = format!("{}\n\n{}\n\n{EXIT_HELP}", position_help(), convert_cmd::CONVERT_HELP)
     )]
     Convert(convert_cmd::ConvertArgs),
     /// Analyse a position: status, legal moves and the best lines with their scores.
@@ -139,7 +161,7 @@ enum Command {
         long_about = "Analyse POSITION: the diagram, its status, the number of legal moves, \
                       and the best lines\n(score, principal variation in USI and KIF, depth, \
                       nodes, nodes per second), found by the\nsearch and the mate solver.",
-        after_long_help = format!("{POSITION_HELP}\n\n{}\n\n{EXIT_HELP}", analyze_cmd::ANALYZE_HELP)
+        after_long_help = format!("{}\n\n{}\n\n{EXIT_HELP}", position_help(), analyze_cmd::ANALYZE_HELP)
     )]
     Analyze(analyze_cmd::AnalyzeArgs),
     /// Solve Kinzoku Shogi: build (or --verify) the database of every position.
@@ -157,6 +179,15 @@ enum Command {
         after_long_help = usi::USI_HELP
     )]
     Usi(UsiArgs),
+    /// List the variants kshogi knows, with their names, aliases and board sizes.
+    #[command(
+        long_about = "List the variants kshogi knows: the name to give --variant and \
+                      USI_Variant, other names accepted, the board (files x ranks) and the \
+                      KIF handicap (手合割) names read and written.\nJSON output (--json): \
+                      one array of objects {\"name\", \"display_name\", \"aliases\", \
+                      \"board\", \"width\", \"height\", \"kif_names\"}."
+    )]
+    Variants(VariantsArgs),
     /// Play engine matches against a random or greedy player (for `cargo xtask match`).
     #[command(hide = true)]
     Selfplay(selfplay_cmd::SelfplayArgs),
@@ -164,8 +195,8 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct VariantArg {
-    /// The variant: kyoto, micro or kinzoku [default: from the board size]
-    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name)]
+    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name,
+          help = variant_select::variant_help())]
     variant: Option<VariantKind>,
 }
 
@@ -203,11 +234,69 @@ struct MovesArgs {
     position: String,
 }
 
+/// The arguments of `kshogi variants`.
+#[derive(Debug, Args)]
+struct VariantsArgs {
+    /// Print one JSON array instead of a table
+    #[arg(long)]
+    json: bool,
+}
+
+/// One variant in the `--json` output of `kshogi variants`.
+#[derive(serde::Serialize)]
+struct VariantEntry {
+    name: &'static str,
+    display_name: &'static str,
+    aliases: &'static [&'static str],
+    board: String,
+    width: u8,
+    height: u8,
+    kif_names: &'static [&'static str],
+}
+
+/// Runs `kshogi variants`: the registry's list.
+fn variants(args: &VariantsArgs) -> Result<String, CliError> {
+    let entries: Vec<VariantEntry> = VariantKind::ALL
+        .iter()
+        .map(|k| {
+            let info = k.info();
+            let (width, height) = k.shape();
+            VariantEntry {
+                name: info.name,
+                display_name: info.display_name,
+                aliases: info.aliases,
+                board: format!("{width}x{height}"),
+                width,
+                height,
+                kif_names: info.kif_names,
+            }
+        })
+        .collect();
+    if args.json {
+        let mut s = serde_json::to_string(&entries)?;
+        s.push('\n');
+        return Ok(s);
+    }
+    let mut out = String::new();
+    for e in &entries {
+        out.push_str(&format!(
+            "{:<10} {:<15} {:<5} aliases: {}; KIF: {}\n",
+            e.name,
+            e.display_name,
+            e.board,
+            e.aliases.join(", "),
+            e.kif_names.join(", ")
+        ));
+    }
+    Ok(out)
+}
+
 /// The arguments of `kshogi usi`.
 #[derive(Debug, Args)]
 struct UsiArgs {
-    /// The variant to start with; `setoption name USI_Variant` changes it [default: kyoto]
-    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name)]
+    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name,
+          help = format!("The variant to start with, one of {}; `setoption name USI_Variant` \
+                          changes it [default: {}]", VariantKind::names(), VariantKind::ALL[0]))]
     variant: Option<VariantKind>,
 }
 
@@ -220,33 +309,21 @@ fn perft(args: &PerftArgs) -> Result<String, CliError> {
         args.divide,
         usize::from(args.threads),
     );
-    match kind {
-        VariantKind::Kyoto => {
-            perft_cmd::run_perft::<Kyoto>(pos, depth, div, threads, stop)?.render(args.json)
-        }
-        VariantKind::Micro => {
-            perft_cmd::run_perft::<Micro>(pos, depth, div, threads, stop)?.render(args.json)
-        }
-        VariantKind::Kinzoku => {
-            perft_cmd::run_perft::<Kinzoku>(pos, depth, div, threads, stop)?.render(args.json)
-        }
-    }
+    with_variant!(kind, V => {
+        perft_cmd::run_perft::<V>(pos, depth, div, threads, stop)?.render(args.json)
+    })
 }
 
 /// Runs `kshogi usi` on standard input and output until `quit` or end of input.
 fn serve_usi(args: &UsiArgs) -> Result<String, CliError> {
-    usi::serve_stdio(args.variant.unwrap_or(VariantKind::Kyoto));
+    usi::serve_stdio(args.variant.unwrap_or(VariantKind::ALL[0]));
     Ok(String::new())
 }
 
 fn moves(args: &MovesArgs) -> Result<String, CliError> {
     let kind = variant_select::select(args.variant.variant, &args.position)?;
     let pos = args.position.as_str();
-    match kind {
-        VariantKind::Kyoto => moves_cmd::run::<Kyoto>(pos, args.json),
-        VariantKind::Micro => moves_cmd::run::<Micro>(pos, args.json),
-        VariantKind::Kinzoku => moves_cmd::run::<Kinzoku>(pos, args.json),
-    }
+    with_variant!(kind, V => moves_cmd::run::<V>(pos, args.json))
 }
 
 /// A panic is a bug, but even then the user gets one `error:` line, not a backtrace.
@@ -330,6 +407,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze_cmd::run(args),
         Command::Solve(args) => solve_cmd::run(args),
         Command::Usi(args) => serve_usi(args),
+        Command::Variants(args) => variants(args),
         Command::Selfplay(args) => selfplay_cmd::run(args),
     };
     match result {

@@ -9,7 +9,7 @@
 //! The opponents:
 //! - random: a uniformly random legal move;
 //! - greedy: the legal move whose resulting position is best for it by the engine's static
-//!   evaluation ([`Evaluate::evaluate`]) one ply deep, where a move that wins at once is
+//!   evaluation ([`Evaluator::evaluate`]) one ply deep, where a move that wins at once is
 //!   best and one that loses at once is worst (a draw counts 0); ties are broken at random.
 //!
 //! All randomness comes from `--seed` and the game number, so a fixed-depth match is
@@ -20,11 +20,8 @@ use crate::error::CliError;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
 use kshogi_core::{Color, Game, Move, Position};
-use kshogi_engine::{Engine, Evaluate, Limits};
-use kshogi_notation::VariantKind;
-use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_rules_kyoto::Kyoto;
-use kshogi_rules_micro::Micro;
+use kshogi_engine::{Evaluator, Limits};
+use kshogi_registry::{with_variant, EngineFor, Registered, VariantKind};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -59,8 +56,8 @@ impl Opponent {
 /// The arguments of `kshogi selfplay`.
 #[derive(Debug, Args)]
 pub struct SelfplayArgs {
-    /// The variant: kyoto, micro or kinzoku
-    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name)]
+    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name,
+          help = format!("The variant: {}", kshogi_registry::VariantKind::names()))]
     pub variant: VariantKind,
     /// The engine's opponent
     #[arg(long, value_name = "KIND", value_enum)]
@@ -144,11 +141,7 @@ impl SelfplayArgs {
 /// Runs `kshogi selfplay`.
 pub fn run(args: &SelfplayArgs) -> Result<String, CliError> {
     let cfg = args.config();
-    let report = match args.variant {
-        VariantKind::Kyoto => play_match::<Kyoto>(&cfg),
-        VariantKind::Micro => play_match::<Micro>(&cfg),
-        VariantKind::Kinzoku => play_match::<Kinzoku>(&cfg),
-    };
+    let report = with_variant!(args.variant, V => play_match::<V>(&cfg));
     if args.json {
         let mut s = serde_json::to_string(&report)?;
         s.push('\n');
@@ -187,7 +180,7 @@ impl Rng {
 }
 
 /// A uniformly random legal move.
-pub fn random_move<V: Evaluate>(pos: &Position<V>, rng: &mut Rng) -> Option<Move> {
+pub fn random_move<V: Registered>(pos: &Position<V>, rng: &mut Rng) -> Option<Move> {
     let moves = pos.legal_moves();
     let list: Vec<Move> = moves.iter().copied().collect();
     if list.is_empty() {
@@ -199,7 +192,7 @@ pub fn random_move<V: Evaluate>(pos: &Position<V>, rng: &mut Rng) -> Option<Move
 /// The greedy player's move: the best position one ply deep for the mover (an immediate
 /// win best, an immediate loss worst, a draw 0, otherwise minus the opponent's static
 /// evaluation), ties broken at random.
-pub fn greedy_move<V: Evaluate>(game: &Game<V>, rng: &mut Rng) -> Option<Move> {
+pub fn greedy_move<V: Registered>(game: &Game<V>, rng: &mut Rng) -> Option<Move> {
     const WIN: i64 = 1 << 40;
     let mover = game.position().side_to_move();
     let mut best: Vec<Move> = Vec::new();
@@ -215,7 +208,7 @@ pub fn greedy_move<V: Evaluate>(game: &Game<V>, rng: &mut Rng) -> Option<Move> {
                 Some(_) => -WIN,
                 None => 0,
             },
-            None => -i64::from(V::evaluate(g.position())),
+            None => -i64::from(V::Eval::evaluate(g.position())),
         };
         if score > best_score {
             best_score = score;
@@ -232,8 +225,8 @@ pub fn greedy_move<V: Evaluate>(game: &Game<V>, rng: &mut Rng) -> Option<Move> {
 }
 
 /// The engine's move: its best line's first move, or a legal move when it has none.
-fn engine_move<V: Evaluate>(
-    engine: &mut Engine<V>,
+fn engine_move<V: Registered>(
+    engine: &mut EngineFor<V>,
     game: &Game<V>,
     limits: &Limits,
 ) -> Option<Move> {
@@ -269,7 +262,7 @@ pub struct Played {
 }
 
 /// Plays game `index` of the match.
-pub fn play_game<V: Evaluate>(engine: &mut Engine<V>, cfg: &Config, index: u32) -> Played {
+pub fn play_game<V: Registered>(engine: &mut EngineFor<V>, cfg: &Config, index: u32) -> Played {
     let engine_color = if index % 2 == 0 {
         Color::Black
     } else {
@@ -442,7 +435,7 @@ fn limits_text(limits: &Limits) -> String {
 }
 
 /// Plays the match on `cfg.threads` threads and sums it up.
-pub fn play_match<V: Evaluate>(cfg: &Config) -> MatchReport {
+pub fn play_match<V: Registered>(cfg: &Config) -> MatchReport {
     let start = Instant::now();
     let next = AtomicU32::new(0);
     let results: Mutex<Vec<Played>> = Mutex::new(Vec::new());
@@ -452,7 +445,7 @@ pub fn play_match<V: Evaluate>(cfg: &Config) -> MatchReport {
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| {
-                let mut engine = Engine::<V>::new(cfg.hash_mb);
+                let mut engine = EngineFor::<V>::new(cfg.hash_mb);
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     if i >= cfg.games {
@@ -474,7 +467,7 @@ pub fn play_match<V: Evaluate>(cfg: &Config) -> MatchReport {
     summarise::<V>(cfg, &played, start.elapsed())
 }
 
-fn summarise<V: Evaluate>(cfg: &Config, played: &[Played], elapsed: Duration) -> MatchReport {
+fn summarise<V: Registered>(cfg: &Config, played: &[Played], elapsed: Duration) -> MatchReport {
     let mut total = Tally::default();
     let (mut as_black, mut as_white) = (Tally::default(), Tally::default());
     let mut plies = 0usize;
@@ -526,8 +519,10 @@ fn summarise<V: Evaluate>(cfg: &Config, played: &[Played], elapsed: Duration) ->
 mod tests {
     use super::*;
     use kshogi_notation::{move_to_usi, parse_game};
+    use kshogi_rules_kinzoku::Kinzoku;
+    use kshogi_rules_kyoto::Kyoto;
 
-    fn usi<V: Evaluate>(mv: Move) -> String {
+    fn usi<V: Registered>(mv: Move) -> String {
         move_to_usi::<V>(mv)
     }
 

@@ -6,10 +6,8 @@ use clap::{Args, ValueEnum};
 use kshogi_core::Variant;
 use kshogi_core::{Color, Game};
 use kshogi_notation::serde_support::{SfenPosition, UsiMove};
-use kshogi_notation::{diagram, parse_game, DiagramStyle, VariantKind};
-use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_rules_kyoto::Kyoto;
-use kshogi_rules_micro::Micro;
+use kshogi_notation::{diagram, parse_game, DiagramStyle};
+use kshogi_registry::{with_variant, VariantKind};
 use serde::Serialize;
 use std::ffi::OsStr;
 use std::io::IsTerminal as _;
@@ -47,8 +45,8 @@ pub enum ColorChoice {
 /// The arguments of `kshogi show`.
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// The variant: kyoto, micro or kinzoku [default: from the board size]
-    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name)]
+    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name,
+          help = variant_select::variant_help())]
     pub variant: Option<VariantKind>,
     /// When to use colour
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
@@ -84,11 +82,7 @@ pub fn run(args: &ShowArgs) -> Result<String, CliError> {
         ..DiagramStyle::PLAIN
     };
     let pos = args.position.as_str();
-    match kind {
-        VariantKind::Kyoto => show::<Kyoto>(pos, style, args.json),
-        VariantKind::Micro => show::<Micro>(pos, style, args.json),
-        VariantKind::Kinzoku => show::<Kinzoku>(pos, style, args.json),
-    }
+    with_variant!(kind, V => show::<V>(pos, style, args.json))
 }
 
 /// The `--json` output. Serialised with the fields in this order.
@@ -159,6 +153,7 @@ pub fn show<V: Variant>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kshogi_rules_kyoto::Kyoto;
 
     #[test]
     fn colour_decision() {

@@ -8,8 +8,9 @@ use crate::interrupt;
 use crate::progress::{group, human_time, Reporter};
 use crate::variant_select;
 use clap::Args;
-use kshogi_core::Position;
-use kshogi_notation::{to_sfen, VariantKind};
+use kshogi_core::{Position, Variant};
+use kshogi_notation::to_sfen;
+use kshogi_registry::VariantKind;
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_solver::db::{self, Database, DbError, Probe};
 use kshogi_solver::retro::{self, Options, Phase, Progress};
@@ -134,7 +135,7 @@ pub struct SolveArgs {
 
 /// Runs `kshogi solve`.
 pub fn run(args: &SolveArgs) -> Result<String, CliError> {
-    if args.variant != VariantKind::Kinzoku {
+    if args.variant.name() != Kinzoku::NAME {
         return Err(CliError::NotSolvable(args.variant.name().to_string()));
     }
     let threads = args.threads.map_or_else(

@@ -18,11 +18,9 @@ use crate::usi_parse::{
 };
 use kshogi_core::{Game, Position};
 use kshogi_engine::mate::{self, MateResult};
-use kshogi_engine::{Engine, Evaluate, Info, Limits};
-use kshogi_notation::{move_to_usi, parse_game, VariantKind};
-use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_rules_kyoto::Kyoto;
-use kshogi_rules_micro::Micro;
+use kshogi_engine::{Info, Limits};
+use kshogi_notation::{move_to_usi, parse_game};
+use kshogi_registry::{with_variant, EngineFor, Registered, VariantKind};
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -202,17 +200,9 @@ pub fn serve_with<R: BufRead>(input: R, out: &Out, variant: VariantKind, mode: S
         multipv: 1,
     };
     loop {
-        let next = match settings.variant {
-            VariantKind::Kyoto => {
-                Session::<Kyoto>::new(out, &settings).run(&mut reader, &mut settings)
-            }
-            VariantKind::Micro => {
-                Session::<Micro>::new(out, &settings).run(&mut reader, &mut settings)
-            }
-            VariantKind::Kinzoku => {
-                Session::<Kinzoku>::new(out, &settings).run(&mut reader, &mut settings)
-            }
-        };
+        let next = with_variant!(settings.variant, V => {
+            Session::<V>::new(out, &settings).run(&mut reader, &mut settings)
+        });
         match next {
             Next::Quit => return,
             Next::Switch(kind) => settings.variant = kind,
@@ -221,7 +211,7 @@ pub fn serve_with<R: BufRead>(input: R, out: &Out, variant: VariantKind, mode: S
 }
 
 /// A search that has not answered yet.
-enum Running<V: Evaluate> {
+enum Running<V: Registered> {
     /// Threaded mode: a search on its own thread.
     Thread(SearchThread<V>),
     /// Bounded mode: the answer of a finished `go infinite`, held back until the search
@@ -230,9 +220,9 @@ enum Running<V: Evaluate> {
 }
 
 /// A search running on its own thread.
-struct SearchThread<V: Evaluate> {
+struct SearchThread<V: Registered> {
     stop: Arc<AtomicBool>,
-    handle: JoinHandle<Engine<V>>,
+    handle: JoinHandle<EngineFor<V>>,
     /// The answer to print if the thread dies without answering (a bug), so that every
     /// `go` still gets one answer.
     last_resort: String,
@@ -241,10 +231,10 @@ struct SearchThread<V: Evaluate> {
 /// The protocol state for one variant: the position, the engine (away on the search
 /// thread while a search runs; `None` until the first `go` in the bounded mode) and the
 /// running search.
-struct Session<'o, V: Evaluate> {
+struct Session<'o, V: Registered> {
     out: &'o Out,
     game: Game<V>,
-    engine: Option<Engine<V>>,
+    engine: Option<EngineFor<V>>,
     running: Option<Running<V>>,
 }
 
@@ -266,7 +256,7 @@ enum Job {
     },
 }
 
-impl<'o, V: Evaluate> Session<'o, V> {
+impl<'o, V: Registered> Session<'o, V> {
     fn new(out: &'o Out, settings: &Settings) -> Session<'o, V> {
         Session {
             out,
@@ -275,7 +265,7 @@ impl<'o, V: Evaluate> Session<'o, V> {
             // `go`; the bounded mode only when a `go` needs it, so that a session without
             // one costs nothing.
             engine: match settings.mode {
-                SearchMode::Threaded => Some(Engine::new(settings.table_mb())),
+                SearchMode::Threaded => Some(EngineFor::<V>::new(settings.table_mb())),
                 SearchMode::Bounded(_) => None,
             },
             running: None,
@@ -377,7 +367,7 @@ impl<'o, V: Evaluate> Session<'o, V> {
             "option name USI_Variant type combo default {}",
             settings.initial.name()
         );
-        for v in VariantKind::ALL {
+        for v in VariantKind::ALL.iter() {
             let _ = write!(s, " var {}", v.name());
         }
         let _ = writeln!(s);
@@ -407,7 +397,8 @@ impl<'o, V: Evaluate> Session<'o, V> {
                 Some(kind) if kind == settings.variant => {}
                 Some(kind) => return Some(Next::Switch(kind)),
                 None => self.error(&format!(
-                    "option USI_Variant takes kyoto, micro or kinzoku, found `{}`",
+                    "option USI_Variant takes one of {}, found `{}`",
+                    VariantKind::names(),
                     shorten(value.unwrap_or(""))
                 )),
             },
@@ -475,7 +466,10 @@ impl<'o, V: Evaluate> Session<'o, V> {
         self.finish_search();
         let job = job_for(&params, &self.game, settings);
         let hash_mb = settings.table_mb();
-        let mut engine = self.engine.take().unwrap_or_else(|| Engine::new(hash_mb));
+        let mut engine = self
+            .engine
+            .take()
+            .unwrap_or_else(|| EngineFor::<V>::new(hash_mb));
         // USI: after `go infinite` the answer waits for `stop`.
         let hold = matches!(job, Job::Search { infinite: true, .. });
         if let SearchMode::Bounded(_) = settings.mode {
@@ -544,7 +538,7 @@ impl<'o, V: Evaluate> Session<'o, V> {
 
 /// The job a `go` asks for, with the time allotted from the clock of the side to move (in
 /// the bounded mode: with the budget's limits instead of the time).
-fn job_for<V: Evaluate>(params: &GoParams, game: &Game<V>, settings: &Settings) -> Job {
+fn job_for<V: Registered>(params: &GoParams, game: &Game<V>, settings: &Settings) -> Job {
     let budget = match settings.mode {
         SearchMode::Threaded => None,
         SearchMode::Bounded(b) => Some(b),
@@ -612,7 +606,7 @@ impl Watchdog {
 /// The answer when the game is over or no search result is usable: `win` when the side to
 /// move has already won, `resign` when it has lost, drawn, or has no move; otherwise the
 /// first legal move.
-fn fallback_answer<V: Evaluate>(game: &Game<V>) -> String {
+fn fallback_answer<V: Registered>(game: &Game<V>) -> String {
     if let Some(answer) = game_over_answer(game) {
         return answer.to_string();
     }
@@ -623,7 +617,7 @@ fn fallback_answer<V: Evaluate>(game: &Game<V>) -> String {
 }
 
 /// `win` or `resign` when the game is already over.
-fn game_over_answer<V: Evaluate>(game: &Game<V>) -> Option<&'static str> {
+fn game_over_answer<V: Registered>(game: &Game<V>) -> Option<&'static str> {
     let outcome = game.outcome()?;
     Some(
         if outcome.winner() == Some(game.position().side_to_move()) {
@@ -635,7 +629,7 @@ fn game_over_answer<V: Evaluate>(game: &Game<V>) -> Option<&'static str> {
 }
 
 /// One `info` line for a search report.
-fn info_line<V: Evaluate>(pos: &Position<V>, info: &Info) -> String {
+fn info_line<V: Registered>(pos: &Position<V>, info: &Info) -> String {
     let ms = engine_text::millis(info.time);
     let mut s = format!(
         "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {}",
@@ -658,8 +652,8 @@ fn info_line<V: Evaluate>(pos: &Position<V>, info: &Info) -> String {
 
 /// The body of the search thread: runs the job, printing its `info` lines, and returns its
 /// answer (`bestmove ...` or `checkmate ...`).
-fn run_job<V: Evaluate>(
-    engine: &mut Engine<V>,
+fn run_job<V: Registered>(
+    engine: &mut EngineFor<V>,
     game: &Game<V>,
     job: &Job,
     stop: &Arc<AtomicBool>,
@@ -673,8 +667,10 @@ fn run_job<V: Evaluate>(
             let result = if game.outcome().is_some() {
                 MateResult::NoMate
             } else {
-                catch_unwind(AssertUnwindSafe(|| mate::solve(pos, *max_nodes, stop)))
-                    .unwrap_or(MateResult::Unknown)
+                catch_unwind(AssertUnwindSafe(|| {
+                    mate::solve::<V, V::Eval>(pos, *max_nodes, stop)
+                }))
+                .unwrap_or(MateResult::Unknown)
             };
             match result {
                 MateResult::Mate { pv, .. } => {
@@ -709,7 +705,7 @@ fn run_job<V: Evaluate>(
                     let lines = match searched {
                         Ok(r) => r.lines,
                         Err(_) => {
-                            *engine = Engine::new(hash_mb);
+                            *engine = EngineFor::<V>::new(hash_mb);
                             send_error(out, "the search failed; playing a legal move");
                             Vec::new()
                         }
@@ -729,6 +725,9 @@ fn run_job<V: Evaluate>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kshogi_rules_kinzoku::Kinzoku;
+    use kshogi_rules_kyoto::Kyoto;
+    use kshogi_rules_micro::Micro;
 
     /// Runs a session on `script` and returns its output lines.
     fn session(script: &str, variant: VariantKind) -> Vec<String> {

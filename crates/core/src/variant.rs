@@ -226,10 +226,63 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
         None
     }
 
+    /// The variant state in words for people (a diagram's status line), or `None` for the
+    /// default state. The default: `state: ` and the text form.
+    fn describe_extra(extra: Self::Extra) -> Option<String> {
+        Self::format_extra(extra).map(|field| format!("state: {field}"))
+    }
+
     /// Whether a field of position text is this variant's state rather than a ply number
     /// (so that the ply may be left out before it).
     fn is_extra_field(_field: &str) -> bool {
         false
+    }
+}
+
+/// What a variant is called and what shape its board has, as a value: a runtime summary of
+/// a [`Variant`]'s naming constants, for code that chooses among variants by name or by
+/// board size (a registry of variants, a KIF reader looking at a `手合割` header).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct VariantInfo {
+    /// [`Variant::NAME`].
+    pub name: &'static str,
+    /// [`Variant::DISPLAY_NAME`].
+    pub display_name: &'static str,
+    /// [`Variant::ALIASES`].
+    pub aliases: &'static [&'static str],
+    /// [`Variant::KIF_NAMES`].
+    pub kif_names: &'static [&'static str],
+    /// [`Variant::GEOMETRY`].
+    pub geometry: Geometry,
+}
+
+impl VariantInfo {
+    /// The summary of `V`.
+    pub const fn of<V: Variant>() -> VariantInfo {
+        VariantInfo {
+            name: V::NAME,
+            display_name: V::DISPLAY_NAME,
+            aliases: V::ALIASES,
+            kif_names: V::KIF_NAMES,
+            geometry: V::GEOMETRY,
+        }
+    }
+
+    /// Whether `name` is this variant's name or one of its aliases, ignoring ASCII case.
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name.eq_ignore_ascii_case(name)
+            || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+    }
+
+    /// Whether `value` is one of the variant's KIF `手合割` names.
+    pub fn is_kif_name(&self, value: &str) -> bool {
+        self.kif_names.iter().any(|k| *k == value)
+    }
+
+    /// The `手合割` name written in KIF records: the first of [`VariantInfo::kif_names`], or
+    /// the display name for a variant that has none.
+    pub fn kif_name(&self) -> &'static str {
+        self.kif_names.first().copied().unwrap_or(self.display_name)
     }
 }
 

@@ -4,13 +4,14 @@
 //! (default depths 10, 11 and 18; a 64 MiB table, cleared at the start of each search).
 
 use kshogi_core::{Game, Position};
-use kshogi_engine::{Engine, Evaluate, Limits};
+use kshogi_engine::Limits;
 use kshogi_notation::move_to_usi;
+use kshogi_registry::{EngineFor, Registered};
 use std::sync::atomic::AtomicBool;
 
-fn bench<V: Evaluate>(depth: u32) {
+fn bench<V: Registered>(depth: u32) {
     let game = Game::new(Position::<V>::start());
-    let mut engine = Engine::<V>::new(64);
+    let mut engine = EngineFor::<V>::new(64);
     let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(depth),

@@ -9,13 +9,13 @@ mod common;
 
 use common::{win_distance, Moves, Rng, Rules};
 use kshogi_core::{Outcome, Position, WinReason};
-use kshogi_engine::Evaluate;
 use kshogi_notation::to_sfen;
+use kshogi_registry::Registered;
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
 
-fn scan<V: Rules + Evaluate>(seed: u64, games: usize, want: &[u32], per: usize) {
+fn scan<V: Rules + Registered>(seed: u64, games: usize, want: &[u32], per: usize) {
     let mut rng = Rng(seed);
     let mut found = vec![0usize; want.len()];
     for _ in 0..games {
@@ -182,7 +182,7 @@ fn count_minimax<V: Rules>(pos: &Position<V>, plies: u32) -> i32 {
         .unwrap()
 }
 
-fn scan_only_move<V: Rules + Evaluate>(seed: u64, games: usize) {
+fn scan_only_move<V: Rules + Registered>(seed: u64, games: usize) {
     let mut rng = Rng(seed);
     let mut found = 0;
     for _ in 0..games {

@@ -4,13 +4,14 @@
 //! or, for the mate solver, `... POSITION NODES solve`.
 
 use kshogi_core::Game;
-use kshogi_engine::{Engine, Evaluate, Limits};
+use kshogi_engine::Limits;
 use kshogi_notation::{move_to_usi, parse_game};
+use kshogi_registry::{EngineFor, Registered};
 use std::sync::atomic::AtomicBool;
 
-fn run<V: Evaluate>(pos: &str, d: u32, k: usize) {
+fn run<V: Registered>(pos: &str, d: u32, k: usize) {
     let game: Game<V> = parse_game::<V>(pos).unwrap();
-    let mut e = Engine::<V>::new(16);
+    let mut e = EngineFor::<V>::new(16);
     let stop = AtomicBool::new(false);
     let lim = Limits {
         depth: Some(d),
@@ -24,11 +25,11 @@ fn run<V: Evaluate>(pos: &str, d: u32, k: usize) {
     println!("nodes {} time {:?}", r.nodes, r.time);
 }
 
-fn mate<V: Evaluate>(pos: &str, nodes: u64) {
+fn mate<V: Registered>(pos: &str, nodes: u64) {
     let game: Game<V> = parse_game::<V>(pos).unwrap();
     let stop = AtomicBool::new(false);
     let t = std::time::Instant::now();
-    let r = kshogi_engine::mate::solve(game.position(), nodes, &stop);
+    let r = kshogi_engine::mate::solve::<V, V::Eval>(game.position(), nodes, &stop);
     match r {
         kshogi_engine::mate::MateResult::Mate { plies, pv } => {
             let pv: Vec<String> = pv.iter().map(|&m| move_to_usi::<V>(m)).collect();

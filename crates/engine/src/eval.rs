@@ -1,17 +1,27 @@
-//! Static evaluation per variant: material (board and hand), mobility, king safety, and for
-//! Kinzoku the king's advance toward its entry rank and the bare-king countdown.
+//! Static evaluation: the terms every variant shares (material on the board and in hand,
+//! mobility, king safety), their weights ([`EvalParams`]), and the weights derived from a
+//! variant's piece table, which [`crate::PieceTableEval`] uses for any variant.
+//!
+//! A tuned evaluation for one variant reuses these parts: it builds its own [`EvalParams`]
+//! (with [`two_face_board`] and [`hand_values`] from values keyed by the variant's named
+//! kinds, see [`face_values`]), calls [`common`] and adds its own terms through [`finish`].
 
-use crate::Evaluate;
-use kshogi_core::{Color, Move, PieceDef, Position, Variant, MAX_KINDS, MAX_SLOTS};
-use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_rules_kyoto::Kyoto;
-use kshogi_rules_micro::Micro;
+use crate::Evaluator;
+use kshogi_core::{
+    Bitboard, Color, Geometry, Kind, Move, PieceDef, Position, Variant, MAX_KINDS, MAX_SLOTS,
+};
 
 /// Evaluations are kept inside this range, far from mate scores.
-pub(crate) const EVAL_LIMIT: i32 = 20_000;
+pub const EVAL_LIMIT: i32 = 20_000;
 
 /// Bonus for having the move.
-const TEMPO: i32 = 10;
+pub const TEMPO: i32 = 10;
+
+/// The ordering value of a royal piece whose capture wins (a variant without the check rule).
+pub const ROYAL_VALUE: i32 = 10_000;
+
+/// The least gain in value that makes a flip a tactical move for the derived evaluation.
+pub const TACTICAL_GAIN: i32 = 100;
 
 /// A static evaluation split into its parts, every part from the side to move's point of
 /// view, in centipawns.
@@ -29,28 +39,42 @@ pub struct EvalBreakdown {
     pub total: i32,
 }
 
-/// The weights of one variant.
-struct Params {
-    /// Value of a piece on the board by the face it shows.
-    board: [i32; MAX_KINDS],
+/// The weights of one variant's shared terms.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EvalParams {
+    /// Value of a piece on the board by the face it shows (indexed by [`Kind`]).
+    pub board: [i32; MAX_KINDS],
     /// Value of a piece in hand by hand slot.
-    hand: [i32; MAX_SLOTS],
+    pub hand: [i32; MAX_SLOTS],
     /// Per attacked square.
-    mobility: i32,
+    pub mobility: i32,
     /// Per square next to the enemy king that we attack.
-    zone_attack: i32,
+    pub zone_attack: i32,
     /// Per own piece next to our king.
-    zone_defend: i32,
+    pub zone_defend: i32,
     /// Per enemy piece in hand and empty square next to our king (drops that can hit it).
-    hand_threat: i32,
+    pub hand_threat: i32,
+}
+
+/// Face values by kind from `(kind, value)` pairs, so that a tuned evaluation names the
+/// variant's kinds instead of relying on their order in the piece table. Kinds not listed
+/// are worth 0.
+pub const fn face_values(values: &[(Kind, i32)]) -> [i32; MAX_KINDS] {
+    let mut out = [0; MAX_KINDS];
+    let mut i = 0;
+    while i < values.len() {
+        out[values[i].0 .0 as usize] = values[i].1;
+        i += 1;
+    }
+    out
 }
 
 /// Board values for a variant whose pieces have two faces: `(w_cur * current + w_other *
 /// other) / (w_cur + w_other)`; `upside_only` instead adds a share `w_other / w_cur` of the
 /// other face's extra worth only when it is worth more.
-const fn two_face_board(
+pub const fn two_face_board(
     pieces: &[PieceDef],
-    face: &[i32],
+    face: &[i32; MAX_KINDS],
     w_cur: i32,
     w_other: i32,
     upside_only: bool,
@@ -75,7 +99,11 @@ const fn two_face_board(
 }
 
 /// Hand values: the best board value among the faces of the slot, times `pct` percent.
-const fn hand_values(pieces: &[PieceDef], board: &[i32; MAX_KINDS], pct: i32) -> [i32; MAX_SLOTS] {
+pub const fn hand_values(
+    pieces: &[PieceDef],
+    board: &[i32; MAX_KINDS],
+    pct: i32,
+) -> [i32; MAX_SLOTS] {
     let mut out = [0; MAX_SLOTS];
     let mut k = 0;
     while k < pieces.len() {
@@ -90,54 +118,127 @@ const fn hand_values(pieces: &[PieceDef], board: &[i32; MAX_KINDS], pct: i32) ->
     out
 }
 
-// Kyoto faces by kind: K, tokin, lance, silver, bishop, gold, knight, pawn, rook.
-const KYOTO_FACES: [i32; 9] = [0, 520, 300, 480, 640, 520, 260, 100, 780];
-const KYOTO_BOARD: [i32; MAX_KINDS] =
-    two_face_board(kshogi_rules_kyoto::PIECES, &KYOTO_FACES, 2, 1, false);
-static KYOTO: Params = Params {
-    board: KYOTO_BOARD,
-    hand: hand_values(kshogi_rules_kyoto::PIECES, &KYOTO_BOARD, 110),
-    mobility: 5,
-    zone_attack: 14,
-    zone_defend: 10,
-    hand_threat: 4,
-};
+/// Ten times the average number of squares a piece of this movement reaches from a square of
+/// an empty board (Black's view; White's is the same by symmetry).
+const fn mobility_x10(g: Geometry, def: &PieceDef) -> i32 {
+    let w = g.width as i32;
+    let h = g.height as i32;
+    let mut total = 0;
+    let mut r = 0;
+    while r < h {
+        let mut f = 0;
+        while f < w {
+            let steps = def.movement.steps;
+            let mut i = 0;
+            while i < steps.len() {
+                let (nf, nr) = (f + steps[i].0 as i32, r - steps[i].1 as i32);
+                if nf >= 0 && nf < w && nr >= 0 && nr < h {
+                    total += 1;
+                }
+                i += 1;
+            }
+            let slides = def.movement.slides;
+            let mut i = 0;
+            while i < slides.len() {
+                let (mut nf, mut nr) = (f + slides[i].0 as i32, r - slides[i].1 as i32);
+                while nf >= 0 && nf < w && nr >= 0 && nr < h {
+                    total += 1;
+                    nf += slides[i].0 as i32;
+                    nr -= slides[i].1 as i32;
+                }
+                i += 1;
+            }
+            f += 1;
+        }
+        r += 1;
+    }
+    total * 10 / (w * h)
+}
 
-// Micro faces by kind: K, bishop, tokin, gold, rook, silver, lance, pawn, knight.
-const MICRO_FACES: [i32; 9] = [0, 600, 520, 520, 760, 450, 300, 100, 280];
-const MICRO_BOARD: [i32; MAX_KINDS] =
-    two_face_board(kshogi_rules_micro::PIECES, &MICRO_FACES, 4, 1, true);
-static MICRO: Params = Params {
-    board: MICRO_BOARD,
-    hand: hand_values(kshogi_rules_micro::PIECES, &MICRO_BOARD, 105),
-    mobility: 5,
-    zone_attack: 14,
-    zone_defend: 10,
-    hand_threat: 4,
-};
+impl EvalParams {
+    /// Weights derived from a piece table alone, for a variant with no tuned evaluation.
+    ///
+    /// A face is worth `50 + 9 * m` centipawns, where `m` is ten times the average number of
+    /// squares it reaches on the empty board (a pawn on 5x5 about 120, a gold about 430, a
+    /// rook about 770); a face that can turn into a better one gains a quarter of the
+    /// difference; the king counts nothing (each side has one). A piece in hand is worth its
+    /// best face plus 10%. Mobility, king-zone and drop-threat weights are those of the
+    /// tuned seed variants.
+    pub const fn derive(pieces: &[PieceDef], geometry: Geometry) -> EvalParams {
+        let mut face = [0; MAX_KINDS];
+        let mut k = 0;
+        let mut drops = false;
+        while k < pieces.len() {
+            if !pieces[k].royal {
+                face[k] = 50 + 9 * mobility_x10(geometry, &pieces[k]);
+            }
+            drops |= pieces[k].hand_slot.is_some();
+            k += 1;
+        }
+        let board = two_face_board(pieces, &face, 4, 1, true);
+        EvalParams {
+            board,
+            hand: hand_values(pieces, &board, 110),
+            mobility: 5,
+            zone_attack: 14,
+            zone_defend: 10,
+            hand_threat: if drops { 4 } else { 0 },
+        }
+    }
+}
 
-// Kinzoku by kind: K, silver, copper, soldier, promoted soldier.
-static KINZOKU: Params = Params {
-    board: [0, 450, 380, 200, 520, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    hand: [0; MAX_SLOTS],
-    mobility: 6,
-    zone_attack: 16,
-    zone_defend: 12,
-    hand_threat: 0,
-};
+/// [`EvalParams::derive`] for each variant, computed at compile time.
+trait Derived: Variant {
+    const PARAMS: EvalParams;
+}
 
-/// Bonus by the Kinzoku king's distance (in ranks) from its entry rank.
-const KINZOKU_ADVANCE: [i32; 5] = [0, 220, 90, 30, 0];
+impl<V: Variant> Derived for V {
+    const PARAMS: EvalParams = EvalParams::derive(V::PIECES, V::GEOMETRY);
+}
+
+/// The derived ordering value of a piece (see [`Evaluator::piece_value`]).
+#[inline(always)]
+pub fn derived_piece_value<V: Variant>(kind: Kind) -> i32 {
+    match V::PIECES.get(kind.index()) {
+        Some(def) if def.royal => ROYAL_VALUE,
+        Some(_) => <V as Derived>::PARAMS.board[kind.index() % MAX_KINDS],
+        None => 0,
+    }
+}
+
+/// The derived tactical test (see [`Evaluator::is_tactical`]): a flip that gains at least
+/// [`TACTICAL_GAIN`] by `E`'s piece values.
+#[inline(always)]
+pub fn derived_is_tactical<V: Variant, E: Evaluator<V>>(pos: &Position<V>, mv: Move) -> bool {
+    if !mv.is_flip() {
+        return false;
+    }
+    let Some(from) = mv.from() else { return false };
+    let Some(p) = pos.piece_at(from) else {
+        return false;
+    };
+    let Some(to) = V::PIECES[p.kind.index()].flips_to else {
+        return false;
+    };
+    E::piece_value(to) - E::piece_value(p.kind) >= TACTICAL_GAIN
+}
+
+/// The derived evaluation (see [`Evaluator::breakdown`]).
+#[inline]
+pub fn derived_breakdown<V: Variant>(pos: &Position<V>) -> EvalBreakdown {
+    let (m, mo, ks) = common(pos, &<V as Derived>::PARAMS);
+    finish(pos, m, mo, ks, 0)
+}
 
 /// Material, mobility and king safety, each from Black's point of view.
 #[inline(always)]
-fn common<V: Variant>(pos: &Position<V>, p: &Params) -> (i32, i32, i32) {
+pub fn common<V: Variant>(pos: &Position<V>, p: &EvalParams) -> (i32, i32, i32) {
     let t = V::tables();
     let occ = pos.occupied();
     let mut material = 0;
     let mut mobility = 0;
     let mut safety = 0;
-    let mut attacks = [kshogi_core::Bitboard::EMPTY; 2];
+    let mut attacks = [Bitboard::EMPTY; 2];
     let mut in_hand = [0i32; 2];
     for c in Color::ALL {
         let sign = if c == Color::Black { 1 } else { -1 };
@@ -146,7 +247,7 @@ fn common<V: Variant>(pos: &Position<V>, p: &Params) -> (i32, i32, i32) {
         for k in 0..t.kinds {
             let v = p.board[k];
             if v != 0 {
-                m += v * (pos.kind_bb(kshogi_core::Kind(k as u8)) & own).count() as i32;
+                m += v * (pos.kind_bb(Kind(k as u8)) & own).count() as i32;
             }
         }
         for slot in 0..t.slots {
@@ -174,9 +275,10 @@ fn common<V: Variant>(pos: &Position<V>, p: &Params) -> (i32, i32, i32) {
     (material, mobility, safety)
 }
 
-/// Adds the parts (given from Black's view) into a breakdown from the side to move's view.
+/// Adds the parts (given from Black's view) into a breakdown from the side to move's view,
+/// with [`TEMPO`] for the side to move, clamped to [`EVAL_LIMIT`].
 #[inline(always)]
-fn finish<V: Variant>(pos: &Position<V>, m: i32, mo: i32, ks: i32, var: i32) -> EvalBreakdown {
+pub fn finish<V: Variant>(pos: &Position<V>, m: i32, mo: i32, ks: i32, var: i32) -> EvalBreakdown {
     let sign = if pos.side_to_move() == Color::Black {
         1
     } else {
@@ -192,193 +294,47 @@ fn finish<V: Variant>(pos: &Position<V>, m: i32, mo: i32, ks: i32, var: i32) -> 
     }
 }
 
-impl Evaluate for Kyoto {
-    #[inline]
-    fn evaluate(pos: &Position<Self>) -> i32 {
-        Self::breakdown(pos).total
-    }
-
-    #[inline(always)]
-    fn piece_value(kind: kshogi_core::Kind) -> i32 {
-        KYOTO.board[kind.index()]
-    }
-
-    #[inline(always)]
-    fn breakdown(pos: &Position<Self>) -> EvalBreakdown {
-        let (m, mo, ks) = common(pos, &KYOTO);
-        finish(pos, m, mo, ks, 0)
-    }
-}
-
-impl Evaluate for Micro {
-    #[inline]
-    fn evaluate(pos: &Position<Self>) -> i32 {
-        Self::breakdown(pos).total
-    }
-
-    #[inline(always)]
-    fn piece_value(kind: kshogi_core::Kind) -> i32 {
-        MICRO.board[kind.index()]
-    }
-
-    #[inline(always)]
-    fn breakdown(pos: &Position<Self>) -> EvalBreakdown {
-        let (m, mo, ks) = common(pos, &MICRO);
-        finish(pos, m, mo, ks, 0)
-    }
-}
-
-/// Kinzoku's own terms from Black's view: each king's advance toward its entry rank, and
-/// the countdown (the counting side's chances fade with its moves left, and vanish when its
-/// king is farther from the entry rank than it has moves).
-#[inline(always)]
-fn kinzoku_terms(pos: &Position<Kinzoku>) -> i32 {
-    let g = Kinzoku::GEOMETRY;
-    let mut s = 0;
-    for c in Color::ALL {
-        let rank = g.rank(pos.king(c)) as usize;
-        let dist = if c == Color::Black {
-            rank
-        } else {
-            g.height as usize - 1 - rank
-        };
-        let v = KINZOKU_ADVANCE[dist.min(KINZOKU_ADVANCE.len() - 1)];
-        s += if c == Color::Black { v } else { -v };
-    }
-    if let Some(cd) = pos.extra() {
-        // The counting side must win within `m` moves or lose, so its material is worth
-        // little: what matters is whether its king can still reach the entry rank in time
-        // (the search finds mates by itself). Starting a countdown is no bonus in itself.
-        let m = cd.moves_left as i32;
-        let rank = g.rank(pos.king(cd.side)) as i32;
-        let dist = if cd.side == Color::Black {
-            rank
-        } else {
-            g.height as i32 - 1 - rank
-        };
-        let used = kshogi_rules_kinzoku::COUNTDOWN_MOVES as i32 - m;
-        // Material the counting side still has (the lone king has none): worth a quarter.
-        let mut material = 0;
-        for k in 1..Kinzoku::PIECES.len() {
-            let kind = kshogi_core::Kind(k as u8);
-            material += KINZOKU.board[k] * pos.pieces(cd.side, kind).count() as i32;
-        }
-        let v = -material * 3 / 4
-            + if dist > m {
-                -900 - 150 * (dist - m)
-            } else {
-                -60 * used
-            };
-        s += if cd.side == Color::Black { v } else { -v };
-    }
-    s
-}
-
-impl Evaluate for Kinzoku {
-    #[inline]
-    fn evaluate(pos: &Position<Self>) -> i32 {
-        Self::breakdown(pos).total
-    }
-
-    #[inline(always)]
-    fn piece_value(kind: kshogi_core::Kind) -> i32 {
-        KINZOKU.board[kind.index()]
-    }
-
-    #[inline(always)]
-    fn is_tactical(pos: &Position<Self>, mv: Move) -> bool {
-        let us = pos.side_to_move();
-        mv.is_flip()
-            || (mv.from() == Some(pos.king(us))
-                && Self::tables().farthest_rank[us.index()].has(mv.to()))
-    }
-
-    #[inline(always)]
-    fn attacker_unrestricted(pos: &Position<Self>) -> bool {
-        matches!(pos.extra(), Some(cd) if cd.side != pos.side_to_move() && cd.moves_left > 0)
-    }
-
-    #[inline(always)]
-    fn breakdown(pos: &Position<Self>) -> EvalBreakdown {
-        let (m, mo, ks) = common(pos, &KINZOKU);
-        finish(pos, m, mo, ks, kinzoku_terms(pos))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kshogi_core::{Position, Setup};
-    use kshogi_notation::parse_sfen;
+    use kshogi_core::Movement;
 
-    /// The position turned 180 degrees with colors (and hands, side, countdown) swapped.
-    fn mirrored<V: Variant>(pos: &Position<V>, extra: V::Extra) -> Position<V> {
-        let s = pos.to_setup();
-        let mut m = Setup::<V>::empty();
-        let g = V::GEOMETRY;
-        for sq in g.all_squares() {
-            if let Some(p) = s.board[sq.index()] {
-                m.board[g.rotate(sq).index()] = Some(kshogi_core::Piece::new(!p.color, p.kind));
-            }
+    fn def(name: &'static str, movement: Movement, royal: bool, slot: Option<u8>) -> PieceDef {
+        PieceDef {
+            name,
+            letter: 'X',
+            promoted: false,
+            kanji: 'X',
+            movement,
+            royal,
+            flips_to: None,
+            hand_slot: slot,
+            group: if royal { 0 } else { 1 },
+            aliases: &[],
         }
-        m.hands = [s.hands[1], s.hands[0]];
-        m.side = !s.side;
-        m.extra = extra;
-        Position::from_setup(&m).expect("mirror is valid")
     }
 
     #[test]
-    fn kyoto_values_mix_faces() {
-        // pawn showing: (2*100 + 780) / 3; rook showing: (2*780 + 100) / 3.
-        assert_eq!(KYOTO.board[kshogi_rules_kyoto::PAWN.index()], 326);
-        assert_eq!(KYOTO.board[kshogi_rules_kyoto::ROOK.index()], 553);
-        // A pawn/rook pair in hand is worth its best face on the board plus 10%.
-        assert_eq!(KYOTO.hand[3], 553 * 110 / 100);
+    fn derived_values_follow_mobility() {
+        // On a 5x5 board a pawn reaches 20 of 25 squares' forward neighbours: 0.8 squares on
+        // average, so 50 + 9 * 8 = 122; a rook always reaches 8 squares: 50 + 9 * 80 = 770.
+        let pieces = [
+            def("king", Movement::KING, true, None),
+            def("pawn", Movement::PAWN, false, Some(0)),
+            def("rook", Movement::ROOK, false, Some(1)),
+        ];
+        let p = EvalParams::derive(&pieces, Geometry::new(5, 5));
+        assert_eq!(p.board[0], 0);
+        assert_eq!(p.board[1], 122);
+        assert_eq!(p.board[2], 770);
+        assert_eq!(p.hand[0], 122 * 110 / 100);
+        assert_eq!(p.hand[1], 770 * 110 / 100);
+        assert_eq!(p.hand_threat, 4);
     }
 
     #[test]
-    fn micro_values_add_upside() {
-        // gold 520 with rook 760 behind it: 520 + 240 / 4.
-        assert_eq!(MICRO.board[kshogi_rules_micro::GOLD.index()], 580);
-        assert_eq!(MICRO.board[kshogi_rules_micro::ROOK.index()], 760);
-    }
-
-    #[test]
-    fn start_positions_are_balanced_up_to_tempo() {
-        assert_eq!(Kyoto::evaluate(&Position::<Kyoto>::start()), TEMPO);
-        assert_eq!(Micro::evaluate(&Position::<Micro>::start()), TEMPO);
-        assert_eq!(Kinzoku::evaluate(&Position::<Kinzoku>::start()), TEMPO);
-    }
-
-    #[test]
-    fn evaluation_is_color_symmetric() {
-        for sfen in ["p1k1t/2g2/2S2/5/T1KG1 b Ps 1", "pgk2/5/1s1t1/5/TSKGP w - 1"] {
-            let pos = parse_sfen::<Kyoto>(sfen).unwrap();
-            assert_eq!(Kyoto::evaluate(&pos), Kyoto::evaluate(&mirrored(&pos, ())));
-        }
-        let pos = parse_sfen::<Micro>("kb1s/p3/2G1/3P/S1BK b g 1").unwrap();
-        assert_eq!(Micro::evaluate(&pos), Micro::evaluate(&mirrored(&pos, ())));
-        let pos = parse_sfen::<Kinzoku>("1ks/3/1K1/1I1/S1C b - 1").unwrap();
-        assert_eq!(
-            Kinzoku::evaluate(&pos),
-            Kinzoku::evaluate(&mirrored(&pos, None))
-        );
-    }
-
-    #[test]
-    fn material_counts_for_the_side_to_move() {
-        // Black has an extra silver/bishop pair in hand.
-        let pos = parse_sfen::<Kyoto>("pgk1t/5/5/5/TSKGP b S 1").unwrap();
-        let b = Kyoto::breakdown(&pos);
-        assert!(b.material > 500, "{b:?}");
-        let pos = parse_sfen::<Kyoto>("pgk1t/5/5/5/TSKGP w S 1").unwrap();
-        assert!(Kyoto::breakdown(&pos).material < -500);
-    }
-
-    #[test]
-    fn kinzoku_values_king_advance() {
-        let home = parse_sfen::<Kinzoku>("cks/1i1/3/1I1/SKC b - 1").unwrap();
-        let up = parse_sfen::<Kinzoku>("cks/1i1/1K1/1I1/S1C b - 1").unwrap();
-        assert!(Kinzoku::breakdown(&up).variant > Kinzoku::breakdown(&home).variant);
+    fn face_values_are_keyed_by_kind() {
+        let v = face_values(&[(Kind(3), 40), (Kind(1), 7)]);
+        assert_eq!(&v[..4], &[0, 7, 0, 40]);
     }
 }

@@ -47,12 +47,11 @@
 //! A search without a time limit (and not `infinite`) starts from an empty transposition
 //! table and empty ordering tables, so that the same game and limits give the same result.
 
-use kshogi_core::Variant;
-use kshogi_core::{Game, Kind, Move, Position};
+use kshogi_core::{Game, Kind, Move, Position, Variant};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-mod eval;
+pub mod eval;
 pub mod mate;
 mod ordering;
 mod search;
@@ -147,59 +146,72 @@ pub struct SearchResult {
     pub depth: u32,
 }
 
-/// Per-variant evaluation, implemented in this crate for each variant kshogi knows.
+/// A static evaluation for variant `V`: what the search needs to know beyond the rules.
 ///
-/// Only [`Evaluate::evaluate`] is required; the other methods have defaults that suit a
-/// variant without special wins.
-pub trait Evaluate: Variant {
+/// Every method has a default: [`PieceTableEval`] uses them all, so any variant can be searched
+/// with no evaluation code of its own, from values derived from its piece table (see
+/// [`eval::EvalParams::derive`]). A tuned evaluation is a zero-sized type implementing this
+/// trait for one variant, overriding what it knows better; the registry of variants pairs
+/// each variant with its evaluator.
+pub trait Evaluator<V: Variant>: Copy + Default + Send + Sync + 'static {
     /// Static evaluation in centipawns from the side to move's point of view.
-    fn evaluate(pos: &kshogi_core::Position<Self>) -> i32;
+    #[inline]
+    fn evaluate(pos: &Position<V>) -> i32 {
+        Self::breakdown(pos).total
+    }
 
     /// The value of a piece showing `kind` on the board, in centipawns, for move ordering
-    /// (most valuable victim first). The default values every piece at 100.
-    fn piece_value(_kind: Kind) -> i32 {
-        100
+    /// (most valuable victim first). The default is the derived value of
+    /// [`eval::EvalParams::derive`]; a royal piece of a variant without the check rule, whose
+    /// capture wins, is worth [`eval::ROYAL_VALUE`].
+    #[inline(always)]
+    fn piece_value(kind: Kind) -> i32 {
+        eval::derived_piece_value::<V>(kind)
     }
 
     /// Whether the quiescence search should also try this non-capturing legal move of the
-    /// side to move (a promotion, a move that may win at once). Default: no.
-    fn is_tactical(_pos: &Position<Self>, _mv: Move) -> bool {
-        false
+    /// side to move (a promotion, a move that may win at once). The default: a flip that makes
+    /// the piece worth at least [`eval::TACTICAL_GAIN`] more.
+    #[inline(always)]
+    fn is_tactical(pos: &Position<V>, mv: Move) -> bool {
+        eval::derived_is_tactical::<V, Self>(pos, mv)
     }
 
     /// Whether the mate solver lets the attacker (the side to move in `pos`) play every legal
     /// move here rather than only checks and moves that win at once, because the rules force
     /// the game to end soon anyway (Kinzoku: the lone king while the countdown runs, whose
     /// survival wins). Default: no.
-    fn attacker_unrestricted(_pos: &Position<Self>) -> bool {
+    #[inline(always)]
+    fn attacker_unrestricted(_pos: &Position<V>) -> bool {
         false
     }
 
-    /// The static evaluation with its parts, for display and tuning. The default reports
-    /// everything as material.
-    fn breakdown(pos: &Position<Self>) -> EvalBreakdown {
-        let total = Self::evaluate(pos);
-        EvalBreakdown {
-            material: total,
-            mobility: 0,
-            king_safety: 0,
-            variant: 0,
-            total,
-        }
+    /// The static evaluation with its parts, for display and tuning. The default: material,
+    /// mobility and king safety with the derived weights of [`eval::EvalParams::derive`].
+    #[inline]
+    fn breakdown(pos: &Position<V>) -> EvalBreakdown {
+        eval::derived_breakdown(pos)
     }
 }
 
+/// The evaluation derived from a variant's piece table, for any variant: the default of
+/// every [`Evaluator`] method.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PieceTableEval;
+
+impl<V: Variant> Evaluator<V> for PieceTableEval {}
+
 /// The searcher: owns the transposition table and the move-ordering tables.
-pub struct Engine<V: Evaluate> {
+pub struct Engine<V: Variant, E: Evaluator<V> = PieceTableEval> {
     tt: tt::Table,
     state: Box<search::State>,
-    _v: core::marker::PhantomData<V>,
+    _v: core::marker::PhantomData<(V, E)>,
 }
 
-impl<V: Evaluate> Engine<V> {
+impl<V: Variant, E: Evaluator<V>> Engine<V, E> {
     /// A searcher with a transposition table of at most `hash_mb` MiB (at least one cluster of
     /// 48 bytes when `hash_mb` is 0).
-    pub fn new(hash_mb: usize) -> Engine<V> {
+    pub fn new(hash_mb: usize) -> Engine<V, E> {
         Engine {
             tt: tt::Table::new(hash_mb),
             state: search::State::new(),
@@ -257,7 +269,7 @@ impl<V: Evaluate> Engine<V> {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        search::run::<V>(
+        search::run::<V, E>(
             &mut self.tt,
             &mut self.state,
             game,
@@ -269,7 +281,7 @@ impl<V: Evaluate> Engine<V> {
     }
 }
 
-impl<V: Evaluate> core::fmt::Debug for Engine<V> {
+impl<V: Variant, E: Evaluator<V>> core::fmt::Debug for Engine<V, E> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Engine")
             .field("hash_entries", &self.tt.entries())

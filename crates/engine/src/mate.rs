@@ -16,7 +16,8 @@
 //! need not be shortest, and extracts the line (the defender choosing the longest
 //! resistance).
 
-use crate::Evaluate;
+use crate::Evaluator;
+use kshogi_core::Variant;
 use kshogi_core::{Color, Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -49,7 +50,11 @@ pub enum MateResult {
 /// position counts as failed for the attacker (the repetition rules would end the game in
 /// a draw, or in Micro could make the checker lose), and lines longer than 240 plies are
 /// not followed.
-pub fn solve<V: Evaluate>(pos: &Position<V>, max_nodes: u64, stop: &AtomicBool) -> MateResult {
+pub fn solve<V: Variant, E: Evaluator<V>>(
+    pos: &Position<V>,
+    max_nodes: u64,
+    stop: &AtomicBool,
+) -> MateResult {
     let attacker = pos.side_to_move();
     if let Some(o) = pos.outcome() {
         return if o.winner() == Some(attacker) {
@@ -61,7 +66,7 @@ pub fn solve<V: Evaluate>(pos: &Position<V>, max_nodes: u64, stop: &AtomicBool) 
             MateResult::NoMate
         };
     }
-    let mut s = Solver::<V>::new(attacker, max_nodes, stop);
+    let mut s = Solver::<V, E>::new(attacker, max_nodes, stop);
     let mut root = *pos;
     let (pn, dn, dist) = s.mid(&mut root, 0, INF, INF);
     if pn != 0 {
@@ -72,7 +77,7 @@ pub fn solve<V: Evaluate>(pos: &Position<V>, max_nodes: u64, stop: &AtomicBool) 
         };
     }
     // Proven. Shorten and extract the line with the exact search.
-    let mut ex = Exact::<V>::new(attacker, max_nodes, stop, &s.tt);
+    let mut ex = Exact::<V, E>::new(attacker, max_nodes, stop, &s.tt);
     let mut best = None;
     for d in 1..=dist as u32 {
         if ex.win_within(&mut root, d, 0) {
@@ -185,12 +190,12 @@ impl Table {
 
 /// Whether the attacker won, for a position whose game is over.
 #[inline(always)]
-fn terminal<V: Evaluate>(pos: &Position<V>, attacker: Color) -> Option<bool> {
+fn terminal<V: Variant>(pos: &Position<V>, attacker: Color) -> Option<bool> {
     pos.outcome().map(|o| o.winner() == Some(attacker))
 }
 
 /// The df-pn search.
-struct Solver<'a, V: Evaluate> {
+struct Solver<'a, V: Variant, E: Evaluator<V>> {
     tt: Table,
     attacker: Color,
     nodes: u64,
@@ -202,7 +207,7 @@ struct Solver<'a, V: Evaluate> {
     /// The children of every node on the path, as a stack: a node's children are pushed on
     /// top and popped when it returns (the capacity is reserved once).
     children: Vec<Child>,
-    _v: core::marker::PhantomData<V>,
+    _v: core::marker::PhantomData<(V, E)>,
 }
 
 /// A child of a df-pn node.
@@ -216,7 +221,7 @@ struct Child {
     on_path: bool,
 }
 
-impl<'a, V: Evaluate> Solver<'a, V> {
+impl<'a, V: Variant, E: Evaluator<V>> Solver<'a, V, E> {
     fn new(attacker: Color, limit: u64, stop: &'a AtomicBool) -> Self {
         Solver {
             tt: Table::new(limit),
@@ -258,7 +263,7 @@ impl<'a, V: Evaluate> Solver<'a, V> {
         });
         let total = self.children.len() - base;
         let or_node = pos.side_to_move() == self.attacker;
-        let unrestricted = or_node && V::attacker_unrestricted(pos);
+        let unrestricted = or_node && E::attacker_unrestricted(pos);
         let mut n = 0;
         for i in 0..total {
             let mv = self.children[base + i].mv;
@@ -479,7 +484,7 @@ struct ExactEntry {
 }
 
 /// The exact iterative-deepening search that shortens a proof.
-struct Exact<'a, V: Evaluate> {
+struct Exact<'a, V: Variant, E: Evaluator<V>> {
     memo: Vec<ExactEntry>,
     attacker: Color,
     nodes: u64,
@@ -491,10 +496,10 @@ struct Exact<'a, V: Evaluate> {
     /// Move lists of the nodes on the path, as a stack (see [`Solver`]): the move, whether it
     /// wins at once, and its df-pn proof length (for ordering).
     list: Vec<(Move, bool, u16)>,
-    _v: core::marker::PhantomData<V>,
+    _v: core::marker::PhantomData<(V, E)>,
 }
 
-impl<'a, V: Evaluate> Exact<'a, V> {
+impl<'a, V: Variant, E: Evaluator<V>> Exact<'a, V, E> {
     fn new(attacker: Color, limit: u64, stop: &'a AtomicBool, proof: &'a Table) -> Self {
         let n = limit
             .saturating_mul(2)
@@ -524,7 +529,7 @@ impl<'a, V: Evaluate> Exact<'a, V> {
     /// nodes every move.
     fn moves(&mut self, pos: &mut Position<V>) -> usize {
         let or_node = pos.side_to_move() == self.attacker;
-        let unrestricted = or_node && V::attacker_unrestricted(pos);
+        let unrestricted = or_node && E::attacker_unrestricted(pos);
         let base = self.list.len();
         let list = &mut self.list;
         pos.generate_unadjudicated(|b| {

@@ -2,7 +2,8 @@
 //! the variant's tactical moves, killers, then the history heuristic.
 
 use crate::search::MAX_PLY;
-use crate::Evaluate;
+use crate::Evaluator;
+use kshogi_core::Variant;
 use kshogi_core::{Move, Position};
 
 /// Ordering score of the hash move.
@@ -74,24 +75,24 @@ impl Tables {
 
 /// Whether `mv` captures in `pos`.
 #[inline(always)]
-pub(crate) fn is_capture<V: Evaluate>(pos: &Position<V>, mv: Move) -> bool {
+pub(crate) fn is_capture<V: Variant>(pos: &Position<V>, mv: Move) -> bool {
     !mv.is_drop() && pos.piece_at(mv.to()).is_some()
 }
 
 /// The ordering score of a capture: victim value first, then the cheaper attacker.
 #[inline(always)]
-pub(crate) fn capture_score<V: Evaluate>(pos: &Position<V>, mv: Move) -> i32 {
-    let victim = pos.piece_at(mv.to()).map_or(0, |p| V::piece_value(p.kind));
+pub(crate) fn capture_score<V: Variant, E: Evaluator<V>>(pos: &Position<V>, mv: Move) -> i32 {
+    let victim = pos.piece_at(mv.to()).map_or(0, |p| E::piece_value(p.kind));
     let attacker = mv
         .from()
         .and_then(|f| pos.piece_at(f))
-        .map_or(0, |p| V::piece_value(p.kind));
+        .map_or(0, |p| E::piece_value(p.kind));
     CAPTURE + victim * 16 - attacker
 }
 
 /// Ordering score of any move at a full-width node.
 #[inline(always)]
-pub(crate) fn score_move<V: Evaluate>(
+pub(crate) fn score_move<V: Variant, E: Evaluator<V>>(
     pos: &Position<V>,
     tables: &Tables,
     ply: usize,
@@ -101,8 +102,8 @@ pub(crate) fn score_move<V: Evaluate>(
     if mv == hash_move {
         HASH_MOVE
     } else if is_capture(pos, mv) {
-        capture_score(pos, mv)
-    } else if V::is_tactical(pos, mv) {
+        capture_score::<V, E>(pos, mv)
+    } else if E::is_tactical(pos, mv) {
         TACTICAL
     } else if mv == tables.killers[ply][0] {
         KILLER[0]

@@ -2,7 +2,8 @@
 
 use crate::ordering::{self, is_capture};
 use crate::tt::{Bound, Table};
-use crate::{Evaluate, Info, Limits, Line, Score, SearchResult};
+use crate::{Evaluator, Info, Limits, Line, Score, SearchResult};
+use kshogi_core::Variant;
 use kshogi_core::{Bundle, Color, Game, Move, Outcome, Position, MAX_MOVES};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
@@ -99,7 +100,7 @@ struct RootMove {
 }
 
 /// One search.
-struct Searcher<'a, V: Evaluate> {
+struct Searcher<'a, V: Variant, E: Evaluator<V>> {
     tt: &'a mut Table,
     st: &'a mut State,
     root_index: usize,
@@ -111,10 +112,10 @@ struct Searcher<'a, V: Evaluate> {
     can_abort: bool,
     deadline: Option<Instant>,
     node_limit: Option<u64>,
-    _v: core::marker::PhantomData<V>,
+    _v: core::marker::PhantomData<(V, E)>,
 }
 
-impl<V: Evaluate> Searcher<'_, V> {
+impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
     #[inline(always)]
     fn count_node(&mut self, ply: usize) {
         self.nodes += 1;
@@ -218,7 +219,7 @@ impl<V: Evaluate> Searcher<'_, V> {
             any = true;
             if let Bundle::Board { .. } = b {
                 pos.expand(b, |m| {
-                    if enemy.has(m.to()) || V::is_tactical(pos, m) {
+                    if enemy.has(m.to()) || E::is_tactical(pos, m) {
                         buf[n] = m;
                         n += 1;
                     }
@@ -320,7 +321,8 @@ impl<V: Evaluate> Searcher<'_, V> {
         let base = ply * MAX_MOVES;
         for i in 0..n {
             let mv = self.st.moves[base + i];
-            self.st.scores[base + i] = ordering::score_move(pos, &self.st.ord, ply, mv, hash_move);
+            self.st.scores[base + i] =
+                ordering::score_move::<V, E>(pos, &self.st.ord, ply, mv, hash_move);
         }
 
         let stm = pos.side_to_move().index();
@@ -336,7 +338,7 @@ impl<V: Evaluate> Searcher<'_, V> {
                 i,
             );
             let mv = self.st.moves[base + i];
-            let quiet = !is_capture(pos, mv) && !V::is_tactical(pos, mv);
+            let quiet = !is_capture(pos, mv) && !E::is_tactical(pos, mv);
             let (undo, gives_check) = self.make(pos, mv, ply);
             let new_depth = depth - 1;
             let mut score;
@@ -418,7 +420,7 @@ impl<V: Evaluate> Searcher<'_, V> {
             }
         }
         if ply >= MAX_PLY - 1 {
-            return V::evaluate(pos);
+            return E::evaluate(pos);
         }
         self.count_node(ply);
         if self.aborted {
@@ -427,7 +429,7 @@ impl<V: Evaluate> Searcher<'_, V> {
         let in_check = self.st.checks[idx];
         let mut best = -INF;
         if !in_check {
-            let stand = V::evaluate(pos);
+            let stand = E::evaluate(pos);
             if stand >= beta {
                 return stand;
             }
@@ -451,8 +453,8 @@ impl<V: Evaluate> Searcher<'_, V> {
         for i in 0..n {
             let mv = self.st.moves[base + i];
             self.st.scores[base + i] = if is_capture(pos, mv) {
-                ordering::capture_score(pos, mv)
-            } else if V::is_tactical(pos, mv) {
+                ordering::capture_score::<V, E>(pos, mv)
+            } else if E::is_tactical(pos, mv) {
                 ordering::TACTICAL
             } else {
                 self.st.ord.history(pos.side_to_move().index(), mv)
@@ -591,7 +593,7 @@ fn report(
 }
 
 /// The whole search: see [`crate::Engine::search`].
-pub(crate) fn run<V: Evaluate>(
+pub(crate) fn run<V: Variant, E: Evaluator<V>>(
     tt: &mut Table,
     st: &mut State,
     game: &Game<V>,
@@ -668,10 +670,10 @@ pub(crate) fn run<V: Evaluate>(
             seldepth: 0,
         })
         .collect();
-    rms.sort_by_key(|rm| -ordering::score_move(&pos, &st.ord, 0, rm.mv, Move::NULL));
+    rms.sort_by_key(|rm| -ordering::score_move::<V, E>(&pos, &st.ord, 0, rm.mv, Move::NULL));
     let k = multipv.max(1).min(rms.len());
 
-    let mut s = Searcher::<V> {
+    let mut s = Searcher::<V, E> {
         tt,
         st,
         root_index,

@@ -16,8 +16,9 @@ mod common;
 use common::{loses_within, win_distance, Moves, Rng, Rules};
 use kshogi_core::{Game, Position};
 use kshogi_engine::mate::{solve, MateResult};
-use kshogi_engine::{Engine, Evaluate, Limits, Score};
+use kshogi_engine::{Limits, Score};
 use kshogi_notation::to_sfen;
+use kshogi_registry::{EngineFor, Registered};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -28,7 +29,7 @@ fn loses_in_exactly<V: Rules>(pos: &Position<V>, n: u32) -> bool {
     loses_within(pos, n, Moves::All) && (n == 0 || !loses_within(pos, n - 1, Moves::All))
 }
 
-fn check_position<V: Rules + Evaluate>(pos: &Position<V>, engine: &mut Engine<V>) -> bool {
+fn check_position<V: Rules + Registered>(pos: &Position<V>, engine: &mut EngineFor<V>) -> bool {
     let sfen = to_sfen(pos);
     let stop = AtomicBool::new(false);
     let d_all = win_distance(pos, 5, Moves::All);
@@ -63,7 +64,7 @@ fn check_position<V: Rules + Evaluate>(pos: &Position<V>, engine: &mut Engine<V>
         }
     }
 
-    match solve(pos, 300_000, &stop) {
+    match solve::<V, V::Eval>(pos, 300_000, &stop) {
         MateResult::Mate { plies, pv } => {
             if plies <= 5 {
                 assert_eq!(d_checks, Some(plies), "{sfen}: solver mate in {plies}");
@@ -90,9 +91,9 @@ fn check_position<V: Rules + Evaluate>(pos: &Position<V>, engine: &mut Engine<V>
     d_all.is_some()
 }
 
-fn run<V: Rules + Evaluate>(seed: u64, positions: usize) {
+fn run<V: Rules + Registered>(seed: u64, positions: usize) {
     let mut rng = Rng(seed);
-    let mut engine = Engine::<V>::new(2);
+    let mut engine = EngineFor::<V>::new(2);
     let mut checked = 0;
     let mut wins = 0;
     while checked < positions {

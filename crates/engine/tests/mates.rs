@@ -9,8 +9,9 @@ mod common;
 use common::{loses_within, win_distance, wins_within_by, Moves, Rules};
 use kshogi_core::{Game, Move, WinReason};
 use kshogi_engine::mate::{solve, MateResult};
-use kshogi_engine::{Engine, Evaluate, Limits, Score};
+use kshogi_engine::{Limits, Score};
 use kshogi_notation::{move_to_usi, parse_sfen};
+use kshogi_registry::{EngineFor, Registered};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -87,7 +88,7 @@ const KINZOKU_SPECIAL: &[Case] = &[
 
 /// The brute-force verifier confirms the case: a win in exactly `plies` (by any move, and by
 /// checks when the case says so, ending with the case's reason when it names one).
-fn verify<V: Rules + Evaluate>(c: &Case) {
+fn verify<V: Rules + Registered>(c: &Case) {
     let pos = parse_sfen::<V>(c.sfen).unwrap();
     assert_eq!(
         win_distance(&pos, c.plies, Moves::All),
@@ -123,10 +124,10 @@ fn verify<V: Rules + Evaluate>(c: &Case) {
 
 /// The search reports the mate with its distance, and its first move wins (checked by the
 /// verifier); after that move the defender sees the loss.
-fn search_finds<V: Rules + Evaluate>(c: &Case) {
+fn search_finds<V: Rules + Registered>(c: &Case) {
     let pos = parse_sfen::<V>(c.sfen).unwrap();
     let game = Game::new(pos);
-    let mut engine = Engine::<V>::new(4);
+    let mut engine = EngineFor::<V>::new(4);
     let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(c.plies + 2),
@@ -179,10 +180,10 @@ fn play<V: Rules>(pos: &kshogi_core::Position<V>, pv: &[Move]) -> kshogi_core::P
 }
 
 /// The solver proves the win with its exact distance and a line that ends in it.
-fn solver_finds<V: Rules + Evaluate>(c: &Case) {
+fn solver_finds<V: Rules + Registered>(c: &Case) {
     let pos = parse_sfen::<V>(c.sfen).unwrap();
     let stop = AtomicBool::new(false);
-    let r = solve(&pos, 1_000_000, &stop);
+    let r = solve::<V, V::Eval>(&pos, 1_000_000, &stop);
     if !c.by_checks {
         // There is no win by checks this short; whatever the solver finds is longer.
         if let MateResult::Mate { plies, .. } = r {
@@ -206,7 +207,7 @@ fn solver_finds<V: Rules + Evaluate>(c: &Case) {
     assert!(loses_within(&pos.after(pv[0]), c.plies - 1, Moves::All));
 }
 
-fn all<V: Rules + Evaluate>(cases: &[Case]) {
+fn all<V: Rules + Registered>(cases: &[Case]) {
     for c in cases {
         verify::<V>(c);
         search_finds::<V>(c);
@@ -239,7 +240,7 @@ fn kinzoku_entry_and_countdown_wins() {
 /// that distance with a line that ends in the win.
 #[test]
 fn solver_finds_longer_mates_by_checks_with_their_exact_length() {
-    fn check<V: Rules + Evaluate>(sfen: &str, plies: u32) {
+    fn check<V: Rules + Registered>(sfen: &str, plies: u32) {
         let pos = parse_sfen::<V>(sfen).unwrap();
         assert_eq!(
             common::win_distance(&pos, plies, Moves::Checks),
@@ -247,7 +248,8 @@ fn solver_finds_longer_mates_by_checks_with_their_exact_length() {
             "{sfen}"
         );
         let stop = AtomicBool::new(false);
-        let MateResult::Mate { plies: got, pv } = solve(&pos, 2_000_000, &stop) else {
+        let MateResult::Mate { plies: got, pv } = solve::<V, V::Eval>(&pos, 2_000_000, &stop)
+        else {
             panic!("{sfen}: no mate found")
         };
         assert_eq!(got, plies, "{sfen}");

@@ -3,8 +3,9 @@
 
 use kshogi_core::{Game, Move, Position, Variant};
 use kshogi_engine::mate::{solve, MateResult};
-use kshogi_engine::{Engine, Evaluate, Info, Limits, Score};
+use kshogi_engine::{Info, Limits, Score};
 use kshogi_notation::{move_to_usi, parse_game, parse_sfen, parse_usi};
+use kshogi_registry::{EngineFor, Registered};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -23,14 +24,14 @@ fn usi<V: Variant>(m: Move) -> String {
     move_to_usi::<V>(m)
 }
 
-fn deterministic<V: Evaluate>(sfen: &str, d: u32) {
+fn deterministic<V: Registered>(sfen: &str, d: u32) {
     let game = parse_game::<V>(sfen).unwrap();
     let stop = AtomicBool::new(false);
-    let mut a = Engine::<V>::new(8);
+    let mut a = EngineFor::<V>::new(8);
     let r1 = a.search(&game, &depth(d), 2, &stop, &mut |_| {});
     // The same engine again (its table now full of the first search), and a fresh one.
     let r2 = a.search(&game, &depth(d), 2, &stop, &mut |_| {});
-    let r3 = Engine::<V>::new(8).search(&game, &depth(d), 2, &stop, &mut |_| {});
+    let r3 = EngineFor::<V>::new(8).search(&game, &depth(d), 2, &stop, &mut |_| {});
     assert_eq!(r1.lines, r2.lines, "{sfen}");
     assert_eq!(r1.lines, r3.lines, "{sfen}");
     assert_eq!(r1.nodes, r2.nodes);
@@ -46,11 +47,12 @@ fn fixed_depth_search_is_deterministic() {
     deterministic::<Kinzoku>("startpos", 10);
 }
 
-fn multipv<V: Evaluate>(k: usize, d: u32) {
+fn multipv<V: Registered>(k: usize, d: u32) {
     let game = Game::new(Position::<V>::start());
     let stop = AtomicBool::new(false);
     let mut infos: Vec<Info> = Vec::new();
-    let r = Engine::<V>::new(8).search(&game, &depth(d), k, &stop, &mut |i| infos.push(i.clone()));
+    let r =
+        EngineFor::<V>::new(8).search(&game, &depth(d), k, &stop, &mut |i| infos.push(i.clone()));
     assert_eq!(r.lines.len(), k);
     let mut moves: Vec<Move> = r.lines.iter().map(|l| l.mv).collect();
     moves.sort();
@@ -80,7 +82,7 @@ fn multipv<V: Evaluate>(k: usize, d: u32) {
         assert_eq!(info.depth as usize, i / k + 1);
     }
     // The best line is the single-PV best move's score or better ranked.
-    let single = Engine::<V>::new(8).search(&game, &depth(d), 1, &stop, &mut |_| {});
+    let single = EngineFor::<V>::new(8).search(&game, &depth(d), 1, &stop, &mut |_| {});
     assert!(r.lines.iter().any(|l| l.mv == single.lines[0].mv) || k < 2);
 }
 
@@ -97,14 +99,15 @@ fn multipv_larger_than_the_move_count_gives_every_move() {
     let pos = Position::<Kinzoku>::start();
     let n = pos.legal_moves().len();
     let stop = AtomicBool::new(false);
-    let r = Engine::<Kinzoku>::new(1).search(&Game::new(pos), &depth(3), n + 5, &stop, &mut |_| {});
+    let r =
+        EngineFor::<Kinzoku>::new(1).search(&Game::new(pos), &depth(3), n + 5, &stop, &mut |_| {});
     assert_eq!(r.lines.len(), n);
 }
 
 #[test]
 fn table_memory_is_bounded_by_the_option() {
-    let small = Engine::<Kyoto>::new(1);
-    let big = Engine::<Kyoto>::new(16);
+    let small = EngineFor::<Kyoto>::new(1);
+    let big = EngineFor::<Kyoto>::new(16);
     println!(
         "hash 1 MiB: {} entries, {} bytes; 16 MiB: {} entries, {} bytes",
         small.hash_entries(),
@@ -118,7 +121,7 @@ fn table_memory_is_bounded_by_the_option() {
         assert!(e.hash_bytes() > (mb << 20) - 48);
         assert_eq!(e.hash_entries(), (mb << 20) / 48 * 4);
     }
-    let mut e = Engine::<Kyoto>::new(16);
+    let mut e = EngineFor::<Kyoto>::new(16);
     e.set_hash(2);
     assert!(e.hash_bytes() <= 2 << 20);
     assert!(e.hash_entries() > small.hash_entries());
@@ -141,7 +144,7 @@ fn stop_from_another_thread_ends_an_infinite_search_promptly() {
     let s2 = Arc::clone(&stop);
     let handle = std::thread::spawn(move || {
         let game = Game::new(Position::<Kyoto>::start());
-        let mut engine = Engine::<Kyoto>::new(16);
+        let mut engine = EngineFor::<Kyoto>::new(16);
         let limits = Limits {
             infinite: true,
             depth: Some(2),
@@ -165,7 +168,7 @@ fn stop_from_another_thread_ends_an_infinite_search_promptly() {
 fn node_and_time_limits_are_kept() {
     let game = Game::new(Position::<Kyoto>::start());
     let stop = AtomicBool::new(false);
-    let mut e = Engine::<Kyoto>::new(8);
+    let mut e = EngineFor::<Kyoto>::new(8);
     let limits = Limits {
         nodes: Some(20_000),
         ..Limits::default()
@@ -198,7 +201,7 @@ fn mate_limit_stops_at_the_mate() {
         mate: Some(5),
         ..Limits::default()
     };
-    let r = Engine::<Kyoto>::new(8).search(&game, &limits, 1, &stop, &mut |_| {});
+    let r = EngineFor::<Kyoto>::new(8).search(&game, &limits, 1, &stop, &mut |_| {});
     assert_eq!(r.lines[0].score, Score::Mate(5));
     assert!(r.depth <= 9);
 }
@@ -208,7 +211,7 @@ fn a_finished_game_has_no_lines() {
     let stop = AtomicBool::new(false);
     // Checkmate (Kyoto): the mate in 1 of the mate tests, played.
     let g = parse_game::<Kyoto>("2kl1/2Np1/2Kl1/4b/1S2P b G 31").unwrap();
-    let mut e = Engine::<Kyoto>::new(1);
+    let mut e = EngineFor::<Kyoto>::new(1);
     let r = e.search(&g, &depth(3), 1, &stop, &mut |_| {});
     let mut g = g.clone();
     g.play(r.lines[0].mv).unwrap();
@@ -219,18 +222,18 @@ fn a_finished_game_has_no_lines() {
     // Kinzoku king entry already made (the White king stands on rank e).
     let g = parse_game::<Kinzoku>("1s1/1S1/2i/K2/2k b - 27").unwrap();
     assert!(g.outcome().is_some());
-    let r = Engine::<Kinzoku>::new(1).search(&g, &depth(3), 3, &stop, &mut |_| {});
+    let r = EngineFor::<Kinzoku>::new(1).search(&g, &depth(3), 3, &stop, &mut |_| {});
     assert!(r.lines.is_empty());
     // A countdown that ran out.
     let g = parse_game::<Kinzoku>("3/ck1/3/1K1/3 b - 36 w0").unwrap();
     assert!(g.outcome().is_some());
-    let r = Engine::<Kinzoku>::new(1).search(&g, &depth(3), 1, &stop, &mut |_| {});
+    let r = EngineFor::<Kinzoku>::new(1).search(&g, &depth(3), 1, &stop, &mut |_| {});
     assert!(r.lines.is_empty());
     // Draw by repetition (Kinzoku, threefold): kings walk back and forth.
     let g =
         parse_game::<Kinzoku>("startpos moves 2e3d 2a1b 3d2e 1b2a 2e3d 2a1b 3d2e 1b2a").unwrap();
     assert!(g.outcome().is_some());
-    let r = Engine::<Kinzoku>::new(1).search(&g, &depth(3), 1, &stop, &mut |_| {});
+    let r = EngineFor::<Kinzoku>::new(1).search(&g, &depth(3), 1, &stop, &mut |_| {});
     assert!(r.lines.is_empty());
 }
 
@@ -294,7 +297,8 @@ fn the_only_move_that_keeps_material() {
     }
     let stop = AtomicBool::new(false);
     for d in [1, 2, 3, 5, 8] {
-        let r = Engine::<Micro>::new(1).search(&Game::new(pos), &depth(d), 1, &stop, &mut |_| {});
+        let r =
+            EngineFor::<Micro>::new(1).search(&Game::new(pos), &depth(d), 1, &stop, &mut |_| {});
         assert_eq!(r.lines[0].mv, good, "depth {d}");
         assert!(
             matches!(r.lines[0].score, Score::Cp(cp) if cp > 400),
@@ -310,7 +314,7 @@ fn the_search_takes_a_free_piece_in_kyoto() {
     let sfen = "k4/5/2r2/2G2/K4 b - 1";
     let pos = parse_sfen::<Kyoto>(sfen).unwrap();
     let stop = AtomicBool::new(false);
-    let r = Engine::<Kyoto>::new(1).search(&Game::new(pos), &depth(4), 1, &stop, &mut |_| {});
+    let r = EngineFor::<Kyoto>::new(1).search(&Game::new(pos), &depth(4), 1, &stop, &mut |_| {});
     assert_eq!(usi::<Kyoto>(r.lines[0].mv), "3d3c+");
     assert!(matches!(r.lines[0].score, Score::Cp(cp) if cp > 300));
 }
@@ -335,10 +339,10 @@ fn a_third_occurrence_draws_and_saves_the_worse_side() {
     // Without the history the same position is lost for White.
     let stop = AtomicBool::new(false);
     let alone = Game::new(*g.position());
-    let r = Engine::<Kinzoku>::new(4).search(&alone, &depth(6), 1, &stop, &mut |_| {});
+    let r = EngineFor::<Kinzoku>::new(4).search(&alone, &depth(6), 1, &stop, &mut |_| {});
     assert!(r.lines[0].score.sort_key() < -200, "{:?}", r.lines[0].score);
     // With it, the engine takes the draw.
-    let r = Engine::<Kinzoku>::new(4).search(&g, &depth(6), 1, &stop, &mut |_| {});
+    let r = EngineFor::<Kinzoku>::new(4).search(&g, &depth(6), 1, &stop, &mut |_| {});
     assert_eq!(r.lines[0].mv, back);
     assert_eq!(r.lines[0].score, Score::Cp(0));
 }
@@ -365,14 +369,14 @@ fn micro_perpetual_check_loses_for_the_checker() {
         })
     );
     let stop = AtomicBool::new(false);
-    let r = Engine::<Micro>::new(4).search(&g, &depth(4), 1, &stop, &mut |_| {});
+    let r = EngineFor::<Micro>::new(4).search(&g, &depth(4), 1, &stop, &mut |_| {});
     assert_eq!(r.lines[0].mv, win);
     assert_eq!(r.lines[0].score, Score::Mate(1));
     // One step earlier Black is to move with the rook on 3a: its check 3a3b would be the
     // third occurrence only, not yet the end; a rook up, Black is winning.
     let moves = format!("{cycle} {cycle} 3b3a 1a1b");
     let g = parse_game::<Micro>(&format!("3k/1R2/4/4/K3 b - 1 moves {moves}")).unwrap();
-    let r = Engine::<Micro>::new(4).search(&g, &depth(4), 1, &stop, &mut |_| {});
+    let r = EngineFor::<Micro>::new(4).search(&g, &depth(4), 1, &stop, &mut |_| {});
     assert!(r.lines[0].score.sort_key() > 300, "{:?}", r.lines[0].score);
 }
 
@@ -380,17 +384,25 @@ fn micro_perpetual_check_loses_for_the_checker() {
 fn solver_limits_and_negative_results() {
     let stop = AtomicBool::new(false);
     // The start position: no forced win by checks within a tiny budget: unknown, or no mate.
-    let r = solve(&Position::<Kyoto>::start(), 2_000, &stop);
+    let r = solve::<Kyoto, <Kyoto as Registered>::Eval>(&Position::<Kyoto>::start(), 2_000, &stop);
     assert!(
         matches!(r, MateResult::Unknown | MateResult::NoMate),
         "{r:?}"
     );
     // Kinzoku start: Black has no check at all, so there is proven no mate.
-    let r = solve(&Position::<Kinzoku>::start(), 100_000, &stop);
+    let r = solve::<Kinzoku, <Kinzoku as Registered>::Eval>(
+        &Position::<Kinzoku>::start(),
+        100_000,
+        &stop,
+    );
     assert_eq!(r, MateResult::NoMate);
     // Stop set: unknown at once (or a result found before the first check of the flag).
     let stopped = AtomicBool::new(true);
-    let r = solve(&Position::<Micro>::start(), 10_000_000, &stopped);
+    let r = solve::<Micro, <Micro as Registered>::Eval>(
+        &Position::<Micro>::start(),
+        10_000_000,
+        &stopped,
+    );
     assert!(
         matches!(r, MateResult::Unknown | MateResult::NoMate),
         "{r:?}"
@@ -398,7 +410,7 @@ fn solver_limits_and_negative_results() {
     // A finished game: the winner to move has "mate in 0".
     let pos = parse_sfen::<Kinzoku>("3/ck1/3/1K1/3 b - 36 w0").unwrap();
     assert_eq!(
-        solve(&pos, 1000, &stop),
+        solve::<Kinzoku, <Kinzoku as Registered>::Eval>(&pos, 1000, &stop),
         MateResult::Mate {
             plies: 0,
             pv: Vec::new()
@@ -413,7 +425,7 @@ fn node_limit_binds_in_the_first_iteration() {
     // A Micro middle game where quiescence runs long below most root moves.
     let game = parse_game::<Micro>("kbg1/3s/p2G/SB1P/3K b - 9").unwrap();
     let stop = AtomicBool::new(false);
-    let full = Engine::<Micro>::new(1).search(&game, &depth(1), 1, &stop, &mut |_| {});
+    let full = EngineFor::<Micro>::new(1).search(&game, &depth(1), 1, &stop, &mut |_| {});
     assert_eq!(full.depth, 1);
     let legal = game.position().legal_moves();
     assert!(
@@ -428,7 +440,7 @@ fn node_limit_binds_in_the_first_iteration() {
             ..Limits::default()
         };
         let mut infos: Vec<Info> = Vec::new();
-        let r = Engine::<Micro>::new(1)
+        let r = EngineFor::<Micro>::new(1)
             .search(&game, &limits, k, &stop, &mut |i| infos.push(i.clone()));
         assert!(r.nodes < full.nodes / 4, "{} of {}", r.nodes, full.nodes);
         assert_eq!(r.depth, 0, "no iteration completed");
@@ -440,7 +452,7 @@ fn node_limit_binds_in_the_first_iteration() {
     }
     // `stop` already set: still one root move, one line.
     let stop = AtomicBool::new(true);
-    let r = Engine::<Micro>::new(1).search(&game, &depth(5), 1, &stop, &mut |_| {});
+    let r = EngineFor::<Micro>::new(1).search(&game, &depth(5), 1, &stop, &mut |_| {});
     assert_eq!(r.lines.len(), 1);
     assert!(r.nodes < full.nodes / 4, "{} of {}", r.nodes, full.nodes);
 }

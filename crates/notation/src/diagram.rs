@@ -3,8 +3,6 @@
 use crate::sfen::piece_letters;
 use crate::usi::move_to_usi;
 use kshogi_core::{Color, Move, Piece, Position, Square, Variant};
-use kshogi_rules_kinzoku::Countdown;
-use std::any::Any;
 use std::fmt::Write as _;
 
 /// How a diagram is drawn.
@@ -155,31 +153,9 @@ fn hand_line<V: Variant>(out: &mut String, pos: &Position<V>, color: Color, styl
     out.push('\n');
 }
 
-/// The line describing the variant state, if there is one: the Kinzoku bare-king countdown
-/// in words, or the SFEN state field of another variant.
+/// The line describing the variant state, if there is one (see [`Variant::describe_extra`]).
 fn extra_line<V: Variant>(pos: &Position<V>) -> Option<String> {
-    let extra = pos.extra();
-    let any: &dyn Any = &extra;
-    if let Some(countdown) = any.downcast_ref::<Option<Countdown>>() {
-        return countdown.map(|cd| {
-            let field = format!("{}{}", cd.side.sfen_char(), cd.moves_left);
-            match cd.moves_left {
-                0 => format!(
-                    "countdown: expired, {} did not win in time ({field})",
-                    cd.side
-                ),
-                1 => format!(
-                    "countdown: {} must win with its next move ({field})",
-                    cd.side
-                ),
-                n => format!(
-                    "countdown: {} must win within its next {n} moves ({field})",
-                    cd.side
-                ),
-            }
-        });
-    }
-    V::format_extra(extra).map(|field| format!("state: {field}"))
+    V::describe_extra(pos.extra())
 }
 
 /// Draws `pos` as a text diagram for the terminal.

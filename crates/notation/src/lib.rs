@@ -11,16 +11,20 @@
 //! Every parser returns a typed error that names what is wrong and where (the column, counted
 //! in characters from 1), never panics.
 //!
-//! This crate depends on core and the rules crates; it must not depend on the CLI or on any
-//! search or analysis crate. A new variant is registered here by implementing
-//! [`VariantNotation`] for it.
+//! Everything here is generic over [`kshogi_core::Variant`]: the letters, kanji and names
+//! of a variant's pieces come from its piece table, its names and the text of its extra
+//! state from its `Variant` impl. Code that chooses among variants at run time (the
+//! `手合割` header of a KIF record, [`kif::kif_variant`]) is given the list of variants as
+//! [`kshogi_core::VariantInfo`] values by its caller, normally the registry.
+//!
+//! This crate depends on core only; it must not depend on any rules crate (it names no
+//! variant), on the registry, the engine, the solver or the command line.
 
 mod diagram;
 pub mod kif;
 mod position_arg;
 mod sfen;
 mod usi;
-mod variant;
 
 #[cfg(feature = "serde")]
 pub mod serde_support;
@@ -29,4 +33,3 @@ pub use diagram::{diagram, DiagramStyle};
 pub use position_arg::{parse_game, PositionArgError};
 pub use sfen::{board_shape, parse_sfen, to_sfen, SfenError, SfenErrorKind};
 pub use usi::{move_to_usi, parse_usi, UsiError};
-pub use variant::VariantKind;

@@ -36,7 +36,6 @@
 use crate::diagram::is_well_formed;
 use crate::sfen::{parse_sfen, to_sfen, SfenError};
 use crate::usi::{move_to_usi, parse_usi, read_usi_text, UsiError, UsiText};
-use crate::variant::VariantKind;
 use kshogi_core::{Game, GameError, Move, Outcome, Position, Variant};
 use serde::de::Error as _;
 use serde::ser::{Error as _, SerializeStruct as _};
@@ -359,8 +358,7 @@ impl<V: Variant> GameRecord<V> {
     /// move (either USI dialect, legal where it is played, not after the end), and the
     /// `sfen` and `result` fields when given.
     fn from_raw(raw: RawRecord) -> Result<Self, RecordError> {
-        let named = VariantKind::from_name(&raw.variant).map(VariantKind::name);
-        if named != Some(V::NAME) {
+        if !kshogi_core::VariantInfo::of::<V>().is_named(&raw.variant) {
             return Err(RecordError::Variant {
                 found: raw.variant,
                 expected: V::NAME,

@@ -79,7 +79,9 @@ pub fn board_shape(text: &str) -> Result<(u8, u8), SfenError> {
     if board == "startpos" {
         return Err(err(
             col,
-            SfenErrorKind::Fields("`startpos` does not say which variant; give --variant".into()),
+            SfenErrorKind::Fields(
+                "`startpos` has no board, so it does not say which variant".into(),
+            ),
         ));
     }
     let rows: Vec<&str> = board.split('/').collect();

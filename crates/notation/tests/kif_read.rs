@@ -7,10 +7,11 @@
 use kshogi_core::Color;
 use kshogi_core::Variant;
 use kshogi_notation::kif::{
-    decode_kif, kif_variant, parse_kif, read_kif, to_kif, KifHeaderLine, KifRecord, KifResult,
-    KifSpecial, KifTime, SideNames,
+    decode_kif, parse_kif, read_kif, to_kif, KifHeaderLine, KifRecord, KifResult, KifSpecial,
+    KifTime, SideNames,
 };
-use kshogi_notation::{move_to_usi, to_sfen, VariantKind};
+use kshogi_notation::{move_to_usi, to_sfen};
+use kshogi_registry::{kif_variant, with_variant, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -295,12 +296,7 @@ fn errors_name_the_line() {
         let bytes = bytes(&format!("errors/{name}"));
         let text = decode_kif(&bytes).unwrap();
         assert_eq!(kif_variant(&text).unwrap(), kind, "{name}");
-        let e = match kind {
-            VariantKind::Kyoto => read_kif::<Kyoto>(&bytes).map(|_| ()),
-            VariantKind::Micro => read_kif::<Micro>(&bytes).map(|_| ()),
-            VariantKind::Kinzoku => read_kif::<Kinzoku>(&bytes).map(|_| ()),
-        }
-        .unwrap_err();
+        let e = with_variant!(kind, V => read_kif::<V>(&bytes).map(|_| ())).unwrap_err();
         assert_eq!((e.line, e.column), (line, column), "{name}: {e}");
         assert!(e.to_string().contains(part), "{name}: {e}");
         assert!(e.to_string().starts_with(&format!("line {line}: ")), "{e}");

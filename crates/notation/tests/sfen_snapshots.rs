@@ -5,7 +5,8 @@
 
 use kshogi_core::Position;
 use kshogi_core::Variant;
-use kshogi_notation::{parse_sfen, to_sfen, VariantKind};
+use kshogi_notation::{parse_sfen, to_sfen};
+use kshogi_registry::{with_variant, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -16,11 +17,7 @@ fn print(kind: VariantKind, text: &str) -> String {
         let pos = parse_sfen::<V>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         to_sfen(&pos)
     }
-    match kind {
-        VariantKind::Kyoto => go::<Kyoto>(text),
-        VariantKind::Micro => go::<Micro>(text),
-        VariantKind::Kinzoku => go::<Kinzoku>(text),
-    }
+    with_variant!(kind, V => go::<V>(text))
 }
 
 /// Distinct (variant, SFEN) pairs of `perft/reference.tsv`, in file order.

@@ -292,6 +292,25 @@ impl Variant for Kinzoku {
         })
     }
 
+    fn describe_extra(extra: Option<Countdown>) -> Option<String> {
+        let cd = extra?;
+        let field = Self::format_extra(extra)?;
+        Some(match cd.moves_left {
+            0 => format!(
+                "countdown: expired, {} did not win in time ({field})",
+                cd.side
+            ),
+            1 => format!(
+                "countdown: {} must win with its next move ({field})",
+                cd.side
+            ),
+            n => format!(
+                "countdown: {} must win within its next {n} moves ({field})",
+                cd.side
+            ),
+        })
+    }
+
     fn is_extra_field(field: &str) -> bool {
         field.starts_with('b') || field.starts_with('w')
     }

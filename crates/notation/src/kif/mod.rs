@@ -58,7 +58,7 @@ mod tests;
 
 pub use encoding::decode_kif;
 pub use error::{KifError, KifErrorKind};
-pub use read::{kif_name, kif_variant, parse_kif, read_kif};
+pub use read::{kif_variant, parse_kif, parse_kif_among, read_kif};
 pub use record::{
     summary_line, KifEnd, KifHeaderLine, KifMove, KifRecord, KifResult, KifSpecial, KifTime,
     SideNames,

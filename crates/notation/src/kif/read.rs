@@ -10,38 +10,17 @@ use super::text::{
     digit_value, full_width_digit, is_space, kanji_digit, kanji_list, kind_by_kanji, parse_count,
     rank_kanji, trim,
 };
-use crate::variant::VariantKind;
-use kshogi_core::MAX_SLOTS;
 use kshogi_core::{Color, Game, GameError, Kind, Move, Piece, Position, Setup, Square, Variant};
-use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_rules_kyoto::Kyoto;
-use kshogi_rules_micro::Micro;
+use kshogi_core::{VariantInfo, MAX_SLOTS};
 
 /// The header key of the variant state (Kinzoku's bare-king countdown), a kshogi extension
 /// written after a board diagram; its value is the fifth SFEN field (`b3`).
 pub(crate) const STATE_KEY: &str = "カウントダウン";
 
-/// The `手合割` value of a variant.
-pub fn kif_name(kind: VariantKind) -> &'static str {
-    match kind {
-        VariantKind::Kyoto => Kyoto::KIF_NAMES[0],
-        VariantKind::Micro => Micro::KIF_NAMES[0],
-        VariantKind::Kinzoku => Kinzoku::KIF_NAMES[0],
-    }
-}
-
-fn display_name(kind: VariantKind) -> &'static str {
-    match kind {
-        VariantKind::Kyoto => Kyoto::DISPLAY_NAME,
-        VariantKind::Micro => Micro::DISPLAY_NAME,
-        VariantKind::Kinzoku => Kinzoku::DISPLAY_NAME,
-    }
-}
-
-fn known_names() -> String {
-    VariantKind::ALL
+fn known_names(known: &[VariantInfo]) -> String {
+    known
         .iter()
-        .map(|&k| format!("{} ({})", kif_name(k), k.name()))
+        .map(|k| format!("{} ({})", k.kif_name(), k.name))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -52,11 +31,12 @@ pub fn read_kif<V: Variant>(bytes: &[u8]) -> Result<KifRecord<V>, KifError> {
 }
 
 /// Finds the variant a KIF record is for, from its `手合割` header (the first one, before
-/// the moves).
+/// the moves), among the variants `known` (a registry's list): the index into `known` of
+/// the variant one of whose [`VariantInfo::kif_names`] the header names.
 ///
-/// An error names the line of a `手合割` value kshogi does not know, or, when there is no
-/// such header, the line where the header area ends.
-pub fn kif_variant(text: &str) -> Result<VariantKind, KifError> {
+/// An error names the line of a `手合割` value none of them has, or, when there is no such
+/// header, the line where the header area ends.
+pub fn kif_variant(text: &str, known: &[VariantInfo]) -> Result<usize, KifError> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let mut end = 1;
     for (i, raw) in text.split('\n').enumerate() {
@@ -75,19 +55,16 @@ pub fn kif_variant(text: &str) -> Result<VariantKind, KifError> {
         if let Some((key, value)) = raw.split_once('：') {
             if trim(key) == HANDICAP_KEY {
                 let v = trim(value.trim_end_matches('\r'));
-                return VariantKind::ALL
-                    .into_iter()
-                    .find(|&k| kif_name(k) == v)
-                    .ok_or_else(|| {
-                        KifError::at(
-                            no,
-                            Some(raw.chars().take_while(|&c| c != '：').count() + 2),
-                            KifErrorKind::Variant(format!(
-                                "`手合割：{v}` is not a variant kshogi reads; it knows {}",
-                                known_names()
-                            )),
-                        )
-                    });
+                return known.iter().position(|k| k.is_kif_name(v)).ok_or_else(|| {
+                    KifError::at(
+                        no,
+                        Some(raw.chars().take_while(|&c| c != '：').count() + 2),
+                        KifErrorKind::Variant(format!(
+                            "`手合割：{v}` is not a variant kshogi reads; it knows {}",
+                            known_names(known)
+                        )),
+                    )
+                });
             }
         }
     }
@@ -97,7 +74,7 @@ pub fn kif_variant(text: &str) -> Result<VariantKind, KifError> {
         KifErrorKind::Variant(format!(
             "no `手合割` header before this line says which variant the record is ({}); \
              add one or name the variant explicitly",
-            known_names()
+            known_names(known)
         )),
     ))
 }
@@ -109,8 +86,17 @@ pub fn kif_variant(text: &str) -> Result<VariantKind, KifError> {
 /// names another variant kshogi knows, or standard shogi (`平手`, `…落ち`), is an error;
 /// any other value is accepted and kept.
 pub fn parse_kif<V: Variant>(text: &str) -> Result<KifRecord<V>, KifError> {
+    parse_kif_among::<V>(text, &[])
+}
+
+/// [`parse_kif`], where a `手合割` header that names another of the variants `known` (a
+/// registry's list) is an error naming both, rather than a value kept as it is.
+pub fn parse_kif_among<V: Variant>(
+    text: &str,
+    known: &'static [VariantInfo],
+) -> Result<KifRecord<V>, KifError> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let mut reader = Reader::<V>::new();
+    let mut reader = Reader::<V>::new(known);
     for (i, raw) in text.split('\n').enumerate() {
         reader.line(i + 1, raw)?;
     }
@@ -141,6 +127,8 @@ struct Diagram<V: Variant> {
 }
 
 struct Reader<V: Variant> {
+    /// The variants a `手合割` header may name besides `V` (see [`parse_kif_among`]).
+    known: &'static [VariantInfo],
     headers: Vec<KifHeaderLine>,
     names: SideNames,
     diagram: Diagram<V>,
@@ -636,8 +624,9 @@ fn resolve<V: Variant>(
 }
 
 impl<V: Variant> Reader<V> {
-    fn new() -> Reader<V> {
+    fn new(known: &'static [VariantInfo]) -> Reader<V> {
         Reader {
+            known,
             headers: Vec::new(),
             names: SideNames::SenteGote,
             diagram: Diagram {
@@ -831,7 +820,7 @@ impl<V: Variant> Reader<V> {
                 self.diagram.extra = Some(extra);
                 return Ok(());
             }
-            HANDICAP_KEY => check_handicap::<V>(no, value_col, value)?,
+            HANDICAP_KEY => check_handicap::<V>(self.known, no, value_col, value)?,
             _ => {}
         }
         if key.starts_with("上手") || key.starts_with("下手") {
@@ -1352,25 +1341,36 @@ impl<V: Variant> Reader<V> {
     }
 }
 
-/// Checks the value of a `手合割` line against the variant being read.
-fn check_handicap<V: Variant>(no: usize, col: usize, value: &str) -> Result<(), KifError> {
+/// Checks the value of a `手合割` line against the variant being read and the other
+/// variants `known`.
+fn check_handicap<V: Variant>(
+    known: &[VariantInfo],
+    no: usize,
+    col: usize,
+    value: &str,
+) -> Result<(), KifError> {
     let v = trim(value);
-    if v == V::KIF_NAMES[0] {
+    let this = VariantInfo::of::<V>();
+    if this.is_kif_name(v) {
         return Ok(());
     }
     let err = |msg: String| KifError::at(no, Some(col), KifErrorKind::Variant(msg));
-    if let Some(k) = VariantKind::ALL.into_iter().find(|&k| kif_name(k) == v) {
+    if let Some(k) = known.iter().find(|k| k.is_kif_name(v)) {
         return Err(err(format!(
             "`手合割：{v}` is {}, but the record is read as {} (`{}`)",
-            display_name(k),
+            k.display_name,
             V::DISPLAY_NAME,
-            V::KIF_NAMES[0]
+            this.kif_name()
         )));
     }
     if v == "平手" || v.ends_with("落ち") {
+        let knows = if known.is_empty() {
+            this.kif_name().to_string()
+        } else {
+            known_names(known)
+        };
         return Err(err(format!(
-            "`手合割：{v}` is a game of standard shogi, which kshogi does not read; it knows {}",
-            known_names()
+            "`手合割：{v}` is a game of standard shogi, which kshogi does not read; it knows {knows}"
         )));
     }
     Ok(())

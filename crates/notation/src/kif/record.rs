@@ -203,7 +203,7 @@ impl<V: Variant> KifRecord<V> {
                 KifHeaderLine::Comment("#KIF version=2.0 encoding=UTF-8".into()),
                 KifHeaderLine::Field {
                     key: HANDICAP_KEY.into(),
-                    value: V::KIF_NAMES[0].into(),
+                    value: kshogi_core::VariantInfo::of::<V>().kif_name().into(),
                 },
             ],
             names: SideNames::SenteGote,

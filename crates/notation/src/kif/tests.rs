@@ -382,14 +382,16 @@ fn kinzoku_countdown_survives_a_diagram_round_trip() {
 
 #[test]
 fn the_variant_header() {
-    assert_eq!(
-        kif_variant("# x\n手合割：五分摩訶将棋\n").unwrap(),
-        crate::VariantKind::Micro
-    );
-    assert_eq!(
-        kif_variant("手合割：金属将棋　\n").unwrap(),
-        crate::VariantKind::Kinzoku
-    );
+    use kshogi_core::VariantInfo;
+    static KNOWN: [VariantInfo; 3] = [
+        VariantInfo::of::<Kyoto>(),
+        VariantInfo::of::<kshogi_rules_micro::Micro>(),
+        VariantInfo::of::<Kinzoku>(),
+    ];
+    let kif_variant = |text: &str| super::read::kif_variant(text, &KNOWN);
+    assert_eq!(kif_variant("# x\n手合割：五分摩訶将棋\n").unwrap(), 1);
+    assert_eq!(kif_variant("手合割：金属将棋　\n").unwrap(), 2);
+    assert_eq!(kif_variant("手合割：京都\n").unwrap(), 0);
     let e = kif_variant("先手：A\n手合割：平手\n").unwrap_err();
     assert_err(
         &e,
@@ -403,7 +405,7 @@ fn the_variant_header() {
     assert_eq!(e.line, 1);
     // Reading as a variant: another known variant or standard shogi is an error; an
     // unknown name is accepted (the caller chose the variant) and written back corrected.
-    let e = parse_kif::<Kyoto>("手合割：五分摩訶将棋\n").unwrap_err();
+    let e = super::read::parse_kif_among::<Kyoto>("手合割：五分摩訶将棋\n", &KNOWN).unwrap_err();
     assert_err(
         &e,
         1,

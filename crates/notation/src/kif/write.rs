@@ -136,7 +136,11 @@ fn write_comment(out: &mut String, text: &str) {
 }
 
 fn write_handicap<V: Variant>(out: &mut String, start: &Position<V>, names: SideNames) {
-    let _ = writeln!(out, "{HANDICAP_KEY}：{}", V::KIF_NAMES[0]);
+    let _ = writeln!(
+        out,
+        "{HANDICAP_KEY}：{}",
+        kshogi_core::VariantInfo::of::<V>().kif_name()
+    );
     if *start != Position::<V>::start() {
         out.push_str(&kif_diagram_named(start, names));
     }

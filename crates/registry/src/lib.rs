@@ -1,0 +1,340 @@
+//! # kshogi-registry
+//!
+//! The one place that lists kshogi's variants. Each variant is one line of the
+//! [`registry!`] invocation below: the name of its [`VariantKind`], its type (a rules crate's
+//! [`kshogi_core::Variant`]) and its evaluator (a tuned one, or the engine's
+//! [`PieceTableEval`](kshogi_engine::PieceTableEval) derived from the piece table).
+//! Everything a front end needs to stay generic comes from here:
+//!
+//! - [`VariantKind`]: a variant chosen at run time, with its names, aliases, KIF handicap
+//!   names and board shape ([`VariantKind::info`]), found by name ([`VariantKind::parse`]),
+//!   by the board of a position ([`select`]) or by a KIF header ([`kif_variant`]);
+//! - [`with_variant!`]: the one dispatch from a runtime [`VariantKind`] to code monomorphised
+//!   for the variant's type, so that no front end matches on the list of variants;
+//! - [`Registered`]: what every registered variant offers beyond [`kshogi_core::Variant`]
+//!   (its evaluator), and [`EngineFor`], the engine of a variant with that evaluator.
+//!
+//! ```
+//! use kshogi_core::{perft, Position};
+//! use kshogi_registry::{with_variant, VariantKind};
+//!
+//! let kind = VariantKind::parse("kyotoshogi").unwrap();
+//! let nodes = with_variant!(kind, V => perft(&mut Position::<V>::start(), 2));
+//! assert_eq!(nodes, 137); // the reference count (perft/reference.tsv)
+//! ```
+//!
+//! The registry sits above the rules crates, notation and the engine, and below the front
+//! ends (the command line, the USI loop, the fuzz targets). It must not depend on the
+//! command line or the solver, and no crate below it may depend on it.
+
+use kshogi_core::{Variant, VariantInfo};
+use kshogi_engine::{Engine, Evaluator};
+use kshogi_notation::kif::KifError;
+use kshogi_notation::{board_shape, parse_game, SfenError};
+
+/// What a registered variant offers beyond its rules: the evaluator its searches use.
+pub trait Registered: Variant {
+    /// The evaluation of this variant.
+    type Eval: Evaluator<Self>;
+}
+
+/// The search engine of a registered variant, with the variant's evaluator.
+pub type EngineFor<V> = Engine<V, <V as Registered>::Eval>;
+
+/// Declares the registered variants: the [`VariantKind`] enum, the variants' summaries, their
+/// [`Registered`] impls and the [`with_variant!`] macro, all from one list.
+///
+/// The first token is `$`, passed through so that the macro can define a macro.
+macro_rules! registry {
+    ($d:tt $( $(#[doc = $doc:literal])* $id:ident => $ty:ty, $eval:ty; )*) => {
+        /// A registered variant, chosen at run time. [`with_variant!`] turns it into the
+        /// variant's type.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum VariantKind {
+            $( $(#[doc = $doc])* $id, )*
+        }
+
+        /// The variants' types by the names of their [`VariantKind`]s, for [`with_variant!`].
+        #[doc(hidden)]
+        pub mod types {
+            $( #[doc = concat!("`", stringify!($ty), "`")] pub type $id = $ty; )*
+        }
+
+        /// The summaries of the variants, in the order of [`VariantKind::ALL`].
+        static INFOS: &[VariantInfo] = &[ $( VariantInfo::of::<$ty>(), )* ];
+
+        impl VariantKind {
+            /// Every registered variant, in the order of the registry.
+            pub const ALL: &'static [VariantKind] = &[ $( VariantKind::$id, )* ];
+        }
+
+        $( impl Registered for $ty { type Eval = $eval; } )*
+
+        /// Runs an expression with a type alias for the variant of a [`VariantKind`]:
+        /// `with_variant!(kind, V => run::<V>(args))`. The expression is monomorphised for
+        /// each registered variant; the match on `kind` is the only dispatch.
+        #[macro_export]
+        macro_rules! with_variant {
+            ($d kind:expr, $d v:ident => $d body:expr) => {
+                match $d kind {
+                    $( $d crate::VariantKind::$id => {
+                        #[allow(dead_code)]
+                        type $d v = $d crate::types::$id;
+                        $d body
+                    } )*
+                }
+            };
+        }
+    };
+}
+
+registry! { $
+    /// Kyoto Shogi, 5x5: every move of a piece turns it over.
+    Kyoto => kshogi_rules_kyoto::Kyoto, kshogi_tuned_eval::KyotoEval;
+    /// Micro Shogi, 4x5: a piece turns over when it captures.
+    Micro => kshogi_rules_micro::Micro, kshogi_tuned_eval::MicroEval;
+    /// Kinzoku Shogi, 3x5: no drops, king entry and the bare-king countdown.
+    Kinzoku => kshogi_rules_kinzoku::Kinzoku, kshogi_tuned_eval::KinzokuEval;
+}
+
+/// A name that no registered variant has.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant `{name}`; expected one of {}", VariantKind::names())]
+pub struct UnknownVariant {
+    /// The name given.
+    pub name: String,
+}
+
+impl VariantKind {
+    /// The summaries of every registered variant (names, aliases, KIF names, board shape),
+    /// in the order of [`VariantKind::ALL`], as notation's run-time choices take them.
+    pub fn infos() -> &'static [VariantInfo] {
+        INFOS
+    }
+
+    /// The summary of this variant.
+    pub fn info(self) -> &'static VariantInfo {
+        &INFOS[self as usize]
+    }
+
+    /// The short name (`kyoto`), as on the command line and in `USI_Variant`.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The name for people (`Kyoto Shogi`).
+    pub fn display_name(self) -> &'static str {
+        self.info().display_name
+    }
+
+    /// Board (width, height).
+    pub fn shape(self) -> (u8, u8) {
+        let g = self.info().geometry;
+        (g.width, g.height)
+    }
+
+    /// The variant with this name or alias (`kyoto`, `KyotoShogi`, `kyoto-shogi`), ignoring
+    /// ASCII case.
+    pub fn from_name(name: &str) -> Option<VariantKind> {
+        Self::ALL.iter().copied().find(|k| k.info().is_named(name))
+    }
+
+    /// [`VariantKind::from_name`], with an error that lists the known names.
+    pub fn parse(name: &str) -> Result<VariantKind, UnknownVariant> {
+        Self::from_name(name).ok_or_else(|| UnknownVariant {
+            name: name.to_string(),
+        })
+    }
+
+    /// The short names of every variant, joined by `, ` (for help texts and messages).
+    pub fn names() -> String {
+        Self::ALL
+            .iter()
+            .map(|k| k.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The variants with this board shape.
+    pub fn with_shape(width: u8, height: u8) -> Vec<VariantKind> {
+        Self::ALL
+            .iter()
+            .copied()
+            .filter(|k| k.shape() == (width, height))
+            .collect()
+    }
+}
+
+impl core::fmt::Display for VariantKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::str::FromStr for VariantKind {
+    type Err = UnknownVariant;
+
+    fn from_str(s: &str) -> Result<VariantKind, UnknownVariant> {
+        VariantKind::parse(s)
+    }
+}
+
+/// Why [`select`] could not choose a variant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SelectError {
+    /// The board of the position could not be read.
+    #[error(transparent)]
+    Sfen(#[from] SfenError),
+    /// `startpos` names no board.
+    #[error("`startpos` does not say which variant it is")]
+    NoBoard,
+    /// No registered variant has a board of this size.
+    #[error(
+        "no variant has a {width}x{height} board; the known variants are {}",
+        known_shapes()
+    )]
+    UnknownShape {
+        /// Files.
+        width: u8,
+        /// Ranks.
+        height: u8,
+    },
+    /// Several variants have a board of this size and the position is valid in more than
+    /// one of them (or in none).
+    #[error("a {width}x{height} board could be {candidates}")]
+    Ambiguous {
+        /// Files.
+        width: u8,
+        /// Ranks.
+        height: u8,
+        /// The variants it could be, joined by ` or `.
+        candidates: String,
+    },
+}
+
+fn known_shapes() -> String {
+    VariantKind::ALL
+        .iter()
+        .map(|k| {
+            let (w, h) = k.shape();
+            format!("{} ({w}x{h})", k.name())
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The variant of a position argument (`startpos` or an SFEN, optionally followed by
+/// `moves ...`): `explicit` when given, otherwise the only variant whose board has the size
+/// of the SFEN. When several variants share the size, the one in which the whole argument
+/// reads as a valid position and moves is chosen (a Kyoto position with a tokin is not a
+/// Minishogi one); if that still leaves several, or none, the choice is ambiguous.
+pub fn select(explicit: Option<VariantKind>, position: &str) -> Result<VariantKind, SelectError> {
+    if let Some(kind) = explicit {
+        return Ok(kind);
+    }
+    let first = position.split_whitespace().next().unwrap_or("");
+    if first == "startpos" {
+        return Err(SelectError::NoBoard);
+    }
+    let (width, height) = board_shape(position)?;
+    let fits = VariantKind::with_shape(width, height);
+    let reads = |k: &VariantKind| with_variant!(*k, V => parse_game::<V>(position).is_ok());
+    match fits.as_slice() {
+        [] => Err(SelectError::UnknownShape { width, height }),
+        [one] => Ok(*one),
+        many => {
+            let valid: Vec<VariantKind> = many.iter().copied().filter(reads).collect();
+            match valid.as_slice() {
+                [one] => Ok(*one),
+                _ => Err(SelectError::Ambiguous {
+                    width,
+                    height,
+                    candidates: many
+                        .iter()
+                        .map(|k| k.name())
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                }),
+            }
+        }
+    }
+}
+
+/// The variant a KIF record is for, from its `手合割` header (see
+/// [`kshogi_notation::kif::kif_variant`]), among the registered variants.
+pub fn kif_variant(text: &str) -> Result<VariantKind, KifError> {
+    kshogi_notation::kif::kif_variant(text, INFOS).map(|i| VariantKind::ALL[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases() {
+        assert_eq!(VariantKind::parse("kyoto"), Ok(VariantKind::Kyoto));
+        assert_eq!(VariantKind::parse("KinzokuShogi"), Ok(VariantKind::Kinzoku));
+        assert_eq!(VariantKind::parse("micro-shogi"), Ok(VariantKind::Micro));
+        let e = VariantKind::parse("chess").unwrap_err();
+        assert!(e.to_string().contains("kyoto, micro, kinzoku"), "{e}");
+    }
+
+    #[test]
+    fn every_variant_has_a_unique_name_and_kif_name() {
+        for (i, a) in VariantKind::ALL.iter().enumerate() {
+            assert_eq!(VariantKind::ALL[a.info().name.len() * 0 + i], *a);
+            assert!(!a.info().kif_names.is_empty(), "{a}");
+            for b in &VariantKind::ALL[i + 1..] {
+                assert!(!b.info().is_named(a.name()), "{a} and {b}");
+                for k in a.info().kif_names {
+                    assert!(!b.info().is_kif_name(k), "{a} and {b} share {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn board_size_picks_the_variant() {
+        let cases = [
+            ("pgkst/5/5/5/TSKGP b - 1", VariantKind::Kyoto),
+            ("sfen kbgs/p3/4/3P/SGBK b - 1", VariantKind::Micro),
+            ("cks/1i1/3/1I1/SKC b - 1 moves 2e3d", VariantKind::Kinzoku),
+        ];
+        for (text, kind) in cases {
+            assert_eq!(select(None, text), Ok(kind), "{text}");
+        }
+        assert_eq!(
+            select(Some(VariantKind::Micro), "startpos"),
+            Ok(VariantKind::Micro)
+        );
+        assert_eq!(
+            select(None, "startpos moves 1e1d+"),
+            Err(SelectError::NoBoard)
+        );
+        assert_eq!(
+            select(None, "6/6/6/6/6 b - 1"),
+            Err(SelectError::UnknownShape {
+                width: 6,
+                height: 5
+            })
+        );
+    }
+
+    #[test]
+    fn dispatch_reaches_each_variant() {
+        for &kind in VariantKind::ALL {
+            let name = with_variant!(kind, V => <V as Variant>::NAME);
+            assert_eq!(name, kind.name());
+        }
+    }
+
+    #[test]
+    fn kif_headers_name_variants() {
+        assert_eq!(
+            kif_variant("# x\n手合割：五分摩訶将棋\n"),
+            Ok(VariantKind::Micro)
+        );
+        assert_eq!(kif_variant("手合割：京都\n"), Ok(VariantKind::Kyoto));
+        assert!(kif_variant("手合割：平手\n").is_err());
+    }
+}

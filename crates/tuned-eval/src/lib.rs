@@ -1,0 +1,289 @@
+//! # kshogi-tuned-eval
+//!
+//! Evaluations tuned by hand for the three seed variants, each an
+//! [`Evaluator`](kshogi_engine::Evaluator) for one variant: [`KyotoEval`], [`MicroEval`] and
+//! [`KinzokuEval`]. Any other variant is searched with the engine's
+//! [`PieceTableEval`](kshogi_engine::PieceTableEval), derived from its piece table; the
+//! registry of variants pairs each variant with its evaluator.
+//!
+//! The weights name the rules crates' kinds (`kshogi_rules_kyoto::PAWN`), never positions in
+//! a piece table, so that reordering a table cannot silently change an evaluation.
+//!
+//! This crate depends on core, the engine and the rules crates of the variants it tunes; it
+//! must not depend on notation, the registry or the command line.
+
+use kshogi_core::{Color, Kind, Move, Position, Variant, MAX_KINDS};
+use kshogi_engine::eval::{
+    common, face_values, finish, hand_values, two_face_board, EvalBreakdown, EvalParams,
+};
+use kshogi_engine::Evaluator;
+use kshogi_rules_kinzoku::{self as kinzoku, Kinzoku};
+use kshogi_rules_kyoto::{self as kyoto, Kyoto};
+use kshogi_rules_micro::{self as micro, Micro};
+
+/// Kyoto face values: a piece is worth a mix of both its faces, weighted 2:1 to the face
+/// showing, since every move turns it over.
+const KYOTO_FACES: [i32; MAX_KINDS] = face_values(&[
+    (kyoto::TOKIN, 520),
+    (kyoto::LANCE, 300),
+    (kyoto::SILVER, 480),
+    (kyoto::BISHOP, 640),
+    (kyoto::GOLD, 520),
+    (kyoto::KNIGHT, 260),
+    (kyoto::PAWN, 100),
+    (kyoto::ROOK, 780),
+]);
+const KYOTO_BOARD: [i32; MAX_KINDS] = two_face_board(kyoto::PIECES, &KYOTO_FACES, 2, 1, false);
+static KYOTO: EvalParams = EvalParams {
+    board: KYOTO_BOARD,
+    hand: hand_values(kyoto::PIECES, &KYOTO_BOARD, 110),
+    mobility: 5,
+    zone_attack: 14,
+    zone_defend: 10,
+    hand_threat: 4,
+};
+
+/// Micro face values: a piece is worth its face plus a quarter of the other face's extra
+/// worth, since it turns over only when it captures.
+const MICRO_FACES: [i32; MAX_KINDS] = face_values(&[
+    (micro::BISHOP, 600),
+    (micro::TOKIN, 520),
+    (micro::GOLD, 520),
+    (micro::ROOK, 760),
+    (micro::SILVER, 450),
+    (micro::LANCE, 300),
+    (micro::PAWN, 100),
+    (micro::KNIGHT, 280),
+]);
+const MICRO_BOARD: [i32; MAX_KINDS] = two_face_board(micro::PIECES, &MICRO_FACES, 4, 1, true);
+static MICRO: EvalParams = EvalParams {
+    board: MICRO_BOARD,
+    hand: hand_values(micro::PIECES, &MICRO_BOARD, 105),
+    mobility: 5,
+    zone_attack: 14,
+    zone_defend: 10,
+    hand_threat: 4,
+};
+
+static KINZOKU: EvalParams = EvalParams {
+    board: face_values(&[
+        (kinzoku::SILVER, 450),
+        (kinzoku::COPPER, 380),
+        (kinzoku::SOLDIER, 200),
+        (kinzoku::GOLD, 520),
+    ]),
+    hand: [0; kshogi_core::MAX_SLOTS],
+    mobility: 6,
+    zone_attack: 16,
+    zone_defend: 12,
+    hand_threat: 0,
+};
+
+/// Bonus by the Kinzoku king's distance (in ranks) from its entry rank.
+const KINZOKU_ADVANCE: [i32; 5] = [0, 220, 90, 30, 0];
+
+/// The tuned evaluation of Kyoto Shogi: material (both faces mixed), mobility, king safety.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct KyotoEval;
+
+impl Evaluator<Kyoto> for KyotoEval {
+    #[inline(always)]
+    fn piece_value(kind: Kind) -> i32 {
+        KYOTO.board[kind.index()]
+    }
+
+    #[inline(always)]
+    fn is_tactical(_pos: &Position<Kyoto>, _mv: Move) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn breakdown(pos: &Position<Kyoto>) -> EvalBreakdown {
+        let (m, mo, ks) = common(pos, &KYOTO);
+        finish(pos, m, mo, ks, 0)
+    }
+}
+
+/// The tuned evaluation of Micro Shogi: material (face plus upside), mobility, king safety.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MicroEval;
+
+impl Evaluator<Micro> for MicroEval {
+    #[inline(always)]
+    fn piece_value(kind: Kind) -> i32 {
+        MICRO.board[kind.index()]
+    }
+
+    #[inline(always)]
+    fn is_tactical(_pos: &Position<Micro>, _mv: Move) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn breakdown(pos: &Position<Micro>) -> EvalBreakdown {
+        let (m, mo, ks) = common(pos, &MICRO);
+        finish(pos, m, mo, ks, 0)
+    }
+}
+
+/// Kinzoku's own terms from Black's view: each king's advance toward its entry rank, and
+/// the countdown (the counting side's chances fade with its moves left, and vanish when its
+/// king is farther from the entry rank than it has moves).
+#[inline(always)]
+fn kinzoku_terms(pos: &Position<Kinzoku>) -> i32 {
+    let g = Kinzoku::GEOMETRY;
+    let mut s = 0;
+    for c in Color::ALL {
+        let rank = g.rank(pos.king(c)) as usize;
+        let dist = if c == Color::Black {
+            rank
+        } else {
+            g.height as usize - 1 - rank
+        };
+        let v = KINZOKU_ADVANCE[dist.min(KINZOKU_ADVANCE.len() - 1)];
+        s += if c == Color::Black { v } else { -v };
+    }
+    if let Some(cd) = pos.extra() {
+        // The counting side must win within `m` moves or lose, so its material is worth
+        // little: what matters is whether its king can still reach the entry rank in time
+        // (the search finds mates by itself). Starting a countdown is no bonus in itself.
+        let m = cd.moves_left as i32;
+        let rank = g.rank(pos.king(cd.side)) as i32;
+        let dist = if cd.side == Color::Black {
+            rank
+        } else {
+            g.height as i32 - 1 - rank
+        };
+        let used = kinzoku::COUNTDOWN_MOVES as i32 - m;
+        // Material the counting side still has (the lone king has none): worth a quarter.
+        let mut material = 0;
+        for k in 0..Kinzoku::PIECES.len() {
+            let kind = Kind(k as u8);
+            material += KINZOKU.board[k] * pos.pieces(cd.side, kind).count() as i32;
+        }
+        let v = -material * 3 / 4
+            + if dist > m {
+                -900 - 150 * (dist - m)
+            } else {
+                -60 * used
+            };
+        s += if cd.side == Color::Black { v } else { -v };
+    }
+    s
+}
+
+/// The tuned evaluation of Kinzoku Shogi: material, mobility, king safety, the kings'
+/// advance toward their entry ranks, and the bare-king countdown.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct KinzokuEval;
+
+impl Evaluator<Kinzoku> for KinzokuEval {
+    #[inline(always)]
+    fn piece_value(kind: Kind) -> i32 {
+        KINZOKU.board[kind.index()]
+    }
+
+    #[inline(always)]
+    fn is_tactical(pos: &Position<Kinzoku>, mv: Move) -> bool {
+        let us = pos.side_to_move();
+        mv.is_flip()
+            || (mv.from() == Some(pos.king(us))
+                && Kinzoku::tables().farthest_rank[us.index()].has(mv.to()))
+    }
+
+    #[inline(always)]
+    fn attacker_unrestricted(pos: &Position<Kinzoku>) -> bool {
+        matches!(pos.extra(), Some(cd) if cd.side != pos.side_to_move() && cd.moves_left > 0)
+    }
+
+    #[inline(always)]
+    fn breakdown(pos: &Position<Kinzoku>) -> EvalBreakdown {
+        let (m, mo, ks) = common(pos, &KINZOKU);
+        finish(pos, m, mo, ks, kinzoku_terms(pos))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kshogi_core::Setup;
+    use kshogi_engine::eval::TEMPO;
+    use kshogi_notation::parse_sfen;
+
+    /// The position turned 180 degrees with colors (and hands, side, countdown) swapped.
+    fn mirrored<V: Variant>(pos: &Position<V>, extra: V::Extra) -> Position<V> {
+        let s = pos.to_setup();
+        let mut m = Setup::<V>::empty();
+        let g = V::GEOMETRY;
+        for sq in g.all_squares() {
+            if let Some(p) = s.board[sq.index()] {
+                m.board[g.rotate(sq).index()] = Some(kshogi_core::Piece::new(!p.color, p.kind));
+            }
+        }
+        m.hands = [s.hands[1], s.hands[0]];
+        m.side = !s.side;
+        m.extra = extra;
+        Position::from_setup(&m).expect("mirror is valid")
+    }
+
+    #[test]
+    fn kyoto_values_mix_faces() {
+        // pawn showing: (2*100 + 780) / 3; rook showing: (2*780 + 100) / 3.
+        assert_eq!(KyotoEval::piece_value(kyoto::PAWN), 326);
+        assert_eq!(KyotoEval::piece_value(kyoto::ROOK), 553);
+        // A pawn/rook pair in hand is worth its best face on the board plus 10%.
+        assert_eq!(KYOTO.hand[3], 553 * 110 / 100);
+    }
+
+    #[test]
+    fn micro_values_add_upside() {
+        // gold 520 with rook 760 behind it: 520 + 240 / 4.
+        assert_eq!(MicroEval::piece_value(micro::GOLD), 580);
+        assert_eq!(MicroEval::piece_value(micro::ROOK), 760);
+    }
+
+    #[test]
+    fn start_positions_are_balanced_up_to_tempo() {
+        assert_eq!(KyotoEval::evaluate(&Position::<Kyoto>::start()), TEMPO);
+        assert_eq!(MicroEval::evaluate(&Position::<Micro>::start()), TEMPO);
+        assert_eq!(KinzokuEval::evaluate(&Position::<Kinzoku>::start()), TEMPO);
+    }
+
+    #[test]
+    fn evaluation_is_color_symmetric() {
+        for sfen in ["p1k1t/2g2/2S2/5/T1KG1 b Ps 1", "pgk2/5/1s1t1/5/TSKGP w - 1"] {
+            let pos = parse_sfen::<Kyoto>(sfen).unwrap();
+            assert_eq!(
+                KyotoEval::evaluate(&pos),
+                KyotoEval::evaluate(&mirrored(&pos, ()))
+            );
+        }
+        let pos = parse_sfen::<Micro>("kb1s/p3/2G1/3P/S1BK b g 1").unwrap();
+        assert_eq!(
+            MicroEval::evaluate(&pos),
+            MicroEval::evaluate(&mirrored(&pos, ()))
+        );
+        let pos = parse_sfen::<Kinzoku>("1ks/3/1K1/1I1/S1C b - 1").unwrap();
+        assert_eq!(
+            KinzokuEval::evaluate(&pos),
+            KinzokuEval::evaluate(&mirrored(&pos, None))
+        );
+    }
+
+    #[test]
+    fn material_counts_for_the_side_to_move() {
+        // Black has an extra silver/bishop pair in hand.
+        let pos = parse_sfen::<Kyoto>("pgk1t/5/5/5/TSKGP b S 1").unwrap();
+        let b = KyotoEval::breakdown(&pos);
+        assert!(b.material > 500, "{b:?}");
+        let pos = parse_sfen::<Kyoto>("pgk1t/5/5/5/TSKGP w S 1").unwrap();
+        assert!(KyotoEval::breakdown(&pos).material < -500);
+    }
+
+    #[test]
+    fn kinzoku_values_king_advance() {
+        let home = parse_sfen::<Kinzoku>("cks/1i1/3/1I1/SKC b - 1").unwrap();
+        let up = parse_sfen::<Kinzoku>("cks/1i1/1K1/1I1/S1C b - 1").unwrap();
+        assert!(KinzokuEval::breakdown(&up).variant > KinzokuEval::breakdown(&home).variant);
+    }
+}
