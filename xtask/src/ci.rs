@@ -71,6 +71,11 @@ pub const CI_STEPS: &[Step] = &[
         },
     },
     Step {
+        // Layering rules on manifests and sources: quick, and before the long builds.
+        name: "tidy",
+        action: Action::Xtask { args: &["tidy"] },
+    },
+    Step {
         name: "clippy",
         action: Action::Cargo {
             args: &[
@@ -199,12 +204,13 @@ mod tests {
     #[test]
     fn ci_steps_run_in_the_documented_order() {
         let names: Vec<_> = CI_STEPS.iter().map(|s| s.name).collect();
-        assert_eq!(names, ["fmt", "clippy", "test", "perft", "doc"]);
+        assert_eq!(names, ["fmt", "tidy", "clippy", "test", "perft", "doc"]);
         let lines: Vec<_> = CI_STEPS.iter().map(Step::command_line).collect();
         assert_eq!(
             lines,
             [
                 "cargo fmt --all -- --check",
+                "cargo xtask tidy",
                 "cargo clippy --workspace --all-targets -- -D warnings",
                 "cargo test --workspace --release -- --include-ignored",
                 "cargo xtask perft --tier full",
@@ -225,14 +231,14 @@ mod tests {
     #[test]
     fn failure_message_names_the_step() {
         let failure = StepFailure {
-            number: 2,
-            total: 5,
-            step: CI_STEPS[1],
+            number: 3,
+            total: 6,
+            step: CI_STEPS[2],
             reason: "exit code 101".into(),
         };
         assert_eq!(
             failure.to_string(),
-            "step 2/5 `clippy` failed (exit code 101): \
+            "step 3/6 `clippy` failed (exit code 101): \
              cargo clippy --workspace --all-targets -- -D warnings"
         );
     }
@@ -249,8 +255,8 @@ mod tests {
             }
         })
         .unwrap_err();
-        assert_eq!(ran, ["fmt", "clippy"]);
-        assert_eq!((failure.number, failure.total), (2, 5));
+        assert_eq!(ran, ["fmt", "tidy", "clippy"]);
+        assert_eq!((failure.number, failure.total), (3, 6));
         assert_eq!(failure.step.name, "clippy");
         assert_eq!(failure.reason, "exit code 101");
 
@@ -260,6 +266,6 @@ mod tests {
             Ok(())
         });
         assert!(all.is_ok());
-        assert_eq!(ran, ["fmt", "clippy", "test", "perft", "doc"]);
+        assert_eq!(ran, ["fmt", "tidy", "clippy", "test", "perft", "doc"]);
     }
 }

@@ -10,6 +10,12 @@
 //! - `cargo xtask ci` is the project's whole test command: CI runs it (through `.ci/run`)
 //!   and so should a developer before asking for a merge. It runs the [`ci::CI_STEPS`] in
 //!   order and stops at the first one that fails.
+//! - `cargo xtask tidy` checks the workspace's layering rules on the manifests (read with
+//!   `cargo metadata`) and on the sources read as text: rules crates depend on core only,
+//!   notation and the engine neither depend on nor name a variant, only the registry
+//!   matches on the variant list, every crate root says what the crate must not do, and
+//!   `docs/ARCHITECTURE.md` mentions every package ([`tidy`], "Tidy" in that document).
+//!   Each violation is printed as `path:line: rule: message`.
 //! - `cargo xtask perft` runs the perft suite (`perft/suite.tsv`) against the release
 //!   `kshogi` binary: a table, a JSON report, speed comparison with a baseline report
 //!   ([`perft`], `docs/perft.md`).
@@ -19,8 +25,9 @@
 //!   player in each variant through the hidden `kshogi selfplay` ([`selfplay`]).
 //!
 //! This crate is a tool, not a library: it is never published, no crate may depend on it,
-//! and it depends on no workspace crate (it drives the `kshogi` binary as a subprocess).
-//! Its dependencies are tool dependencies: `serde`/`serde_json` for the perft reports,
+//! and it depends on no workspace crate (it drives the `kshogi` binary as a subprocess, and
+//! the tidy reads `cargo metadata` and the sources as text). Its dependencies are tool
+//! dependencies: `serde`/`serde_json` for the perft reports and `cargo metadata`,
 //! `toml_edit` to edit manifests without losing their formatting, and `tar`, `flate2` and
 //! `sha2` for the release archive and its checksum.
 
@@ -28,6 +35,7 @@ mod ci;
 mod perft;
 mod release;
 mod selfplay;
+mod tidy;
 mod util;
 
 use perft::PerftOptions;
@@ -42,6 +50,8 @@ use std::process::ExitCode;
 enum Task {
     /// Run every CI step.
     Ci,
+    /// Check the layering rules.
+    Tidy,
     /// Run the perft suite.
     Perft(PerftOptions),
     /// Make a release.
@@ -55,6 +65,7 @@ impl Task {
     fn name(&self) -> &'static str {
         match self {
             Task::Ci => "ci",
+            Task::Tidy => "tidy",
             Task::Perft(_) => "perft",
             Task::Release(_) => "release",
             Task::Match(_) => "match",
@@ -116,6 +127,12 @@ where
                 "unexpected argument `{extra}` for `ci`"
             ))),
         },
+        "tidy" => match rest.first() {
+            None => Ok(Task::Tidy),
+            Some(extra) => Err(UsageError::BadArguments(format!(
+                "unexpected argument `{extra}` for `tidy`"
+            ))),
+        },
         "perft" => PerftOptions::parse(rest)
             .map(Task::Perft)
             .map_err(UsageError::BadArguments),
@@ -146,6 +163,7 @@ fn usage() -> String {
             step.command_line()
         ));
     }
+    text.push_str(tidy::USAGE);
     text.push_str(perft::USAGE);
     text.push_str(release::USAGE);
     text.push_str(selfplay::USAGE);
@@ -168,6 +186,7 @@ fn run(task: &Task) -> Result<(), String> {
             }
         })
         .map_err(|failure| failure.to_string()),
+        Task::Tidy => tidy::run(&root),
         Task::Perft(opts) => perft::run(opts, &root),
         Task::Release(opts) => release::run(opts, &root),
         Task::Match(opts) => selfplay::run(opts, &root),
@@ -204,6 +223,7 @@ mod tests {
     #[test]
     fn parses_each_task() {
         assert_eq!(parse_args(["ci"]), Ok(Task::Ci));
+        assert_eq!(parse_args(["tidy"]), Ok(Task::Tidy));
         assert_eq!(
             parse_args(["perft"]),
             Ok(Task::Perft(PerftOptions::default()))
@@ -244,6 +264,16 @@ mod tests {
             ))
         );
         assert_eq!(
+            parse_args(["tidy", "--fix"]),
+            Err(UsageError::BadArguments(
+                "unexpected argument `--fix` for `tidy`".into()
+            ))
+        );
+        assert_eq!(
+            parse_args(["tidy", "--help"]),
+            Err(UsageError::HelpRequested)
+        );
+        assert_eq!(
             parse_args(["perft", "--tier", "slow"]),
             Err(UsageError::BadArguments(
                 "`--tier` is `quick` or `full`, not `slow`".into()
@@ -265,6 +295,8 @@ mod tests {
             assert!(text.contains(&step.command_line()), "{text}");
         }
         for word in [
+            "tidy ",
+            "path:line: rule: message",
             "perft [OPTIONS]",
             "--baseline FILE",
             "release <VERSION>",
