@@ -10,7 +10,8 @@
 //! lone king wins. Only the first countdown of a game counts. Stalemate is a draw, and so is
 //! the third occurrence of a position (board, side to move, countdown).
 //!
-//! This crate depends on `kshogi-core` only; it must know nothing of notation or the CLI.
+//! This crate depends on `kshogi-core` only; it must not depend on notation, the engine, the
+//! registry or the CLI, and knows nothing of the other variants.
 
 use kshogi_core::{
     Bitboard, Color, Flip, Geometry, GroupLimit, Kind, Movement, Outcome, Piece, PieceDef,

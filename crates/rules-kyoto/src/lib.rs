@@ -8,7 +8,8 @@
 //! Decisions of the project: a stalemated side loses; the third occurrence of a position
 //! (board, hands, side to move) is a draw, with no perpetual-check exception.
 //!
-//! This crate depends on `kshogi-core` only; it must know nothing of notation or the CLI.
+//! This crate depends on `kshogi-core` only; it must not depend on notation, the engine, the
+//! registry or the CLI, and knows nothing of the other variants.
 
 use kshogi_core::{
     Color, Flip, Geometry, GroupLimit, Kind, Movement, PieceDef, RepetitionRule, Setup, Square,

@@ -13,7 +13,7 @@
 //!   agrees with the values of the successors, by forward move generation) and exhaustive
 //!   search to the stated distance.
 //!
-//! This crate depends on `kshogi-core` and `kshogi-rules-kinzoku` only; it knows nothing of
+//! This crate depends on `kshogi-core` and `kshogi-rules-kinzoku` only; it must not depend on
 //! notation or the command line, which turn its values into text.
 
 pub mod db;
