@@ -276,7 +276,7 @@ impl VariantInfo {
 
     /// Whether `value` is one of the variant's KIF `手合割` names.
     pub fn is_kif_name(&self, value: &str) -> bool {
-        self.kif_names.iter().any(|k| *k == value)
+        self.kif_names.contains(&value)
     }
 
     /// The `手合割` name written in KIF records: the first of [`VariantInfo::kif_names`], or

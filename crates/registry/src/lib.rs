@@ -282,7 +282,8 @@ mod tests {
     #[test]
     fn every_variant_has_a_unique_name_and_kif_name() {
         for (i, a) in VariantKind::ALL.iter().enumerate() {
-            assert_eq!(VariantKind::ALL[a.info().name.len() * 0 + i], *a);
+            assert_eq!(VariantKind::from_name(a.name()), Some(*a));
+            assert_eq!(*a as usize, i);
             assert!(!a.info().kif_names.is_empty(), "{a}");
             for b in &VariantKind::ALL[i + 1..] {
                 assert!(!b.info().is_named(a.name()), "{a} and {b}");
