@@ -44,5 +44,6 @@ pub use position::{Position, PositionError, Setup, Undo, MAX_PLY};
 pub use square::{Geometry, Square, SquareName, MAX_SQUARES};
 pub use tables::Tables;
 pub use variant::{
-    DrawReason, Flip, GroupLimit, Outcome, RepetitionRule, StalemateRule, Variant, WinReason,
+    DrawReason, DropRules, Flip, GroupLimit, Outcome, RepetitionRule, StalemateRule, Variant,
+    WinReason,
 };

@@ -23,13 +23,15 @@ pub fn perft<V: Variant>(pos: &mut Position<V>, depth: u32) -> u64 {
 /// with popcounts, inlined here. `known` are the threats to the side to move, when the
 /// parent derived them (see [`generate_given`](crate::movegen::generate_given)).
 fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<Threats>) -> u64 {
-    if V::HAS_ADJUDICATION && V::adjudicate(pos).is_some() {
+    if pos.royal_captured() || (V::HAS_ADJUDICATION && V::adjudicate(pos).is_some()) {
         return 0;
     }
     // Without sliders, the threats to each child follow from the attacks of the side to
     // move here, summed up once (see `StepAttacks`), instead of being found in every child.
+    // Only with the check rule: without it there are no threats to derive.
+    let derive = !V::SLIDERS && V::CHECK_RULE;
     let last_but_one = depth == 2;
-    let steps = if V::SLIDERS {
+    let steps = if !derive {
         StepAttacks::default()
     } else {
         pos.step_attacks()
@@ -51,7 +53,7 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                     loop {
                         let mv = Move::board(from, to, flip);
                         let undo = pos.make_inlined(mv);
-                        let threats = (!V::SLIDERS).then(|| {
+                        let threats = derive.then(|| {
                             let now = if flip {
                                 V::FLIPS_TO[kind.index()]
                             } else {
@@ -76,8 +78,7 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                 for to in targets {
                     let mv = Move::drop(kind, to);
                     let undo = pos.make_inlined(mv);
-                    let threats =
-                        (!V::SLIDERS).then(|| steps.after::<V>(us, None, to, kind, enemy_king));
+                    let threats = derive.then(|| steps.after::<V>(us, None, to, kind, enemy_king));
                     n += if last_but_one {
                         pos.count_leaves_given(threats)
                     } else {
@@ -118,7 +119,7 @@ fn perft_until<V: Variant>(pos: &mut Position<V>, depth: u32, stop: &AtomicBool)
     if stop.load(Ordering::Relaxed) {
         return None;
     }
-    if V::HAS_ADJUDICATION && V::adjudicate(pos).is_some() {
+    if pos.royal_captured() || (V::HAS_ADJUDICATION && V::adjudicate(pos).is_some()) {
         return Some(0);
     }
     let mut n = 0;

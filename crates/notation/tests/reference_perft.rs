@@ -7,9 +7,11 @@
 use kshogi_core::perft;
 use kshogi_core::Variant;
 use kshogi_notation::parse_sfen;
+use kshogi_rules_dobutsu::Dobutsu;
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
+use kshogi_rules_minishogi::Minishogi;
 
 const QUICK_LIMIT: u64 = 100_000;
 
@@ -54,6 +56,8 @@ fn check(select: impl Fn(&Row) -> bool) {
             "kyoto" => run::<Kyoto>(row),
             "micro" => run::<Micro>(row),
             "kinzoku" => run::<Kinzoku>(row),
+            "minishogi" => run::<Minishogi>(row),
+            "dobutsu" => run::<Dobutsu>(row),
             v => panic!("line {}: unknown variant {v}", row.line),
         };
         ran += 1;
@@ -86,5 +90,5 @@ fn reference_rows_deep() {
 
 #[test]
 fn table_has_all_the_rows() {
-    assert_eq!(rows().len(), 142, "data rows in perft/reference.tsv");
+    assert_eq!(rows().len(), 236, "data rows in perft/reference.tsv");
 }

@@ -32,7 +32,11 @@ fn reference_positions() -> Vec<(VariantKind, String)> {
             continue;
         }
         let fields: Vec<&str> = line.split('\t').collect();
-        let kind = VariantKind::from_name(fields[0]).expect("known variant");
+        // Only the variants `VariantKind` lists (Minishogi and Dobutsu rows are checked in
+        // `reference_perft.rs` and the rules tests until the variant registry lists them).
+        let Some(kind) = VariantKind::from_name(fields[0]) else {
+            continue;
+        };
         let entry = (kind, fields[1].to_string());
         if !out.contains(&entry) {
             out.push(entry);
