@@ -368,7 +368,7 @@ where
     F: FnMut(&mut P, Bundle) -> bool,
 {
     let t = V::tables();
-    if p.position().royal_captured() {
+    if !V::CHECK_RULE && p.position().royal_captured() {
         return false;
     }
     let (us, ksq, occ, ours, checkers, pinned, ktargets) = {
@@ -380,8 +380,6 @@ where
         // King moves: every square not attacked once the king has left its square.
         let kcand = Position::<V>::piece_attacks(us, t.king, ksq, occ) & !ours;
         let (checkers, pinned, ktargets) = match known {
-            // Without the check rule every pseudo-legal move is legal.
-            _ if !V::CHECK_RULE => (Bitboard::EMPTY, Bitboard::EMPTY, kcand),
             Some(known) if !V::SLIDERS => (known.checkers, Bitboard::EMPTY, kcand & !known.danger),
             _ => {
                 let (checkers, pinned) = pos.checkers_and_pinned();
@@ -392,6 +390,12 @@ where
                 };
                 (checkers, pinned, ktargets)
             }
+        };
+        // Without the check rule every pseudo-legal move is legal.
+        let (checkers, pinned, ktargets) = if V::CHECK_RULE {
+            (checkers, pinned, ktargets)
+        } else {
+            (Bitboard::EMPTY, Bitboard::EMPTY, kcand)
         };
         (us, ksq, occ, ours, checkers, pinned, ktargets)
     };

@@ -28,10 +28,11 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
     }
     // Without sliders, the threats to each child follow from the attacks of the side to
     // move here, summed up once (see `StepAttacks`), instead of being found in every child.
-    // Only with the check rule: without it there are no threats to derive.
-    let derive = !V::SLIDERS && V::CHECK_RULE;
+    // Only with the check rule: without it there are no threats to derive. (`derive` is
+    // a const, not a local: the closure below is not always inlined, and a captured local
+    // would be tested at run time.)
     let last_but_one = depth == 2;
-    let steps = if !derive {
+    let steps = if !derive::<V>() {
         StepAttacks::default()
     } else {
         pos.step_attacks()
@@ -53,7 +54,7 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                     loop {
                         let mv = Move::board(from, to, flip);
                         let undo = pos.make_inlined(mv);
-                        let threats = derive.then(|| {
+                        let threats = derive::<V>().then(|| {
                             let now = if flip {
                                 V::FLIPS_TO[kind.index()]
                             } else {
@@ -78,7 +79,8 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                 for to in targets {
                     let mv = Move::drop(kind, to);
                     let undo = pos.make_inlined(mv);
-                    let threats = derive.then(|| steps.after::<V>(us, None, to, kind, enemy_king));
+                    let threats =
+                        derive::<V>().then(|| steps.after::<V>(us, None, to, kind, enemy_king));
                     n += if last_but_one {
                         pos.count_leaves_given(threats)
                     } else {
@@ -91,6 +93,13 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
         false
     });
     n
+}
+
+/// Whether perft derives the threats to each child from the parent (see `StepAttacks`):
+/// without sliders, and with the check rule.
+#[inline(always)]
+const fn derive<V: Variant>() -> bool {
+    !V::SLIDERS && V::CHECK_RULE
 }
 
 /// Perft split by the root moves: each legal move with its subtree count at `depth - 1`.
