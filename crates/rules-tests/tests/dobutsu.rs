@@ -181,7 +181,7 @@ fn setup_validity() {
 
 #[test]
 fn no_move_loses_and_repetition_rule() {
-    assert!(!Dobutsu::CHECK_RULE);
+    const { assert!(!Dobutsu::CHECK_RULE) };
     assert_eq!(Dobutsu::STALEMATE, StalemateRule::Loss);
     assert_eq!(
         Dobutsu::REPETITION,

@@ -149,5 +149,5 @@ fn stalemate_and_repetition_rules() {
             perpetual_check_loses: true
         }
     );
-    assert!(Minishogi::CHECK_RULE);
+    const { assert!(Minishogi::CHECK_RULE) };
 }
