@@ -44,6 +44,7 @@ pub use position::{Position, PositionError, Setup, Undo, MAX_PLY};
 pub use square::{Geometry, Square, SquareName, MAX_SQUARES};
 pub use tables::Tables;
 pub use variant::{
-    DrawReason, Flip, GroupLimit, Outcome, RepetitionRule, StalemateRule, Variant, VariantInfo,
+    DrawReason, DropRules, Flip, GroupLimit, Outcome, RepetitionRule, StalemateRule, Variant,
+    VariantInfo,
     WinReason,
 };

@@ -69,10 +69,24 @@ impl<V: Variant> Position<V> {
         self.attackers_to(sq, by, occ).any()
     }
 
-    /// Enemy pieces giving check to the side to move.
+    /// Enemy pieces giving check to the side to move (attacking its king; empty when it has
+    /// lost its king, see [`Position::royal_captured`]).
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
+        if self.royal_captured() {
+            return Bitboard::EMPTY;
+        }
         self.attackers_to(self.kings[self.side.index()], !self.side, self.occupied())
+    }
+
+    /// Whether the side to move has lost its king, which only happens in a variant without
+    /// the check rule ([`Variant::CHECK_RULE`] false): the game is over, and the position
+    /// has no moves. Always false (at compile time) with the check rule.
+    #[inline(always)]
+    pub fn royal_captured(&self) -> bool {
+        !V::CHECK_RULE
+            && (self.by_kind[V::tables().king.index()] & self.by_color[self.side.index()])
+                .is_empty()
     }
 
     /// Whether the side to move is in check.
@@ -168,7 +182,7 @@ impl<V: Variant> Position<V> {
     /// but yields nothing in a position the variant has already decided.
     #[inline(always)]
     pub fn generate<F: FnMut(Bundle) -> bool>(&self, f: F) -> bool {
-        if V::HAS_ADJUDICATION && V::adjudicate(self).is_some() {
+        if self.royal_captured() || (V::HAS_ADJUDICATION && V::adjudicate(self).is_some()) {
             return false;
         }
         self.generate_unadjudicated(f)
@@ -226,7 +240,7 @@ impl<V: Variant> Position<V> {
     /// [`generate_given`]).
     #[inline(always)]
     pub(crate) fn count_leaves_given(&self, known: Option<Threats>) -> u64 {
-        if V::HAS_ADJUDICATION && V::adjudicate(self).is_some() {
+        if self.royal_captured() || (V::HAS_ADJUDICATION && V::adjudicate(self).is_some()) {
             return 0;
         }
         let mut n = 0;
@@ -265,6 +279,12 @@ impl<V: Variant> Position<V> {
     /// The result of the game in this position, ignoring repetition (which needs history;
     /// see [`crate::Game`]), or `None` while the game goes on.
     pub fn outcome(&self) -> Option<Outcome> {
+        if self.royal_captured() {
+            return Some(Outcome::Win {
+                winner: !self.side,
+                reason: WinReason::RoyalCaptured,
+            });
+        }
         if V::HAS_ADJUDICATION {
             if let Some(o) = V::adjudicate(self) {
                 return Some(o);
@@ -277,9 +297,10 @@ impl<V: Variant> Position<V> {
     }
 
     /// What it means that the side to move has no legal move: checkmate if in check,
-    /// otherwise the variant's stalemate rule.
+    /// otherwise the variant's stalemate rule (always the stalemate rule without the check
+    /// rule, see [`Variant::CHECK_RULE`]).
     pub fn no_move_outcome(&self) -> Outcome {
-        if self.in_check() {
+        if V::CHECK_RULE && self.in_check() {
             Outcome::Win {
                 winner: !self.side,
                 reason: WinReason::Checkmate,
@@ -347,6 +368,9 @@ where
     F: FnMut(&mut P, Bundle) -> bool,
 {
     let t = V::tables();
+    if !V::CHECK_RULE && p.position().royal_captured() {
+        return false;
+    }
     let (us, ksq, occ, ours, checkers, pinned, ktargets) = {
         let pos = p.position();
         let us = pos.side;
@@ -366,6 +390,12 @@ where
                 };
                 (checkers, pinned, ktargets)
             }
+        };
+        // Without the check rule every pseudo-legal move is legal.
+        let (checkers, pinned, ktargets) = if V::CHECK_RULE {
+            (checkers, pinned, ktargets)
+        } else {
+            (Bitboard::EMPTY, Bitboard::EMPTY, kcand)
         };
         (us, ksq, occ, ours, checkers, pinned, ktargets)
     };
@@ -424,7 +454,13 @@ where
             }
             for i in 0..t.slot_faces_len[slot] as usize {
                 let kind = t.slot_faces[slot][i];
-                let targets = V::drop_targets(p.position(), us, kind, drop_mask);
+                if V::NOT_DROPPED & (1 << kind.index()) != 0 {
+                    continue;
+                }
+                let mut targets = V::drop_targets(p.position(), us, kind, drop_mask);
+                if V::DROP_LIMITS {
+                    targets = p.position().restrict_drops(kind, targets);
+                }
                 if targets.any() && f(&mut p, Bundle::Drop { kind, targets }) {
                     return true;
                 }
@@ -432,6 +468,50 @@ where
         }
     }
     false
+}
+
+impl<V: Variant> Position<V> {
+    /// The drop targets of `kind` for the side to move, with the variant's
+    /// [`Variant::DROP_RULES`] applied.
+    #[inline(always)]
+    fn restrict_drops(&self, kind: Kind, mut targets: Bitboard) -> Bitboard {
+        let t = V::tables();
+        let us = self.side;
+        let rules = V::DROP_RULES;
+        if rules.no_dead_drops {
+            targets &= !t.dead[us.index()][kind.index()];
+        }
+        if let Some(pawn) = rules.pawn {
+            if kind == pawn {
+                if rules.nifu {
+                    for sq in self.by_kind[pawn.index()] & self.by_color[us.index()] {
+                        targets &= !t.file[sq.index()];
+                    }
+                }
+                if rules.no_pawn_drop_mate {
+                    // The one square where a pawn gives check: in front of the enemy king.
+                    let them = !us;
+                    let front = t.step[them.index()][pawn.index()]
+                        [self.kings[them.index()].index()]
+                        & targets;
+                    for sq in front {
+                        if self.drop_mates(pawn, sq) {
+                            targets = targets.without(sq);
+                        }
+                    }
+                }
+            }
+        }
+        targets
+    }
+
+    /// Whether dropping `kind` on `sq` leaves the opponent without a legal reply.
+    #[inline(never)]
+    fn drop_mates(&self, kind: Kind, sq: Square) -> bool {
+        let mut child = *self;
+        child.make(Move::drop(kind, sq));
+        !child.has_legal_move_unadjudicated()
+    }
 }
 
 /// The enemy's threats to the side to move: the pieces giving check, and the squares

@@ -23,13 +23,16 @@ pub fn perft<V: Variant>(pos: &mut Position<V>, depth: u32) -> u64 {
 /// with popcounts, inlined here. `known` are the threats to the side to move, when the
 /// parent derived them (see [`generate_given`](crate::movegen::generate_given)).
 fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<Threats>) -> u64 {
-    if V::HAS_ADJUDICATION && V::adjudicate(pos).is_some() {
+    if pos.royal_captured() || (V::HAS_ADJUDICATION && V::adjudicate(pos).is_some()) {
         return 0;
     }
     // Without sliders, the threats to each child follow from the attacks of the side to
     // move here, summed up once (see `StepAttacks`), instead of being found in every child.
+    // Only with the check rule: without it there are no threats to derive. (`derive` is
+    // a const, not a local: the closure below is not always inlined, and a captured local
+    // would be tested at run time.)
     let last_but_one = depth == 2;
-    let steps = if V::SLIDERS {
+    let steps = if !derive::<V>() {
         StepAttacks::default()
     } else {
         pos.step_attacks()
@@ -51,7 +54,7 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                     loop {
                         let mv = Move::board(from, to, flip);
                         let undo = pos.make_inlined(mv);
-                        let threats = (!V::SLIDERS).then(|| {
+                        let threats = derive::<V>().then(|| {
                             let now = if flip {
                                 V::FLIPS_TO[kind.index()]
                             } else {
@@ -77,7 +80,7 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                     let mv = Move::drop(kind, to);
                     let undo = pos.make_inlined(mv);
                     let threats =
-                        (!V::SLIDERS).then(|| steps.after::<V>(us, None, to, kind, enemy_king));
+                        derive::<V>().then(|| steps.after::<V>(us, None, to, kind, enemy_king));
                     n += if last_but_one {
                         pos.count_leaves_given(threats)
                     } else {
@@ -90,6 +93,13 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
         false
     });
     n
+}
+
+/// Whether perft derives the threats to each child from the parent (see `StepAttacks`):
+/// without sliders, and with the check rule.
+#[inline(always)]
+const fn derive<V: Variant>() -> bool {
+    !V::SLIDERS && V::CHECK_RULE
 }
 
 /// Perft split by the root moves: each legal move with its subtree count at `depth - 1`.
@@ -118,7 +128,7 @@ fn perft_until<V: Variant>(pos: &mut Position<V>, depth: u32, stop: &AtomicBool)
     if stop.load(Ordering::Relaxed) {
         return None;
     }
-    if V::HAS_ADJUDICATION && V::adjudicate(pos).is_some() {
+    if pos.royal_captured() || (V::HAS_ADJUDICATION && V::adjudicate(pos).is_some()) {
         return Some(0);
     }
     let mut n = 0;

@@ -116,8 +116,14 @@ pub struct PieceDef {
     pub letter: char,
     /// Whether this face is written `+<letter>` (a promoted face without a letter of its own).
     pub promoted: bool,
-    /// The single kanji used for the piece in Japanese records (`'と'`).
+    /// The one character that names the piece on a KIF board diagram (`'と'`, Dobutsu's
+    /// lion `'ラ'`).
     pub kanji: char,
+    /// The name of the piece in KIF move text, written and read (`"と"`, `"成銀"`,
+    /// `"ライオン"`); for most pieces the same as [`PieceDef::kanji`].
+    pub kif_name: &'static str,
+    /// Other names read in KIF moves and diagrams but never written (`"竜"` for a dragon).
+    pub kif_aliases: &'static [&'static str],
     /// How the piece moves.
     pub movement: Movement,
     /// Whether this is the king. Each side has exactly one royal piece.

@@ -99,6 +99,15 @@ pub enum PositionError {
         /// The square's USI name.
         square: String,
     },
+    /// Two unpromoted pawns of one side on a file, where the variant forbids it
+    /// ([`crate::DropRules::nifu`]).
+    #[error("{color} has two unpromoted pawns on file {file}")]
+    TwoPawnsOnFile {
+        /// The side.
+        color: Color,
+        /// The file, 1 = rightmost.
+        file: u8,
+    },
     /// The side that is not to move is in check.
     #[error("{0} is not to move but is in check")]
     OpponentInCheck(Color),
@@ -235,7 +244,9 @@ impl<V: Variant> Position<V> {
             if p.kind.index() >= t.kinds {
                 return Err(PositionError::UnknownKind(p.kind.0));
             }
-            if !V::placement_allowed(p, sq) {
+            let dead =
+                V::DROP_RULES.no_dead_drops && t.dead[p.color.index()][p.kind.index()].has(sq);
+            if dead || !V::placement_allowed(p, sq) {
                 return Err(PositionError::BadPlacement {
                     piece: piece_name::<V>(p),
                     square: g.name(sq).to_string(),
@@ -316,13 +327,27 @@ impl<V: Variant> Position<V> {
                 }
             }
         }
+        if let (Some(pawn), true) = (V::DROP_RULES.pawn, V::DROP_RULES.nifu) {
+            for c in Color::ALL {
+                let mut files = Bitboard::EMPTY;
+                for sq in pos.pieces(c, pawn) {
+                    if files.has(sq) {
+                        return Err(PositionError::TwoPawnsOnFile {
+                            color: c,
+                            file: g.file(sq),
+                        });
+                    }
+                    files |= t.file[sq.index()];
+                }
+            }
+        }
         V::validate(setup)?;
         if pos.side == Color::White {
             pos.hash ^= t.z_side;
         }
         pos.hash ^= V::extra_hash(pos.extra);
         let them = !pos.side;
-        if pos.is_attacked(pos.kings[them.index()], pos.side, pos.occupied()) {
+        if V::CHECK_RULE && pos.is_attacked(pos.kings[them.index()], pos.side, pos.occupied()) {
             return Err(PositionError::OpponentInCheck(them));
         }
         Ok(pos)

@@ -59,6 +59,11 @@ pub struct Tables {
     pub slot_faces_len: [u8; MAX_SLOTS],
     /// The rank farthest from each color (`[color]`), as a mask.
     pub farthest_rank: [Bitboard; 2],
+    /// Squares from which a piece of `[color][kind]` could never move again, even on an
+    /// empty board (a pawn on its farthest rank).
+    pub dead: [[Bitboard; MAX_KINDS]; 2],
+    /// The file of each square, as a mask (`[square]`).
+    pub file: [Bitboard; 64],
     /// Zobrist keys for pieces `[color][kind][square]`.
     pub z_piece: [[[u64; 64]; MAX_KINDS]; 2],
     /// Zobrist keys for hand counts `[color][slot][count]` (count 0 has key 0).
@@ -133,6 +138,8 @@ impl Tables {
             slot_faces: [[Kind(0); 2]; MAX_SLOTS],
             slot_faces_len: [0; MAX_SLOTS],
             farthest_rank: [Bitboard::EMPTY; 2],
+            dead: [[Bitboard::EMPTY; MAX_KINDS]; 2],
+            file: [Bitboard::EMPTY; 64],
             z_piece: [[[0; 64]; MAX_KINDS]; 2],
             z_hand: [[[0; MAX_HAND_COUNT]; MAX_SLOTS]; 2],
             z_side: 0,
@@ -223,11 +230,32 @@ impl Tables {
                         i += 1;
                     }
                     t.step[c][k][s] = Bitboard(bb);
+                    let mut slid = 0u64;
+                    let mut i = 0;
+                    while i < def.movement.slides.len() {
+                        let (dx, dy) = def.movement.slides[i];
+                        let (df, dr) = absolute(c, dx, dy);
+                        slid |= t.rays[dir_index(df, dr)][s].0;
+                        i += 1;
+                    }
+                    if bb | slid == 0 {
+                        t.dead[c][k].0 |= 1u64 << s;
+                    }
                     s += 1;
                 }
                 c += 1;
             }
             k += 1;
+        }
+        // Files.
+        let mut s = 0;
+        while s < n {
+            let mut o = s % geometry.width as usize;
+            while o < n {
+                t.file[s].0 |= 1u64 << o;
+                o += geometry.width as usize;
+            }
+            s += 1;
         }
         // Farthest ranks.
         let mut f = 0;
@@ -311,6 +339,8 @@ mod tests {
             letter: 'K',
             promoted: false,
             kanji: '玉',
+            kif_name: "玉",
+            kif_aliases: &[],
             movement: Movement::KING,
             royal: true,
             flips_to: None,
@@ -323,6 +353,8 @@ mod tests {
             letter: 'N',
             promoted: false,
             kanji: '桂',
+            kif_name: "桂",
+            kif_aliases: &[],
             movement: Movement::KNIGHT,
             royal: false,
             flips_to: None,
@@ -335,6 +367,8 @@ mod tests {
             letter: 'R',
             promoted: false,
             kanji: '飛',
+            kif_name: "飛",
+            kif_aliases: &[],
             movement: Movement::ROOK,
             royal: false,
             flips_to: None,

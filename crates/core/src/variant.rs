@@ -60,6 +60,11 @@ pub enum WinReason {
     BareKing,
     /// The loser checked on every move of a repetition.
     PerpetualCheck,
+    /// The winner captured the loser's king, in a variant without the check rule
+    /// ([`Variant::CHECK_RULE`] false).
+    RoyalCaptured,
+    /// The winner's king reached its farthest rank and is not attacked there (Dobutsu's try).
+    Try,
 }
 
 /// Why a game was drawn.
@@ -71,6 +76,8 @@ pub enum DrawReason {
     Stalemate,
     /// A position occurred as often as the variant's repetition rule allows.
     Repetition,
+    /// Both sides completed a try at once (Dobutsu), so neither wins.
+    BothTries,
 }
 
 /// How a game ended.
@@ -112,13 +119,55 @@ impl core::fmt::Display for Outcome {
                     WinReason::KingEntry => "king entry",
                     WinReason::BareKing => "bare king",
                     WinReason::PerpetualCheck => "perpetual check",
+                    WinReason::RoyalCaptured => "capturing the king",
+                    WinReason::Try => "try",
                 };
                 write!(f, "{winner} wins by {how}")
             }
             Outcome::Draw { reason } => match reason {
                 DrawReason::Stalemate => f.write_str("draw by stalemate"),
                 DrawReason::Repetition => f.write_str("draw by repetition"),
+                DrawReason::BothTries => f.write_str("draw: both kings completed a try"),
             },
+        }
+    }
+}
+
+/// Drop restrictions a variant declares in [`Variant::DROP_RULES`]; core's move generator
+/// applies them (and position validation checks the matching setup rules), and leaves the
+/// code out at compile time when they are off.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DropRules {
+    /// No drop onto a square from which the dropped piece could never move again (a pawn on
+    /// its farthest rank). Setups with such a piece are then invalid too.
+    pub no_dead_drops: bool,
+    /// The kind (face) the two pawn rules below apply to, or `None` for none.
+    pub pawn: Option<Kind>,
+    /// Nifu: no drop of a pawn on a file that holds an unpromoted pawn of the same side.
+    /// Setups with two such pawns on a file are then invalid too.
+    pub nifu: bool,
+    /// Uchifuzume: no pawn drop that checkmates (a drop giving check after which the
+    /// opponent has no legal reply). A pawn drop that checks without mating is legal.
+    pub no_pawn_drop_mate: bool,
+}
+
+impl DropRules {
+    /// Drops on any empty square, with no further restriction.
+    pub const FREE: DropRules = DropRules {
+        no_dead_drops: false,
+        pawn: None,
+        nifu: false,
+        no_pawn_drop_mate: false,
+    };
+
+    /// Standard shogi's restrictions for the pawn kind `pawn`: no dead drops, nifu and no
+    /// pawn-drop mate.
+    pub const fn standard(pawn: Kind) -> DropRules {
+        DropRules {
+            no_dead_drops: true,
+            pawn: Some(pawn),
+            nifu: true,
+            no_pawn_drop_mate: true,
         }
     }
 }
@@ -148,9 +197,23 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     const STALEMATE: StalemateRule;
     /// The repetition rule.
     const REPETITION: RepetitionRule;
+    /// Whether a move may not leave the mover's king attacked (true in standard shogi). When
+    /// false (Dobutsu), every pseudo-legal move is legal, the king may step into attack, and
+    /// capturing the king ends the game ([`WinReason::RoyalCaptured`]): a position whose side
+    /// to move has lost its king is finished and has no moves.
+    const CHECK_RULE: bool = true;
+    /// The promotion zone as a number of farthest ranks (0: none). Drives the default
+    /// [`Variant::flip`]: a piece with [`PieceDef::flips_to`] that is not a promoted face
+    /// may promote when its move starts or ends in the zone, and must when it could never
+    /// move again from its destination. With a zone, promoted faces are never dropped: a
+    /// captured one goes to its hand slot and is dropped as the slot's unpromoted face.
+    const PROMOTION_ZONE: u8 = 0;
+    /// Restrictions on drops, applied by core's generator (see [`DropRules`]).
+    const DROP_RULES: DropRules = DropRules::FREE;
     /// True when [`Variant::flip`] never returns [`Flip::Optional`]; lets perft count
-    /// leaves with one popcount per piece.
-    const NO_OPTIONAL_FLIPS: bool = true;
+    /// leaves with one popcount per piece. Defaults to true exactly when there is no
+    /// promotion zone; a variant that overrides [`Variant::flip`] sets it to match.
+    const NO_OPTIONAL_FLIPS: bool = Self::PROMOTION_ZONE == 0;
     /// True when [`Variant::adjudicate`] may end a game before any move is generated.
     const HAS_ADJUDICATION: bool = false;
 
@@ -166,7 +229,26 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
 
     /// Whether the piece of `color` showing `kind`, moving `from` `to`, flips or promotes.
     /// `capture` tells whether the destination holds an enemy piece.
-    fn flip(kind: Kind, color: Color, from: Square, to: Square, capture: bool) -> Flip;
+    ///
+    /// The default implements standard-shogi promotion by [`Variant::PROMOTION_ZONE`]:
+    /// [`Flip::Never`] without a zone, for a piece without another face and for a promoted
+    /// face; [`Flip::Always`] when the move starts or ends in the zone and the piece could
+    /// never move again from `to`; [`Flip::Optional`] for other moves that start or end in
+    /// the zone.
+    #[inline(always)]
+    fn flip(kind: Kind, color: Color, from: Square, to: Square, _capture: bool) -> Flip {
+        if Self::PROMOTION_ZONE == 0 || <Self as Derived>::PROMOTES & (1 << kind.index()) == 0 {
+            return Flip::Never;
+        }
+        let zone = <Self as Derived>::ZONE[color.index()];
+        if !zone.has(from) && !zone.has(to) {
+            Flip::Never
+        } else if Self::tables().dead[color.index()][kind.index()].has(to) {
+            Flip::Always
+        } else {
+            Flip::Optional
+        }
+    }
 
     /// The set limits of a group (see [`PieceDef::group`]).
     fn group_limit(group: u8) -> GroupLimit;
@@ -324,6 +406,42 @@ pub(crate) const fn flip_table(pieces: &[PieceDef]) -> [Kind; MAX_KINDS] {
     table
 }
 
+/// Kinds (bit mask) that may promote: they have another face and are not a promoted face.
+pub(crate) const fn promotes_mask(pieces: &[PieceDef]) -> u16 {
+    let mut mask = 0;
+    let mut k = 0;
+    while k < pieces.len() {
+        if pieces[k].flips_to.is_some() && !pieces[k].promoted {
+            mask |= 1 << k;
+        }
+        k += 1;
+    }
+    mask
+}
+
+/// Kinds (bit mask) that are promoted faces.
+pub(crate) const fn promoted_mask(pieces: &[PieceDef]) -> u16 {
+    let mut mask = 0;
+    let mut k = 0;
+    while k < pieces.len() {
+        if pieces[k].promoted {
+            mask |= 1 << k;
+        }
+        k += 1;
+    }
+    mask
+}
+
+/// `[color]`: the promotion zone, the `ranks` farthest ranks of each color.
+pub(crate) const fn zone_masks(g: Geometry, ranks: u8) -> [Bitboard; 2] {
+    let n = g.squares();
+    let ranks = if ranks > g.height { g.height } else { ranks };
+    let k = ranks as usize * g.width as usize;
+    let black = Bitboard::first(k);
+    let white = Bitboard(Bitboard::first(n).0 & !Bitboard::first(n - k).0);
+    [black, white]
+}
+
 /// `[kind]`: the hand slot a captured piece of that kind goes to, or `u8::MAX` for none.
 pub(crate) const fn slot_table(pieces: &[PieceDef]) -> [u8; MAX_KINDS] {
     let mut table = [u8::MAX; MAX_KINDS];
@@ -350,6 +468,15 @@ pub(crate) trait Derived: Variant {
     const FLIPS_TO: [Kind; MAX_KINDS];
     /// [`PieceDef::hand_slot`] by kind, as a table (see [`slot_table`]).
     const HAND_SLOT: [u8; MAX_KINDS];
+    /// Kinds (bit mask) that may promote in the zone (see [`promotes_mask`]).
+    const PROMOTES: u16;
+    /// The promotion zone by color (see [`zone_masks`]).
+    const ZONE: [Bitboard; 2];
+    /// Some drop restriction is declared.
+    const DROP_LIMITS: bool;
+    /// Kinds (bit mask) that are never dropped: with a promotion zone, the promoted faces
+    /// ([`PieceDef::promoted`]), which go to hand as their base face.
+    const NOT_DROPPED: u16;
 }
 
 impl<V: Variant> Derived for V {
@@ -357,4 +484,14 @@ impl<V: Variant> Derived for V {
     const DROPS: bool = pieces_drop(V::PIECES);
     const FLIPS_TO: [Kind; MAX_KINDS] = flip_table(V::PIECES);
     const HAND_SLOT: [u8; MAX_KINDS] = slot_table(V::PIECES);
+    const PROMOTES: u16 = promotes_mask(V::PIECES);
+    const ZONE: [Bitboard; 2] = zone_masks(V::GEOMETRY, V::PROMOTION_ZONE);
+    const NOT_DROPPED: u16 = if V::PROMOTION_ZONE > 0 {
+        promoted_mask(V::PIECES)
+    } else {
+        0
+    };
+    const DROP_LIMITS: bool = V::DROP_RULES.no_dead_drops
+        || (V::DROP_RULES.pawn.is_some()
+            && (V::DROP_RULES.nifu || V::DROP_RULES.no_pawn_drop_mate));
 }

@@ -29,6 +29,8 @@ const fn def(
         letter,
         promoted,
         kanji: '駒',
+        kif_name: "駒",
+        kif_aliases: &[],
         movement,
         royal: group == 0,
         flips_to,

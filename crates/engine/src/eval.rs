@@ -311,6 +311,8 @@ mod tests {
             hand_slot: slot,
             group: if royal { 0 } else { 1 },
             aliases: &[],
+            kif_name: "X",
+            kif_aliases: &[],
         }
     }
 

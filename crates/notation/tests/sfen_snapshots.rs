@@ -29,7 +29,7 @@ fn reference_positions() -> Vec<(VariantKind, String)> {
             continue;
         }
         let fields: Vec<&str> = line.split('\t').collect();
-        let kind = VariantKind::from_name(fields[0]).expect("known variant");
+        let kind = VariantKind::from_name(fields[0]).expect("a registered variant");
         let entry = (kind, fields[1].to_string());
         if !out.contains(&entry) {
             out.push(entry);

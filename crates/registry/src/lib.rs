@@ -95,6 +95,10 @@ registry! { $
     Micro => kshogi_rules_micro::Micro, kshogi_tuned_eval::MicroEval;
     /// Kinzoku Shogi, 3x5: no drops, king entry and the bare-king countdown.
     Kinzoku => kshogi_rules_kinzoku::Kinzoku, kshogi_tuned_eval::KinzokuEval;
+    /// Minishogi (5五将棋), 5x5: standard shogi pieces, promotion and drop rules.
+    Minishogi => kshogi_rules_minishogi::Minishogi, kshogi_engine::PieceTableEval;
+    /// Dobutsu Shogi, 3x4: no check rule; capture the lion or complete a try.
+    Dobutsu => kshogi_rules_dobutsu::Dobutsu, kshogi_engine::PieceTableEval;
 }
 
 /// A name that no registered variant has.

@@ -42,11 +42,13 @@ const SOLDIER_MOVES: Movement = Movement {
     slides: &[],
 };
 
+#[allow(clippy::too_many_arguments)]
 const fn def(
     name: &'static str,
     letter: char,
     promoted: bool,
     kanji: char,
+    kif_name: &'static str,
     movement: Movement,
     flips_to: Option<Kind>,
     group: u8,
@@ -56,6 +58,8 @@ const fn def(
         letter,
         promoted,
         kanji,
+        kif_name,
+        kif_aliases: if group == 0 { &["王"] } else { &[] },
         movement,
         royal: group == 0,
         flips_to,
@@ -67,11 +71,29 @@ const fn def(
 
 /// The piece table.
 pub const PIECES: &[PieceDef] = &[
-    def("king", 'K', false, '玉', Movement::KING, None, 0),
-    def("silver", 'S', false, '銀', Movement::SILVER, None, 1),
-    def("copper", 'C', false, '銅', COPPER_MOVES, None, 2),
-    def("soldier", 'I', false, '鉄', SOLDIER_MOVES, Some(GOLD), 3),
-    def("promoted soldier", 'I', true, '金', Movement::GOLD, None, 3),
+    def("king", 'K', false, '玉', "玉", Movement::KING, None, 0),
+    def("silver", 'S', false, '銀', "銀", Movement::SILVER, None, 1),
+    def("copper", 'C', false, '銅', "銅", COPPER_MOVES, None, 2),
+    def(
+        "soldier",
+        'I',
+        false,
+        '鉄',
+        "鉄",
+        SOLDIER_MOVES,
+        Some(GOLD),
+        3,
+    ),
+    def(
+        "promoted soldier",
+        'I',
+        true,
+        '金',
+        "金",
+        Movement::GOLD,
+        None,
+        3,
+    ),
 ];
 
 const GEOMETRY: Geometry = Geometry::new(3, 5);

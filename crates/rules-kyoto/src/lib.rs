@@ -35,10 +35,12 @@ pub const PAWN: Kind = Kind(7);
 /// Rook (face B of the pawn/rook pair).
 pub const ROOK: Kind = Kind(8);
 
+#[allow(clippy::too_many_arguments)]
 const fn def(
     name: &'static str,
     letter: char,
     kanji: char,
+    kif_name: &'static str,
     movement: Movement,
     flips_to: Option<Kind>,
     slot: Option<u8>,
@@ -49,6 +51,8 @@ const fn def(
         letter,
         promoted: false,
         kanji,
+        kif_name,
+        kif_aliases: if slot.is_none() { &["王"] } else { &[] },
         movement,
         royal: slot.is_none(),
         flips_to,
@@ -63,11 +67,12 @@ const fn def(
 
 /// The piece table. Hand slots follow the canonical SFEN hand order: T, G, S, P.
 pub const PIECES: &[PieceDef] = &[
-    def("king", 'K', '玉', Movement::KING, None, None, &[]),
+    def("king", 'K', '玉', "玉", Movement::KING, None, None, &[]),
     def(
         "tokin",
         'T',
         'と',
+        "と",
         Movement::GOLD,
         Some(LANCE),
         Some(0),
@@ -77,6 +82,7 @@ pub const PIECES: &[PieceDef] = &[
         "lance",
         'L',
         '香',
+        "香",
         Movement::LANCE,
         Some(TOKIN),
         Some(0),
@@ -86,6 +92,7 @@ pub const PIECES: &[PieceDef] = &[
         "silver",
         'S',
         '銀',
+        "銀",
         Movement::SILVER,
         Some(BISHOP),
         Some(2),
@@ -95,6 +102,7 @@ pub const PIECES: &[PieceDef] = &[
         "bishop",
         'B',
         '角',
+        "角",
         Movement::BISHOP,
         Some(SILVER),
         Some(2),
@@ -104,6 +112,7 @@ pub const PIECES: &[PieceDef] = &[
         "gold",
         'G',
         '金',
+        "金",
         Movement::GOLD,
         Some(KNIGHT),
         Some(1),
@@ -113,16 +122,27 @@ pub const PIECES: &[PieceDef] = &[
         "knight",
         'N',
         '桂',
+        "桂",
         Movement::KNIGHT,
         Some(GOLD),
         Some(1),
         &[],
     ),
-    def("pawn", 'P', '歩', Movement::PAWN, Some(ROOK), Some(3), &[]),
+    def(
+        "pawn",
+        'P',
+        '歩',
+        "歩",
+        Movement::PAWN,
+        Some(ROOK),
+        Some(3),
+        &[],
+    ),
     def(
         "rook",
         'R',
         '飛',
+        "飛",
         Movement::ROOK,
         Some(PAWN),
         Some(3),

@@ -36,10 +36,12 @@ pub const PAWN: Kind = Kind(7);
 /// Knight (face B of the pawn/knight pair).
 pub const KNIGHT: Kind = Kind(8);
 
+#[allow(clippy::too_many_arguments)]
 const fn def(
     name: &'static str,
     letter: char,
     kanji: char,
+    kif_name: &'static str,
     movement: Movement,
     flips_to: Option<Kind>,
     slot: Option<u8>,
@@ -50,6 +52,8 @@ const fn def(
         letter,
         promoted: false,
         kanji,
+        kif_name,
+        kif_aliases: if slot.is_none() { &["王"] } else { &[] },
         movement,
         royal: slot.is_none(),
         flips_to,
@@ -64,11 +68,12 @@ const fn def(
 
 /// The piece table. Hand slots follow the canonical SFEN hand order: B, G, S, P.
 pub const PIECES: &[PieceDef] = &[
-    def("king", 'K', '玉', Movement::KING, None, None, &[]),
+    def("king", 'K', '玉', "玉", Movement::KING, None, None, &[]),
     def(
         "bishop",
         'B',
         '角',
+        "角",
         Movement::BISHOP,
         Some(TOKIN),
         Some(0),
@@ -78,6 +83,7 @@ pub const PIECES: &[PieceDef] = &[
         "tokin",
         'T',
         'と',
+        "と",
         Movement::GOLD,
         Some(BISHOP),
         Some(0),
@@ -87,16 +93,27 @@ pub const PIECES: &[PieceDef] = &[
         "gold",
         'G',
         '金',
+        "金",
         Movement::GOLD,
         Some(ROOK),
         Some(1),
         &["+R"],
     ),
-    def("rook", 'R', '飛', Movement::ROOK, Some(GOLD), Some(1), &[]),
+    def(
+        "rook",
+        'R',
+        '飛',
+        "飛",
+        Movement::ROOK,
+        Some(GOLD),
+        Some(1),
+        &[],
+    ),
     def(
         "silver",
         'S',
         '銀',
+        "銀",
         Movement::SILVER,
         Some(LANCE),
         Some(2),
@@ -106,6 +123,7 @@ pub const PIECES: &[PieceDef] = &[
         "lance",
         'L',
         '香',
+        "香",
         Movement::LANCE,
         Some(SILVER),
         Some(2),
@@ -115,6 +133,7 @@ pub const PIECES: &[PieceDef] = &[
         "pawn",
         'P',
         '歩',
+        "歩",
         Movement::PAWN,
         Some(KNIGHT),
         Some(3),
@@ -124,6 +143,7 @@ pub const PIECES: &[PieceDef] = &[
         "knight",
         'N',
         '桂',
+        "桂",
         Movement::KNIGHT,
         Some(PAWN),
         Some(3),

@@ -81,6 +81,9 @@ fn the_reference_model_reproduces_the_shared_perft_table() {
                 check::<Kinzoku>(f[1], depth, nodes);
                 ran[2] += 1;
             }
+            // The model covers the three seed variants only; core's counts for these rows
+            // are checked in crates/notation/tests/reference_perft.rs.
+            "minishogi" | "dobutsu" => {}
             v => panic!("unknown variant {v}"),
         }
     }

@@ -5,9 +5,11 @@ mod common;
 use common::Rng;
 use kshogi_core::{Color, Kind, Piece, Position, PositionError, Setup, Square, Variant};
 use kshogi_notation::{parse_sfen, parse_usi, to_sfen, SfenErrorKind};
+use kshogi_rules_dobutsu::Dobutsu;
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
+use kshogi_rules_minishogi::Minishogi;
 
 /// The error kind of an SFEN the test expects to be rejected.
 fn rejected<V: Variant>(sfen: &str) -> SfenErrorKind {
@@ -400,4 +402,53 @@ fn mutated_text_never_panics() {
     );
     // Some mutations are still valid positions, and those were exercised too.
     assert!(accepted > 300, "{accepted}");
+}
+
+#[test]
+fn minishogi_pawn_placement_and_nifu() {
+    // An unpromoted pawn on its farthest rank (Black on rank a, White on rank e).
+    assert!(matches!(
+        rejected::<Minishogi>("P3k/5/5/5/K4 b - 1"),
+        SfenErrorKind::Invalid(PositionError::BadPlacement { .. })
+    ));
+    assert!(matches!(
+        rejected::<Minishogi>("4k/5/5/5/K3p b - 1"),
+        SfenErrorKind::Invalid(PositionError::BadPlacement { .. })
+    ));
+    // A tokin there is fine.
+    accepted::<Minishogi>("+P3k/5/5/5/K4 b - 1");
+    // Two unpromoted Black pawns on file 5; a pawn and a tokin are fine; pawns of both sides
+    // on a file are fine.
+    assert!(matches!(
+        rejected::<Minishogi>("4k/P4/P4/5/K4 b - 1"),
+        SfenErrorKind::Invalid(PositionError::TwoPawnsOnFile {
+            color: Color::Black,
+            file: 5
+        })
+    ));
+    accepted::<Minishogi>("4k/+P4/P4/5/K4 b - 1");
+    accepted::<Minishogi>("4k/p4/P4/5/K4 b - 1");
+    // Set limits: two pawns in all.
+    assert!(matches!(
+        rejected::<Minishogi>("4k/P4/1P3/5/K4 b P 1"),
+        SfenErrorKind::Invalid(PositionError::TooManyPieces { .. })
+    ));
+}
+
+#[test]
+fn side_not_to_move_in_check_minishogi_rejects_dobutsu_accepts() {
+    // Black's rook on 1b attacks White's king on 1a, and Black is to move.
+    assert!(matches!(
+        rejected::<Minishogi>("4k/4R/5/5/K4 b - 1"),
+        SfenErrorKind::Invalid(PositionError::OpponentInCheck(Color::White))
+    ));
+    // Dobutsu has no check rule: Black's giraffe on 2b may take the lion on 2a.
+    accepted::<Dobutsu>("1k1/1R1/3/1K1 b - 1");
+    // A dropped chick on the farthest rank is allowed in Dobutsu.
+    accepted::<Dobutsu>("P1k/3/3/K2 w - 1");
+    // One lion per side is still required.
+    assert!(matches!(
+        rejected::<Dobutsu>("kk1/3/3/1K1 b - 1"),
+        SfenErrorKind::Invalid(PositionError::KingCount { .. })
+    ));
 }

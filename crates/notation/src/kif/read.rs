@@ -7,8 +7,8 @@ use super::record::{
     SideNames, Summary, HANDICAP_KEY,
 };
 use super::text::{
-    digit_value, full_width_digit, is_space, kanji_digit, kanji_list, kind_by_kanji, parse_count,
-    rank_kanji, trim,
+    digit_value, full_width_digit, is_space, kanji_digit, kanji_list, kind_by_kanji, kind_by_name,
+    parse_count, rank_kanji, trim,
 };
 use kshogi_core::{Color, Game, GameError, Kind, Move, Piece, Position, Setup, Square, Variant};
 use kshogi_core::{VariantInfo, MAX_SLOTS};
@@ -357,9 +357,9 @@ fn parse_move_line<V: Variant>(no: usize, line: &str) -> Result<MoveLine, KifErr
             Some((file as u8, rank as u8))
         };
         let piece_col = c.col();
-        let kind = match c.peek() {
+        let (kind, len) = match c.peek() {
             None => return Err(c.expected("a piece kanji")),
-            Some(k) => kind_by_kanji::<V>(k).ok_or_else(|| {
+            Some(k) => kind_by_name::<V>(&c.chars[c.i..]).ok_or_else(|| {
                 KifError::syntax(
                     no,
                     piece_col,
@@ -371,7 +371,7 @@ fn parse_move_line<V: Variant>(no: usize, line: &str) -> Result<MoveLine, KifErr
                 )
             })?,
         };
-        c.i += 1;
+        c.i += len;
         let mark_col = c.col();
         let mark = if c.eat_str("不成") {
             Mark::NoFlip
@@ -860,7 +860,7 @@ impl<V: Variant> Reader<V> {
                 }
                 let col = value_col + i;
                 let k = chars[i];
-                let kind = kind_by_kanji::<V>(k).ok_or_else(|| {
+                let (kind, len) = kind_by_name::<V>(&chars[i..]).ok_or_else(|| {
                     Self::diagram_error(
                         no,
                         col,
@@ -886,7 +886,7 @@ impl<V: Variant> Reader<V> {
                         },
                     )
                 })?;
-                i += 1;
+                i += len;
                 let start = i;
                 while i < chars.len()
                     && (digit_value(chars[i]).is_some()

@@ -99,9 +99,18 @@ pub(crate) fn display_width(s: &str) -> usize {
     s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
 }
 
-/// The kind whose kanji is `c` in variant `V`; `王` is accepted for the king.
+/// The kind whose one-character name is `c` in variant `V`: its diagram kanji, or a
+/// one-character KIF name or alias; `王` is accepted for the king.
 pub(crate) fn kind_by_kanji<V: Variant>(c: char) -> Option<Kind> {
     if let Some(i) = V::PIECES.iter().position(|d| d.kanji == c) {
+        return Some(Kind(i as u8));
+    }
+    let mut buf = [0u8; 4];
+    let name: &str = c.encode_utf8(&mut buf);
+    if let Some(i) = V::PIECES
+        .iter()
+        .position(|d| d.kif_name == name || d.kif_aliases.contains(&name))
+    {
         return Some(Kind(i as u8));
     }
     if c == '王' {
@@ -113,19 +122,62 @@ pub(crate) fn kind_by_kanji<V: Variant>(c: char) -> Option<Kind> {
     None
 }
 
+/// The piece named at the start of `chars` in variant `V`, and the length of its name in
+/// characters: the longest of the KIF names ([`kshogi_core::PieceDef::kif_name`]), their
+/// aliases and the diagram kanji that matches (`成銀` before `銀`, `ひよこ` before `ひ`).
+pub(crate) fn kind_by_name<V: Variant>(chars: &[char]) -> Option<(Kind, usize)> {
+    let mut best: Option<(Kind, usize)> = None;
+    let mut consider = |kind: usize, name: &str| {
+        let len = name.chars().count();
+        if len > 0
+            && len <= chars.len()
+            && name.chars().zip(chars).all(|(a, &b)| a == b)
+            && best.map_or(true, |(_, l)| len > l)
+        {
+            best = Some((Kind(kind as u8), len));
+        }
+    };
+    for (i, d) in V::PIECES.iter().enumerate() {
+        consider(i, d.kif_name);
+        for a in d.kif_aliases {
+            consider(i, a);
+        }
+    }
+    if best.is_none() {
+        return chars
+            .first()
+            .and_then(|&c| kind_by_kanji::<V>(c))
+            .map(|k| (k, 1));
+    }
+    best
+}
+
+/// The KIF move-text name of a kind (`成銀`, `ライオン`).
+pub(crate) fn kif_name_of<V: Variant>(kind: Kind) -> &'static str {
+    V::PIECES
+        .get(kind.index())
+        .map(|d| d.kif_name)
+        .unwrap_or("?")
+}
+
 /// The kanji of a kind.
 pub(crate) fn kanji_of<V: Variant>(kind: Kind) -> char {
     V::PIECES.get(kind.index()).map(|d| d.kanji).unwrap_or('?')
 }
 
-/// The piece kanji of `V`, space separated, for error messages.
+/// The piece names of `V` (the KIF names, and the diagram kanji where it differs), space
+/// separated, for error messages.
 pub(crate) fn kanji_list<V: Variant>() -> String {
     let mut s = String::new();
     for d in V::PIECES {
         if !s.is_empty() {
             s.push(' ');
         }
-        s.push(d.kanji);
+        s.push_str(d.kif_name);
+        if d.kif_name.chars().ne([d.kanji]) {
+            s.push('/');
+            s.push(d.kanji);
+        }
     }
     s
 }

@@ -2,7 +2,9 @@
 
 use super::read::STATE_KEY;
 use super::record::{KifHeaderLine, KifRecord, KifTime, SideNames, HANDICAP_KEY};
-use super::text::{display_width, full_width_digit, kanji_count, kanji_of, rank_kanji};
+use super::text::{
+    display_width, full_width_digit, kanji_count, kanji_of, kif_name_of, rank_kanji,
+};
 use kshogi_core::{Color, Flip, Move, Piece, Position, Variant};
 use std::fmt::Write as _;
 
@@ -165,7 +167,7 @@ fn write_handicap<V: Variant>(out: &mut String, start: &Position<V>, names: Side
 /// followed by `後手番` when White is to move, `手数＝N` when the ply is not 1 (N moves were
 /// played before, so the next move is number N+1), and, when the variant has state beyond
 /// the board (Kinzoku's bare-king countdown), `カウントダウン：<SFEN field>` such as `b3`.
-/// Hands list the pieces by the kanji of their pair's first face, in the variant's hand
+/// Hands list the pieces by the KIF name of their pair's first face, in the variant's hand
 /// order, separated by full-width spaces, with kanji counts above one (`歩二`).
 pub fn kif_diagram<V: Variant>(pos: &Position<V>) -> String {
     kif_diagram_named(pos, SideNames::SenteGote)
@@ -230,7 +232,7 @@ fn hand_text<V: Variant>(pos: &Position<V>, color: Color) -> String {
         if n == 0 {
             continue;
         }
-        let mut s = kanji_of::<V>(t.slot_faces[slot][0]).to_string();
+        let mut s = kif_name_of::<V>(t.slot_faces[slot][0]).to_string();
         if n > 1 {
             s.push_str(&kanji_count(u32::from(n)));
         }
@@ -292,7 +294,7 @@ pub(crate) fn move_text<V: Variant>(
         (Some(from), _) => {
             let piece = pos.piece_at(from);
             let kind = piece.map_or(kshogi_core::Kind(0), |p| p.kind);
-            s.push(kanji_of::<V>(kind));
+            s.push_str(kif_name_of::<V>(kind));
             if mv.is_flip() {
                 s.push('成');
             } else if let Some(Piece { color, kind }) = piece {
@@ -304,7 +306,7 @@ pub(crate) fn move_text<V: Variant>(
             let _ = write!(s, "({}{})", g.file(from), g.rank(from) + 1);
         }
         (None, Some(kind)) => {
-            s.push(kanji_of::<V>(kind));
+            s.push_str(kif_name_of::<V>(kind));
             s.push('打');
         }
         (None, None) => {}
