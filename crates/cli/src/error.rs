@@ -9,7 +9,7 @@ use kshogi_registry::{SelectError, VariantKind};
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
     /// The variant could not be chosen from the position (its board could not be read, no
-    /// variant or several have its size, or it is `startpos` without `--variant`).
+    /// variant has its size, or it is `startpos` without `--variant`).
     #[error("{}", select_message(.0))]
     Select(#[from] SelectError),
     /// The position argument (SFEN or a move after it) is wrong.
@@ -67,6 +67,5 @@ fn select_message(e: &SelectError) -> String {
             VariantKind::names()
         ),
         SelectError::UnknownShape { .. } => e.to_string(),
-        SelectError::Ambiguous { .. } => format!("{e}; give --variant"),
     }
 }

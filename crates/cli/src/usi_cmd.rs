@@ -759,12 +759,18 @@ mod tests {
     #[test]
     fn handshake() {
         let out = session("usi\nisready\nquit\n", VariantKind::Micro);
+        let vars: String = VariantKind::ALL
+            .iter()
+            .map(|k| format!(" var {}", k.name()))
+            .collect();
+        let variant_line = format!("option name USI_Variant type combo default micro{vars}");
+        assert!(variant_line.contains(" var kyoto var micro var kinzoku"));
         assert_eq!(
             out,
             [
                 format!("id name kshogi {}", env!("CARGO_PKG_VERSION")).as_str(),
                 "id author The kshogi developers",
-                "option name USI_Variant type combo default micro var kyoto var micro var kinzoku",
+                variant_line.as_str(),
                 "option name USI_Hash type spin default 16 min 1 max 4096",
                 "option name MultiPV type spin default 1 min 1 max 32",
                 "usiok",

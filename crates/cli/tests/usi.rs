@@ -168,13 +168,23 @@ fn legal_moves(variant: &str, position: &str) -> Vec<String> {
         .collect()
 }
 
+/// ` var <name>` for each registered variant, in the registry's order (the list itself is
+/// the registry's; the conformance suite checks each variant is offered).
+fn registered_vars() -> String {
+    kshogi_cli::usi::VariantKind::ALL
+        .iter()
+        .map(|k| format!(" var {}", k.name()))
+        .collect()
+}
+
 fn handshake(usi: &mut Usi, default_variant: &str) {
     usi.send("usi");
     usi.expect(&[
         &format!("id name kshogi {}", env!("CARGO_PKG_VERSION")),
         "id author The kshogi developers",
         &format!(
-            "option name USI_Variant type combo default {default_variant} var kyoto var micro var kinzoku"
+            "option name USI_Variant type combo default {default_variant}{}",
+            registered_vars()
         ),
         "option name USI_Hash type spin default 16 min 1 max 4096",
         "option name MultiPV type spin default 1 min 1 max 32",

@@ -45,6 +45,5 @@ pub use square::{Geometry, Square, SquareName, MAX_SQUARES};
 pub use tables::Tables;
 pub use variant::{
     DrawReason, DropRules, Flip, GroupLimit, Outcome, RepetitionRule, StalemateRule, Variant,
-    VariantInfo,
-    WinReason,
+    VariantInfo, WinReason,
 };

@@ -203,17 +203,6 @@ pub enum SelectError {
         /// Ranks.
         height: u8,
     },
-    /// Several variants have a board of this size and the position is valid in more than
-    /// one of them (or in none).
-    #[error("a {width}x{height} board could be {candidates}")]
-    Ambiguous {
-        /// Files.
-        width: u8,
-        /// Ranks.
-        height: u8,
-        /// The variants it could be, joined by ` or `.
-        candidates: String,
-    },
 }
 
 fn known_shapes() -> String {
@@ -229,9 +218,12 @@ fn known_shapes() -> String {
 
 /// The variant of a position argument (`startpos` or an SFEN, optionally followed by
 /// `moves ...`): `explicit` when given, otherwise the only variant whose board has the size
-/// of the SFEN. When several variants share the size, the one in which the whole argument
-/// reads as a valid position and moves is chosen (a Kyoto position with a tokin is not a
-/// Minishogi one); if that still leaves several, or none, the choice is ambiguous.
+/// of the SFEN. When several variants share the size, the first of them in the registry's
+/// order ([`VariantKind::ALL`]) in which the whole argument reads as a valid position and
+/// moves: a 5x5 position is Kyoto when it is a valid Kyoto position (as it always was), and
+/// Minishogi when only Minishogi reads it (its start, anything with promoted pieces or more
+/// pieces than Kyoto's set holds). When none of them reads it, the first of them, so that the
+/// command reports what is wrong with the position as that variant reads it.
 pub fn select(explicit: Option<VariantKind>, position: &str) -> Result<VariantKind, SelectError> {
     if let Some(kind) = explicit {
         return Ok(kind);
@@ -242,25 +234,11 @@ pub fn select(explicit: Option<VariantKind>, position: &str) -> Result<VariantKi
     }
     let (width, height) = board_shape(position)?;
     let fits = VariantKind::with_shape(width, height);
-    let reads = |k: &VariantKind| with_variant!(*k, V => parse_game::<V>(position).is_ok());
+    let reads = |k: &&VariantKind| with_variant!(**k, V => parse_game::<V>(position).is_ok());
     match fits.as_slice() {
         [] => Err(SelectError::UnknownShape { width, height }),
         [one] => Ok(*one),
-        many => {
-            let valid: Vec<VariantKind> = many.iter().copied().filter(reads).collect();
-            match valid.as_slice() {
-                [one] => Ok(*one),
-                _ => Err(SelectError::Ambiguous {
-                    width,
-                    height,
-                    candidates: many
-                        .iter()
-                        .map(|k| k.name())
-                        .collect::<Vec<_>>()
-                        .join(" or "),
-                }),
-            }
-        }
+        many => Ok(many.iter().find(reads).copied().unwrap_or(many[0])),
     }
 }
 
@@ -315,6 +293,26 @@ mod tests {
         assert_eq!(
             select(None, "startpos moves 1e1d+"),
             Err(SelectError::NoBoard)
+        );
+        // 5x5 is shared: the Minishogi start has more pawns and rooks than Kyoto's set, so
+        // only Minishogi reads it; a position both read is Kyoto, the first registered.
+        assert_eq!(
+            select(None, "rbsgk/4p/5/P4/KGSBR b - 1"),
+            Ok(VariantKind::Minishogi)
+        );
+        assert_eq!(select(None, "k4/5/1S3/5/4K b G 9"), Ok(VariantKind::Kyoto));
+        assert_eq!(
+            select(None, "rbsgk/4p/5/P4/KGSB+R b - 1"),
+            Ok(VariantKind::Minishogi)
+        );
+        // Valid in neither: the first registered, whose error the command then reports.
+        assert_eq!(
+            select(None, "kkkkk/5/5/5/KKKKK b - 1"),
+            Ok(VariantKind::Kyoto)
+        );
+        assert_eq!(
+            select(None, "rkb/1p1/1P1/BKR b - 1"),
+            Ok(VariantKind::Dobutsu)
         );
         assert_eq!(
             select(None, "6/6/6/6/6 b - 1"),
