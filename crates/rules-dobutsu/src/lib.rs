@@ -13,7 +13,8 @@
 //! rank and no enemy piece attacks it (the try: that side wins; both at once is a draw). A
 //! side with no move loses; the fourth occurrence of a position is a draw.
 //!
-//! This crate depends on `kshogi-core` only; it must know nothing of notation or the CLI.
+//! This crate depends on `kshogi-core` only; it must not depend on notation, the engine, the
+//! registry or the CLI, and knows nothing of the other variants.
 
 use kshogi_core::{
     Color, DrawReason, Geometry, GroupLimit, Kind, Movement, Outcome, PieceDef, Position,

@@ -14,7 +14,8 @@
 //! A stalemated side loses. The fourth occurrence of a position is a draw, except that a side
 //! whose every move in the repetition gave check loses.
 //!
-//! This crate depends on `kshogi-core` only; it must know nothing of notation or the CLI.
+//! This crate depends on `kshogi-core` only; it must not depend on notation, the engine, the
+//! registry or the CLI, and knows nothing of the other variants.
 
 use kshogi_core::{
     Color, DropRules, Geometry, GroupLimit, Kind, Movement, PieceDef, RepetitionRule, Setup,
