@@ -35,8 +35,8 @@ pub const USI_HELP: &str = "\
 Speaks USI on standard input and output, for GUIs and match runners. Commands: usi,
 isready, usinewgame, setoption, position startpos|sfen <SFEN> [moves ...], go (btime
 wtime byoyomi binc winc movetime depth nodes infinite ponder mate), stop, ponderhit,
-gameover, quit. Options: USI_Variant (kyoto, micro, kinzoku; `kyotoshogi` and the like
-also accepted), USI_Hash (MiB, 1-4096, default 16), MultiPV (1-32, default 1).
+gameover, quit. Options: USI_Variant (a name that `kshogi variants` lists; `kyotoshogi`
+and the like also accepted), USI_Hash (MiB, 1-4096, default 16), MultiPV (1-32, default 1).
 
 A malformed line gets `info string error: <what>` and changes nothing; lines longer than
 64 KiB are rejected the same way. End of input ends the program like `quit`.
