@@ -128,3 +128,31 @@ fn minishogi_promotion_is_a_choice_and_kif_says_so() {
     assert!(kif.contains("手合割：5五将棋"), "{kif}");
     assert!(kif.contains("２一銀不成(22)"), "{kif}");
 }
+
+#[test]
+fn a_refused_minishogi_drop_names_the_rule() {
+    // White king 1a; Black gold 2c covers 1b and 2b, silver 3b covers 2a: P*1b would mate.
+    let cases = [
+        (
+            "4k/2S2/3G1/5/K4 b P 1 moves P*1b",
+            "a pawn drop may not give checkmate",
+        ),
+        (
+            "4k/2S2/3G1/4P/K4 b P 1 moves P*1c",
+            "unpromoted pawn on file 1 (nifu)",
+        ),
+        (
+            "4k/2S2/3G1/5/K4 b P 1 moves P*3a",
+            "a pawn dropped on 3a could never move",
+        ),
+    ];
+    for (position, reason) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_kshogi"))
+            .args(["moves", "--variant", "minishogi", position])
+            .output()
+            .expect("the kshogi binary runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{position}: {stderr}");
+        assert!(stderr.contains(reason), "{position}: {stderr}");
+    }
+}

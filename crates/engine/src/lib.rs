@@ -2,14 +2,15 @@
 //!
 //! Analysis for the kshogi variants: an iterative-deepening principal-variation alpha-beta
 //! search with a transposition table, and a proof-number (df-pn) solver for forced mates.
-//! Evaluation is per variant ([`Evaluate`]); everything is generic over the variant and
+//! Evaluation is per variant ([`Evaluator`]; [`PieceTableEval`] for any variant); everything is generic over the variant and
 //! monomorphised, and the search does not allocate per node.
 //!
-//! This crate sits between notation and the command line: it may use core, the rules crates
-//! and notation (for the variant list and text of moves), and must not depend on the CLI.
+//! This crate depends on core only: it must not depend on any rules crate, on notation, the
+//! registry or the CLI, and it names no variant. The registry pairs each variant with its
+//! evaluator (tuned ones live in `kshogi-tuned-eval`).
 //!
 //! API CONTRACT: the types and signatures below ([`Score`], [`Limits`], [`Line`], [`Info`],
-//! [`SearchResult`], [`Evaluate`], [`Engine::new`], [`Engine::set_hash`], [`Engine::clear`],
+//! [`SearchResult`], [`Evaluator`], [`Engine::new`], [`Engine::set_hash`], [`Engine::clear`],
 //! [`Engine::search`], [`mate::MateResult`], [`mate::solve`]) are what the CLI and the USI
 //! loop code against; they were fixed before the implementation and must be kept. Items may
 //! be added, not renamed or removed.
@@ -33,11 +34,11 @@
 //!   its size never exceeds the MiB given to [`Engine::new`] / [`Engine::set_hash`].
 //! * **Move ordering** (`ordering.rs`): hash move, captures by victim value (MVV-LVA), the
 //!   variant's tactical moves, two killers per ply, then a history table.
-//! * **Evaluation** (`eval.rs`): material on the board and in hand (a Kyoto piece is worth a
-//!   mix of both its faces, weighted to the face showing; a Micro piece its face plus a share
-//!   of the other face's extra worth), mobility (attacked squares) and king safety (attacks
-//!   on and defenders around the king, pieces in the enemy's hand); Kinzoku adds the king's
-//!   advance toward its entry rank and the bare-king countdown.
+//! * **Evaluation** (`eval.rs`, [`Evaluator`]): material on the board and in hand, mobility
+//!   (attacked squares) and king safety (attacks on and defenders around the king, pieces in
+//!   the enemy's hand), with weights per variant; [`PieceTableEval`] derives them from the
+//!   piece table ([`eval::EvalParams::derive`]), a tuned evaluator sets its own and may add
+//!   terms (the Kinzoku king's advance and countdown).
 //! * **Mate solver** ([`mate`]): df-pn with a bounded (pn, dn) table over checks and moves
 //!   that win at once; a proof is then shortened by an exact iterative-deepening search over
 //!   the same moves, so the reported distance is the shortest mate by such moves.

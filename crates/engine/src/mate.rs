@@ -3,7 +3,7 @@
 //! The attacker is the side to move. At its nodes (OR nodes) it may play the moves that give
 //! check and the moves that win at once (after which the game is over and won: Kinzoku king
 //! entry, a stalemate where stalemate loses), or every move where
-//! [`Evaluate::attacker_unrestricted`] says the rules force the game to end soon (the Kinzoku
+//! [`Evaluator::attacker_unrestricted`] says the rules force the game to end soon (the Kinzoku
 //! lone king during the countdown). At the defender's nodes (AND nodes) every legal move is
 //! tried. A position whose game is over is proven when the attacker has won and disproven
 //! otherwise (a loss or a draw); a position that repeats one on the search path is

@@ -140,6 +140,34 @@ pub(crate) fn read_usi_text<V: Variant>(text: &str) -> Result<UsiText, UsiError>
     Ok(UsiText::Board { from, to, mark })
 }
 
+/// Why a drop of `kind` onto the empty square `to`, with the piece in hand, is not legal:
+/// one of the variant's declared drop rules, or else the check rule.
+fn drop_reason<V: Variant>(pos: &Position<V>, kind: kshogi_core::Kind, to: Square) -> String {
+    let g = V::GEOMETRY;
+    let us = pos.side_to_move();
+    let rules = V::DROP_RULES;
+    let name = V::PIECES[kind.index()].name;
+    if rules.no_dead_drops && V::tables().dead[us.index()][kind.index()].has(to) {
+        return format!("a {name} dropped on {} could never move", g.name(to));
+    }
+    if rules.pawn == Some(kind) {
+        let file = V::tables().file[to.index()];
+        if rules.nifu && (pos.pieces(us, kind) & file).any() {
+            return format!(
+                "{us} already has an unpromoted {name} on file {} (nifu)",
+                g.file(to)
+            );
+        }
+        if rules.no_pawn_drop_mate && !pos.in_check() {
+            let after = pos.after(Move::drop(kind, to));
+            if after.in_check() && !after.has_legal_move_unadjudicated() {
+                return format!("a {name} drop may not give checkmate");
+            }
+        }
+    }
+    "the drop leaves the king in check".to_string()
+}
+
 /// Parses a USI move in `pos`, returning the legal move it names.
 ///
 /// Accepts `+` or `-` as the flip mark on a move that flips, and no mark at all (every flip
@@ -160,7 +188,7 @@ pub fn parse_usi<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, UsiE
             } else if pos.piece_at(to).is_some() {
                 format!("{} is occupied", g.name(to))
             } else {
-                "the drop leaves the king in check".to_string()
+                drop_reason(pos, kind, to)
             };
             return Err(illegal(text, reason));
         }

@@ -1,7 +1,7 @@
 //! # kshogi-registry
 //!
 //! The one place that lists kshogi's variants. Each variant is one line of the
-//! [`registry!`] invocation below: the name of its [`VariantKind`], its type (a rules crate's
+//! `registry!` invocation below: the name of its [`VariantKind`], its type (a rules crate's
 //! [`kshogi_core::Variant`]) and its evaluator (a tuned one, or the engine's
 //! [`PieceTableEval`](kshogi_engine::PieceTableEval) derived from the piece table).
 //! Everything a front end needs to stay generic comes from here:

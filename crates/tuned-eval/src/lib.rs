@@ -1,7 +1,7 @@
 //! # kshogi-tuned-eval
 //!
 //! Evaluations tuned by hand for the three seed variants, each an
-//! [`Evaluator`](kshogi_engine::Evaluator) for one variant: [`KyotoEval`], [`MicroEval`] and
+//! [`Evaluator`] for one variant: [`KyotoEval`], [`MicroEval`] and
 //! [`KinzokuEval`]. Any other variant is searched with the engine's
 //! [`PieceTableEval`](kshogi_engine::PieceTableEval), derived from its piece table; the
 //! registry of variants pairs each variant with its evaluator.
