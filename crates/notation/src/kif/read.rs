@@ -1330,7 +1330,9 @@ impl<V: Variant> Reader<V> {
                     ));
                 }
             } else if let Some(o) = game.outcome() {
-                if KifResult::from_outcome(o) != r {
+                // `中断` claims no result, so it contradicts no rule: a writer that does not
+                // know the variant's rules cannot know the game had ended.
+                if r != KifResult::Suspended && KifResult::from_outcome(o) != r {
                     return Err(KifError::at(
                         no,
                         None,
