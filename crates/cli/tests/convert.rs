@@ -245,3 +245,70 @@ fn usage_errors_exit_with_2() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn short_and_engine_handicap_names() {
+    // `京都` and `kyotoshogi` name Kyoto as `京都将棋` does: the Kyoto start, then the pawn on
+    // 1e steps to 1d and turns into a rook; White to move at ply 2.
+    for name in ["京都", "kyotoshogi"] {
+        let text = format!("手合割：{name}\n手数----指手---------消費時間--\n   1 １四歩成(15)\n");
+        assert_eq!(
+            ok(&["convert", "--to", "sfen", "-"], Some(text.as_bytes())),
+            "pgkst/5/5/4R/TSKG1 w - 2\n",
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn suspended_after_a_mate_and_same_line_comments() {
+    // Black mates with move 11; a result line claiming no result is still read.
+    let text = KYOTO_KIF.replace("まで11手で先手の勝ち", "まで11手で中断");
+    assert_eq!(
+        ok(&["convert", "--to", "sfen", "-"], Some(text.as_bytes())),
+        "2k1P/1nT2/2K2/5/p2G1 w Sts 12\n"
+    );
+    let text = KYOTO_KIF.replace("まで11手で先手の勝ち", "まで11手で後手の勝ち");
+    let e = bad_input(&["convert", "--to", "sfen", "-"], Some(text.as_bytes()));
+    assert!(e.starts_with("error: line 15: the result line says"), "{e}");
+    let text = KYOTO_KIF.replace("１四歩成(15)", "１四歩成(15) * a comment");
+    assert_eq!(
+        ok(&["convert", "--to", "usi", "-"], Some(text.as_bytes())),
+        format!("sfen pgkst/5/5/5/TSKGP b - 1 moves {KYOTO_MOVES}\n")
+    );
+}
+
+#[test]
+fn to_kif_from_a_fairy_stockfish_fen_and_an_underscore_sfen() {
+    // The Kyoto start as pychess-variants writes it (`w`: the first player, Black, to move;
+    // fullmove 1: ply 1), picked by its 5x5 board: the same record as from `startpos`.
+    for pos in [
+        "p+nks+l/5/5/5/+LSK+NP[] w - - 0 1",
+        "pgkst/5/5/5/TSKGP_b_-_1",
+    ] {
+        let out = ok(
+            &[
+                "convert",
+                "--to",
+                "kif",
+                &format!("{pos} moves {KYOTO_MOVES}"),
+            ],
+            None,
+        );
+        assert_eq!(out, KYOTO_KIF, "{pos}");
+    }
+    // `x` is no side letter (column 25, after the 23 characters of board and hand).
+    let e = bad_input(
+        &[
+            "convert",
+            "--to",
+            "kif",
+            "p+nks+l/5/5/5/+LSK+NP[] x - - 0 1",
+        ],
+        None,
+    );
+    assert!(
+        e.starts_with("error: column 25: side to move must be `w`"),
+        "{e}"
+    );
+}

@@ -124,4 +124,20 @@ mod tests {
         }
         assert!(parse_game::<Kyoto>("startpos moves").is_ok());
     }
+
+    #[test]
+    fn fen_and_underscore_forms_before_moves() {
+        // After 1e1d+ the pawn on 1e stands on 1d as a rook; White to move at ply 2.
+        let g = parse_game::<Kyoto>("p+nks+l/5/5/5/+LSK+NP[] w - - 0 1 moves 1e1d+").unwrap();
+        assert_eq!(to_sfen(g.position()), "pgkst/5/5/4R/TSKG1 w - 2");
+        let g = parse_game::<Kyoto>("pgkst/5/5/5/TSKGP_b_-_1 moves 1e1d+").unwrap();
+        assert_eq!(to_sfen(g.position()), "pgkst/5/5/4R/TSKG1 w - 2");
+        let e = parse_game::<Kyoto>("p+nks+l/5/5/5/+LSK+NP[] b - - 0 1 moves 1e1d+").unwrap_err();
+        match e {
+            PositionArgError::Move { number, column, .. } => {
+                assert_eq!((number, column), (1, 41));
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
 }

@@ -65,10 +65,48 @@ pub(crate) fn words(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// The fields of a position text: [`words`], with `_` also separating fields as in lishogi
+/// URLs (`pgkst/5/5/5/TSKGP_b_-_1`). In the first word a `_` separates only after the
+/// board's last `/`, so a `_` inside the board stays an unknown piece.
+fn sfen_fields(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    for (n, (col, word)) in words(text).into_iter().enumerate() {
+        let from = if n == 0 {
+            word.rfind('/').map_or(0, |i| i + 1)
+        } else {
+            0
+        };
+        let mut start = 0; // byte offset of the current field in `word`
+        let mut start_col = col;
+        for (c, (byte, ch)) in word.char_indices().enumerate() {
+            if ch == '_' && byte >= from {
+                if byte > start {
+                    out.push((start_col, &word[start..byte]));
+                }
+                start = byte + 1;
+                start_col = col + c + 1;
+            }
+        }
+        if start < word.len() {
+            out.push((start_col, &word[start..]));
+        }
+    }
+    out
+}
+
+/// Splits a board field `<board>[<hand>]` (Fairy-Stockfish / pychess-variants FEN) into the
+/// board and the hand text with the hand's column; `None` when there are no brackets.
+fn split_brackets(col: usize, board: &str) -> Option<(&str, usize, &str)> {
+    let open = board.find('[')?;
+    let inner = board[open + 1..].strip_suffix(']')?;
+    let hand_col = col + board[..open].chars().count() + 1;
+    Some((&board[..open], hand_col, inner))
+}
+
 /// The board shape `(width, height)` an SFEN's board field describes, without knowing the
 /// variant; `startpos` has none and is an error. Used to pick the variant by board size.
 pub fn board_shape(text: &str) -> Result<(u8, u8), SfenError> {
-    let ws = words(text);
+    let ws = sfen_fields(text);
     let mut i = 0;
     if ws.first().map(|w| w.1) == Some("sfen") {
         i = 1;
@@ -76,6 +114,7 @@ pub fn board_shape(text: &str) -> Result<(u8, u8), SfenError> {
     let Some(&(col, board)) = ws.get(i) else {
         return Err(err(1, SfenErrorKind::Empty));
     };
+    let board = split_brackets(col, board).map_or(board, |b| b.0);
     if board == "startpos" {
         return Err(err(
             col,
@@ -373,7 +412,7 @@ fn parse_hands<V: Variant>(setup: &mut Setup<V>, col: usize, hands: &str) -> Res
 /// Accepts the reference engine's aliases on the board and in hands, hand letters of either
 /// face, any order of hand pieces, an omitted ply (1), and the variant-state field.
 pub fn parse_sfen<V: Variant>(text: &str) -> Result<Position<V>, SfenError> {
-    let ws = words(text);
+    let ws = sfen_fields(text);
     let mut fields: &[(usize, &str)] = &ws;
     if fields.first().map(|w| w.1) == Some("sfen") {
         fields = &fields[1..];
@@ -391,7 +430,8 @@ pub fn parse_sfen<V: Variant>(text: &str) -> Result<Position<V>, SfenError> {
         return Ok(Position::start());
     }
     let _ = col;
-    if fields.len() < 3 {
+    let fen = split_brackets(fields[0].0, fields[0].1).is_some();
+    if fields.len() < 3 && !(fen && fields.len() == 2) {
         let (c, what) = match fields.len() {
             1 => (
                 fields[0].0 + fields[0].1.chars().count(),
@@ -405,6 +445,9 @@ pub fn parse_sfen<V: Variant>(text: &str) -> Result<Position<V>, SfenError> {
         ));
     }
     let mut setup = Setup::<V>::empty();
+    if let Some((board, hand_col, hand)) = split_brackets(fields[0].0, fields[0].1) {
+        return parse_fen(setup, fields, board, hand_col, hand);
+    }
     parse_board(&mut setup, fields[0].0, fields[0].1)?;
     setup.side = match fields[1].1 {
         "b" => Color::Black,
@@ -434,6 +477,88 @@ pub fn parse_sfen<V: Variant>(text: &str) -> Result<Position<V>, SfenError> {
             c,
             SfenErrorKind::Fields(format!("unexpected field `{extra}`")),
         ));
+    }
+    Position::from_setup(&setup).map_err(|e| err(fields[0].0, SfenErrorKind::Invalid(e)))
+}
+
+/// Reads the Fairy-Stockfish / pychess-variants FEN form `<board>[<hand>] <side> [- -]
+/// [<halfmove> [<fullmove>]]`: the side letters chess-style (`w` the first player, Black),
+/// the castling and en-passant fields `-`, the halfmove clock ignored, and the fullmove
+/// number N giving ply 2N-1 with Black to move, 2N with White.
+fn parse_fen<V: Variant>(
+    mut setup: Setup<V>,
+    fields: &[(usize, &str)],
+    board: &str,
+    hand_col: usize,
+    hand: &str,
+) -> Result<Position<V>, SfenError> {
+    parse_board(&mut setup, fields[0].0, board)?;
+    parse_hands(
+        &mut setup,
+        hand_col,
+        if hand.is_empty() { "-" } else { hand },
+    )?;
+    setup.side = match fields[1].1 {
+        "w" => Color::Black,
+        "b" => Color::White,
+        other => {
+            return Err(err(
+                fields[1].0,
+                SfenErrorKind::Fields(format!(
+                    "side to move must be `w` (the first player) or `b` in a FEN with the \
+                     hand in brackets, found `{other}`"
+                )),
+            ))
+        }
+    };
+    let mut rest = &fields[2..];
+    // Castling and en passant: these variants have neither, so only `-` is read.
+    while let Some(&(c, f)) = rest.first() {
+        if f.bytes().all(|b| b.is_ascii_digit()) {
+            break;
+        }
+        if f != "-" {
+            return Err(err(
+                c,
+                SfenErrorKind::Fields(format!(
+                    "expected `-` (no castling or en passant) or the move counters, found `{f}`"
+                )),
+            ));
+        }
+        rest = &rest[1..];
+    }
+    let mut numbers = Vec::new();
+    for &(c, f) in rest {
+        if numbers.len() == 2 || !f.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err(
+                c,
+                SfenErrorKind::Fields(format!("unexpected field `{f}` after the move counters")),
+            ));
+        }
+        numbers.push((c, f));
+    }
+    if let Some(&(c, f)) = numbers.get(1) {
+        let ply = f
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .and_then(|n| n.checked_mul(2))
+            .map(|p| p - u32::from(setup.side == Color::Black))
+            .filter(|&p| p <= kshogi_core::MAX_PLY);
+        match ply {
+            Some(p) => setup.ply = p,
+            None => {
+                return Err(err(
+                    c,
+                    SfenErrorKind::Fields(format!(
+                        "the fullmove number must be a whole number from 1 to 500000000, \
+                         found `{f}`"
+                    )),
+                ))
+            }
+        }
+    } else if setup.side == Color::White {
+        setup.ply = 2;
     }
     Position::from_setup(&setup).map_err(|e| err(fields[0].0, SfenErrorKind::Invalid(e)))
 }
@@ -577,7 +702,86 @@ mod tests {
     }
 
     #[test]
+    fn fairy_stockfish_fen_with_the_hand_in_brackets() {
+        // `w` is the first player (Black); fullmove N gives ply 2N-1 for Black, 2N for White.
+        let p = parse_sfen::<Kyoto>("p+nks+l/5/5/5/+LSK+NP[] w - - 0 1").unwrap();
+        assert_eq!(p, Position::start());
+        let p = parse_sfen::<Kyoto>("p+nks+l/5/5/5/+LSK+NP[] b - - 0 1").unwrap();
+        assert_eq!(to_sfen(&p), "pgkst/5/5/5/TSKGP w - 2");
+        // Uppercase in brackets is Black's hand, lowercase White's.
+        let p = parse_sfen::<Kyoto>("k4/5/5/5/4K[Pp] w - - 0 7").unwrap();
+        assert_eq!(to_sfen(&p), "k4/5/5/5/4K b Pp 13");
+        let p = parse_sfen::<Kyoto>("k4/5/5/5/4K[pgP] b - - 3 4").unwrap();
+        assert_eq!(to_sfen(&p), "k4/5/5/5/4K w Pgp 8");
+        // pychess-variants leaves out castling and en passant, and writes `[-]`.
+        let p = parse_sfen::<Kyoto>("p+nks+l/5/5/5/+LSK+NP[-] w 0 1").unwrap();
+        assert_eq!(p, Position::start());
+        let p = parse_sfen::<Micro>("kb+r+l/p3/4/3P/+L+RBK[] w").unwrap();
+        assert_eq!(p, Position::start());
+        // Only with brackets are the side letters chess-style.
+        let p = parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGP w - 2").unwrap();
+        assert_eq!(p.side_to_move(), Color::White);
+    }
+
+    #[test]
+    fn malformed_fen_names_the_column() {
+        let e = parse_sfen::<Kyoto>("p+nks+l/5/5/5/+LSK+NP[X] w - - 0 1").unwrap_err();
+        assert_eq!(e.column, 23);
+        assert!(e.to_string().contains("hands: `X` is not a piece"), "{e}");
+        let e = parse_sfen::<Kyoto>("p+nks+l/5/5/5/+LSK+NP[] x - - 0 1").unwrap_err();
+        assert_eq!(e.column, 25);
+        assert!(
+            e.to_string().contains("`w` (the first player) or `b`"),
+            "{e}"
+        );
+        let e = parse_sfen::<Kyoto>("p+nks+l/5/5/5/+LSK+NP[] w k - 0 1").unwrap_err();
+        assert_eq!(e.column, 27);
+        assert!(e.to_string().contains("found `k`"), "{e}");
+        let e = parse_sfen::<Kyoto>("p+nks+l/5/5/5/+LSK+NP[] w - - 0 0").unwrap_err();
+        assert_eq!(e.column, 33);
+        assert!(e.to_string().contains("fullmove number"), "{e}");
+        let e = parse_sfen::<Kyoto>("p+nks+l/5/5/5/+LSK+NP[] w - - 0 1 x").unwrap_err();
+        assert_eq!(e.column, 35);
+        let e = parse_sfen::<Kyoto>("p+nks+l/5/5/5/+LSK+NP[] w - - 0 99999999999").unwrap_err();
+        assert_eq!(e.column, 33);
+        let e = parse_sfen::<Kyoto>("p+nks+l/5/5/5/+LSK+NX[] w").unwrap_err();
+        assert_eq!(e.column, 21);
+        assert!(e.to_string().contains("unknown piece `X`"), "{e}");
+    }
+
+    #[test]
+    fn underscore_separates_fields() {
+        let p = parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGP_b_-_1").unwrap();
+        assert_eq!(p, Position::start());
+        let p = parse_sfen::<Kyoto>("k4/5/5/5/4K_w_2Tp_30").unwrap();
+        assert_eq!(to_sfen(&p), "k4/5/5/5/4K w 2Tp 30");
+        // The column of a field after `_` is its own.
+        let e = parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGP_x_-_1").unwrap_err();
+        assert_eq!(e.column, 19);
+        assert!(e.to_string().contains("found `x`"), "{e}");
+        // A `_` inside the board is no separator.
+        let e = parse_sfen::<Kyoto>("pgk_st/5/5/5/TSKGP b - 1").unwrap_err();
+        assert_eq!(e.column, 4);
+        assert!(e.to_string().contains("unknown piece `_`"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_ply_is_one() {
+        let p = parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGP b -").unwrap();
+        assert_eq!(p.ply(), 1);
+        assert_eq!(p, Position::start());
+        let p = parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGP_w_-").unwrap();
+        assert_eq!(to_sfen(&p), "pgkst/5/5/5/TSKGP w - 1");
+    }
+
+    #[test]
     fn board_shape_detects_sizes() {
+        assert_eq!(
+            board_shape("p+nks+l/5/5/5/+LSK+NP[Pp] w - - 0 1").unwrap(),
+            (5, 5)
+        );
+        assert_eq!(board_shape("kbgs/p3/4/3P/SGBK_b_-_1").unwrap(), (4, 5));
+        assert_eq!(board_shape("cks/1i1/3/1I1/SKC[] w").unwrap(), (3, 5));
         assert_eq!(board_shape("pgkst/5/5/5/TSKGP b - 1").unwrap(), (5, 5));
         assert_eq!(board_shape("sfen kbgs/p3/4/3P/SGBK b - 1").unwrap(), (4, 5));
         assert_eq!(board_shape("cks/1i1/3/1I1/SKC b - 1").unwrap(), (3, 5));

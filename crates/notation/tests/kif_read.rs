@@ -373,3 +373,47 @@ fn damaged_input_never_panics() {
         }
     }
 }
+
+#[test]
+fn suspended_after_a_finished_game() {
+    // The game of `kyoto_site_export.kif` (Black mates with move 11), with the result line
+    // `まで11手で中断`: a site that does not know the rules may call it suspended.
+    let text = text("kyoto_suspended_after_mate.kif");
+    let r = parse_kif::<Kyoto>(&text).unwrap();
+    assert_eq!(usi(&r), KYOTO_GAME);
+    assert_eq!(to_sfen(r.position()), KYOTO_FINAL);
+    assert_eq!(r.summary.as_deref(), Some("まで11手で中断"));
+    assert!(r.end.is_none());
+    // The rules still know the game is over.
+    assert!(r.game().outcome().is_some());
+    assert_eq!(to_kif(&r), text);
+    // The special move line `中断` and the result line after the mate are read too.
+    let with_line = text.replace("まで11手で中断", "  12 中断\nまで11手で中断");
+    let r = parse_kif::<Kyoto>(&with_line).unwrap();
+    assert_eq!(r.end.as_ref().map(|e| e.special), Some(KifSpecial::Suspend));
+    // A result that contradicts the rules stays an error: White was mated (line 24).
+    let wrong = text.replace("まで11手で中断", "まで11手で後手の勝ち");
+    let e = parse_kif::<Kyoto>(&wrong).unwrap_err();
+    assert_eq!(e.line, 24, "{e}");
+    assert!(
+        e.to_string()
+            .contains("the result line says 後手 (white) wins, but by the rules"),
+        "{e}"
+    );
+}
+
+#[test]
+fn short_and_engine_handicap_names() {
+    // The Kyoto start from the header alone, and one move: the pawn on 1e steps to 1d and
+    // turns into a rook (Black), White to move at ply 2.
+    for name in ["京都", "kyotoshogi"] {
+        let text = format!("手合割：{name}\n手数----指手---------消費時間--\n   1 １四歩成(15)\n");
+        assert_eq!(kif_variant(&text).unwrap(), VariantKind::Kyoto, "{name}");
+        let r = parse_kif::<Kyoto>(&text).unwrap();
+        assert_eq!(to_sfen(r.start()), "pgkst/5/5/5/TSKGP b - 1", "{name}");
+        assert_eq!(to_sfen(r.position()), "pgkst/5/5/4R/TSKG1 w - 2", "{name}");
+    }
+    // A name no variant declares is still an error naming the line.
+    let e = kif_variant("手合割：京都将\n").unwrap_err();
+    assert_eq!(e.line, 1, "{e}");
+}

@@ -174,6 +174,8 @@ struct MoveLine {
     body_text: String,
     body_col: usize,
     time: Option<KifTime>,
+    /// A comment after the move on the same line (`* text`), kept as a comment line.
+    comment: Option<String>,
 }
 
 /// A cursor over the characters of one line; columns count characters from 1.
@@ -427,6 +429,15 @@ fn parse_move_line<V: Variant>(no: usize, line: &str) -> Result<MoveLine, KifErr
         None
     };
     c.skip_spaces();
+    // A comment after the move on the same line, as lishogi's reader accepts: kept as the
+    // comment line `*text` on the move.
+    let comment = if c.eat('*') {
+        let text = c.rest();
+        c.i = c.chars.len();
+        Some(format!("*{}", text.trim_start_matches(is_space)))
+    } else {
+        None
+    };
     if c.peek() == Some('+') {
         return Err(KifError::at(
             no,
@@ -443,7 +454,8 @@ fn parse_move_line<V: Variant>(no: usize, line: &str) -> Result<MoveLine, KifErr
             no,
             c.col(),
             format!(
-                "unexpected `{}` after the move; expected the time column or the end of the line",
+                "unexpected `{}` after the move; expected the time column, a comment `* …` \
+                 or the end of the line",
                 c.rest()
             ),
         ));
@@ -455,6 +467,7 @@ fn parse_move_line<V: Variant>(no: usize, line: &str) -> Result<MoveLine, KifErr
         body_text,
         body_col,
         time,
+        comment,
     })
 }
 
@@ -1204,7 +1217,7 @@ impl<V: Variant> Reader<V> {
                     KifEnd {
                         special,
                         time: parsed.time,
-                        comments: Vec::new(),
+                        comments: parsed.comment.into_iter().collect(),
                     },
                 ));
                 self.stage = Stage::Ended;
@@ -1259,7 +1272,9 @@ impl<V: Variant> Reader<V> {
                         ))
                     }
                 }
-                self.moves.push(KifRecord::<V>::new_move(mv, parsed.time));
+                let mut kif_move = KifRecord::<V>::new_move(mv, parsed.time);
+                kif_move.comments.extend(parsed.comment);
+                self.moves.push(kif_move);
             }
         }
         Ok(())
@@ -1315,7 +1330,9 @@ impl<V: Variant> Reader<V> {
                     ));
                 }
             } else if let Some(o) = game.outcome() {
-                if KifResult::from_outcome(o) != r {
+                // `中断` claims no result, so it contradicts no rule: a writer that does not
+                // know the variant's rules cannot know the game had ended.
+                if r != KifResult::Suspended && KifResult::from_outcome(o) != r {
                     return Err(KifError::at(
                         no,
                         None,

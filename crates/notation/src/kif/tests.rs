@@ -553,3 +553,30 @@ fn huge_move_numbers_are_errors_not_overflows() {
     let e = kyoto("99999999999999999999999 １四歩成(15)\n").unwrap_err();
     assert_err(&e, 3, Some(1), "is too large");
 }
+
+#[test]
+fn comment_after_the_move_on_the_same_line() {
+    let r = kyoto("   1 １四歩成(15) * pawn up\n*own line\n").unwrap();
+    assert_eq!(r.moves()[0].comments, ["*pawn up", "*own line"]);
+    // After the time columns, and with no space before `*`.
+    let r = kyoto("   1 １四歩成(15)   ( 0:03/00:00:03)*fast\n").unwrap();
+    assert_eq!(r.moves()[0].comments, ["*fast"]);
+    assert_eq!(r.moves()[0].time.map(|t| t.move_seconds), Some(3));
+    // On a special move line: the comment belongs to it.
+    let r = kyoto("   1 １四歩成(15)\n   2 投了 * gave up\n").unwrap();
+    assert_eq!(r.end.as_ref().unwrap().comments, ["*gave up"]);
+    // Written on its own line after the move, and read back the same.
+    let r = kyoto("   1 １四歩成(15) * pawn up\n   2 ５二歩成(51)\n").unwrap();
+    let out = to_kif(&r);
+    assert!(
+        out.ends_with("   1 １四歩成(15)\n*pawn up\n   2 ５二歩成(51)\n"),
+        "{out}"
+    );
+    let again = parse_kif::<Kyoto>(&out).unwrap();
+    assert_eq!(again.moves(), r.moves());
+    // Only `*` starts a comment there; anything else after the move is an error.
+    let e = kyoto("   1 １四歩成(15) # text\n").unwrap_err();
+    assert_err(&e, 3, Some(15), "unexpected `# text` after the move");
+    let e = kyoto("   1 １四歩成(15) ( 0:03/00:00:03) x *c\n").unwrap_err();
+    assert_err(&e, 3, Some(32), "a comment `* …`");
+}
