@@ -40,6 +40,7 @@ mod show_cmd;
 mod solve_cmd;
 mod variant_select;
 
+use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
 use error::CliError;
 // The library part: `crate::engine_text` stays the path the commands use.
@@ -193,6 +194,17 @@ enum Command {
     Selfplay(selfplay_cmd::SelfplayArgs),
 }
 
+/// `--dialect canonical|fsf`: the form of the SFEN and USI text written, shared by every
+/// command that prints positions or moves.
+#[derive(Debug, Args)]
+pub(crate) struct DialectArg {
+    /// Write SFEN and USI moves as kshogi does (canonical) or as Fairy-Stockfish does (fsf)
+    #[arg(long, value_name = "D", default_value = "canonical",
+          value_parser = clap::builder::PossibleValuesParser::new(["canonical", "fsf"])
+              .map(|s| s.parse::<kshogi_notation::Dialect>().expect("a listed dialect")))]
+    pub(crate) dialect: kshogi_notation::Dialect,
+}
+
 #[derive(Debug, Args)]
 struct VariantArg {
     #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name,
@@ -205,6 +217,8 @@ struct VariantArg {
 struct PerftArgs {
     #[command(flatten)]
     variant: VariantArg,
+    #[command(flatten)]
+    dialect: DialectArg,
     /// Also print the count below each legal root move
     #[arg(long)]
     divide: bool,
@@ -226,6 +240,8 @@ struct PerftArgs {
 struct MovesArgs {
     #[command(flatten)]
     variant: VariantArg,
+    #[command(flatten)]
+    dialect: DialectArg,
     /// Print one JSON array of strings instead of one move per line
     #[arg(long)]
     json: bool,
@@ -310,7 +326,8 @@ fn perft(args: &PerftArgs) -> Result<String, CliError> {
         usize::from(args.threads),
     );
     with_variant!(kind, V => {
-        perft_cmd::run_perft::<V>(pos, depth, div, threads, stop)?.render(args.json)
+        perft_cmd::run_perft::<V>(pos, depth, div, threads, stop, args.dialect.dialect)?
+            .render(args.json)
     })
 }
 
@@ -323,7 +340,7 @@ fn serve_usi(args: &UsiArgs) -> Result<String, CliError> {
 fn moves(args: &MovesArgs) -> Result<String, CliError> {
     let kind = variant_select::select(args.variant.variant, &args.position)?;
     let pos = args.position.as_str();
-    with_variant!(kind, V => moves_cmd::run::<V>(pos, args.json))
+    with_variant!(kind, V => moves_cmd::run::<V>(pos, args.json, args.dialect.dialect))
 }
 
 /// A panic is a bug, but even then the user gets one `error:` line, not a backtrace.

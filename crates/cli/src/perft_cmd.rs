@@ -4,8 +4,7 @@ use crate::engine_text::nodes_per_second;
 use crate::error::CliError;
 use kshogi_core::divide_interruptible;
 use kshogi_core::Variant;
-use kshogi_notation::serde_support::{SfenPosition, UsiMove};
-use kshogi_notation::{move_to_usi, parse_game};
+use kshogi_notation::{move_to_usi_in, parse_game, to_sfen_in, Dialect};
 use serde::{Serialize, Serializer};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
@@ -18,19 +17,20 @@ use std::time::{Duration, Instant};
 pub struct PerftReport<V: Variant> {
     /// Short name of the variant (`kyoto`).
     pub variant: &'static str,
-    /// The position perft ran on (after the `moves` list), serialised as its canonical SFEN.
-    pub sfen: SfenPosition<V>,
+    /// The position perft ran on (after the `moves` list), as its SFEN in the chosen
+    /// dialect (canonical by default).
+    pub sfen: String,
     /// The depth counted.
     pub depth: u32,
     /// Leaves of the legal-move tree of that depth (1 at depth 0).
     pub nodes: u64,
-    /// Leaves below each root move, sorted by the move's canonical USI text and serialised
-    /// as an object keyed by it; only with `--divide`. Empty at depth 0.
+    /// Leaves below each root move, sorted by the move's USI text in the chosen dialect and
+    /// serialised as an object keyed by it; only with `--divide`. Empty at depth 0.
     #[serde(
         skip_serializing_if = "Option::is_none",
         serialize_with = "divide_as_object"
     )]
-    pub divide: Option<Vec<(UsiMove<V>, u64)>>,
+    pub divide: Option<Vec<(String, u64)>>,
     /// Wall-clock time of the count, in whole milliseconds (rounded down).
     pub time_ms: u64,
     /// Nodes per second (integer, 0 when the time measured is 0).
@@ -38,11 +38,14 @@ pub struct PerftReport<V: Variant> {
     /// Wall-clock time of the count, at full precision (not serialised).
     #[serde(skip)]
     pub elapsed: Duration,
+    /// The variant (not serialised).
+    #[serde(skip)]
+    pub _variant: std::marker::PhantomData<V>,
 }
 
 /// Serialises the divide list as one JSON object, `{"<usi>": <count>, ...}`, in list order.
-fn divide_as_object<V: Variant, S: Serializer>(
-    divide: &Option<Vec<(UsiMove<V>, u64)>>,
+fn divide_as_object<S: Serializer>(
+    divide: &Option<Vec<(String, u64)>>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     match divide {
@@ -73,21 +76,22 @@ pub fn run_perft<V: Variant>(
     with_divide: bool,
     threads: usize,
     stop: &AtomicBool,
+    dialect: Dialect,
 ) -> Result<PerftReport<V>, CliError> {
     let game = parse_game::<V>(position)?;
     let pos = *game.position();
-    let sfen = SfenPosition(pos);
+    let sfen = to_sfen_in(&pos, dialect);
     let start = Instant::now();
     let split = divide_interruptible(&pos, depth, threads, stop);
-    let mut keyed: Vec<(String, UsiMove<V>, Option<u64>)> = split
+    let mut keyed: Vec<(String, Option<u64>)> = split
         .iter()
-        .map(|&(mv, n)| (move_to_usi::<V>(mv), UsiMove::new(mv), n))
+        .map(|&(mv, n)| (move_to_usi_in(&pos, mv, dialect), n))
         .collect();
     keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    if keyed.iter().any(|(_, _, n)| n.is_none()) {
+    if keyed.iter().any(|(_, n)| n.is_none()) {
         let done: Vec<(&str, u64)> = keyed
             .iter()
-            .filter_map(|(text, _, n)| n.map(|n| (text.as_str(), n)))
+            .filter_map(|(text, n)| n.map(|n| (text.as_str(), n)))
             .collect();
         let partial: String = done.iter().map(|(t, n)| format!("{t}: {n}\n")).collect();
         return Err(CliError::Interrupted {
@@ -104,13 +108,13 @@ pub fn run_perft<V: Variant>(
     let nodes = if depth == 0 {
         1
     } else {
-        keyed.iter().map(|(_, _, n)| n.unwrap_or(0)).sum()
+        keyed.iter().map(|(_, n)| n.unwrap_or(0)).sum()
     };
     let divide_map = with_divide.then(|| {
         keyed
             .into_iter()
-            .map(|(_, mv, n)| (mv, n.unwrap_or(0)))
-            .collect::<Vec<(UsiMove<V>, u64)>>()
+            .map(|(text, n)| (text, n.unwrap_or(0)))
+            .collect::<Vec<(String, u64)>>()
     });
     let elapsed = start.elapsed();
     Ok(PerftReport {
@@ -122,6 +126,7 @@ pub fn run_perft<V: Variant>(
         time_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
         nps: nodes_per_second(nodes, elapsed),
         elapsed,
+        _variant: std::marker::PhantomData,
     })
 }
 
@@ -179,16 +184,16 @@ mod tests {
     #[test]
     fn divide_sums_to_nodes_and_depth_zero_is_one() {
         // Kinzoku start, depth 2: 49 (shared/reference/perft.tsv), 7 root moves.
-        let r = run_perft::<Kinzoku>("startpos", 2, true, 1, &NEVER).unwrap();
+        let r = run_perft::<Kinzoku>("startpos", 2, true, 1, &NEVER, Dialect::Canonical).unwrap();
         let list = r.divide.as_ref().unwrap();
         assert_eq!(list.len(), 7);
         assert_eq!(list.iter().map(|&(_, n)| n).sum::<u64>(), 49);
         assert_eq!(r.nodes, 49);
-        let r = run_perft::<Kyoto>("startpos", 0, true, 2, &NEVER).unwrap();
+        let r = run_perft::<Kyoto>("startpos", 0, true, 2, &NEVER, Dialect::Canonical).unwrap();
         assert_eq!(r.nodes, 1);
         assert!(r.divide.unwrap().is_empty());
         assert_eq!(
-            run_perft::<Kyoto>("startpos", 0, false, 2, &NEVER)
+            run_perft::<Kyoto>("startpos", 0, false, 2, &NEVER, Dialect::Canonical)
                 .unwrap()
                 .nodes,
             1
@@ -197,17 +202,17 @@ mod tests {
 
     #[test]
     fn text_and_json_layout() {
-        let pos = kshogi_core::Position::<Kyoto>::start();
-        let usi = |t: &str| UsiMove::new(kshogi_notation::parse_usi(&pos, t).unwrap());
+        let usi = |t: &str| t.to_string();
         let r = PerftReport::<Kyoto> {
             variant: "kyoto",
-            sfen: SfenPosition(pos),
+            sfen: "pgkst/5/5/5/TSKGP b - 1".to_string(),
             depth: 1,
             nodes: 2,
             divide: Some(vec![(usi("2e1d+"), 1), (usi("1e1d+"), 1)]),
             time_ms: 1,
             nps: 1000,
             elapsed: Duration::from_micros(1500),
+            _variant: std::marker::PhantomData,
         };
         // The list order is kept (run_perft sorts it).
         assert_eq!(
@@ -224,13 +229,8 @@ mod tests {
 
     #[test]
     fn divide_is_sorted_by_text() {
-        let r = run_perft::<Kyoto>("startpos", 1, true, 1, &NEVER).unwrap();
-        let texts: Vec<String> = r
-            .divide
-            .unwrap()
-            .iter()
-            .map(|(mv, _)| mv.to_string())
-            .collect();
+        let r = run_perft::<Kyoto>("startpos", 1, true, 1, &NEVER, Dialect::Canonical).unwrap();
+        let texts: Vec<String> = r.divide.unwrap().iter().map(|(mv, _)| mv.clone()).collect();
         let mut sorted = texts.clone();
         sorted.sort();
         assert_eq!(texts, sorted);

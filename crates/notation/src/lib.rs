@@ -31,5 +31,7 @@ pub mod serde_support;
 
 pub use diagram::{diagram, DiagramStyle};
 pub use position_arg::{parse_game, PositionArgError};
-pub use sfen::{board_shape, parse_sfen, to_sfen, SfenError, SfenErrorKind};
-pub use usi::{move_to_usi, parse_usi, UsiError};
+pub use sfen::{
+    board_shape, parse_sfen, to_sfen, to_sfen_in, Dialect, SfenError, SfenErrorKind, UnknownDialect,
+};
+pub use usi::{move_to_usi, move_to_usi_in, parse_usi, UsiError};

@@ -197,6 +197,95 @@ pub(crate) fn lookup_piece<V: Variant>(text: &str) -> Option<Piece> {
     None
 }
 
+/// Which form of SFEN and USI text is written.
+///
+/// Reading always accepts both; writing is one or the other.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// kshogi's own form (NOTATION.md): the canonical letters of every face.
+    #[default]
+    Canonical,
+    /// What the reference engine (Fairy-Stockfish) writes and reads for the variant: a face
+    /// that has aliases is written by its first alias, a hand pair by its face written
+    /// without `+` there, and a move that turns a piece back to that face gets `-`.
+    Fsf,
+}
+
+impl Dialect {
+    /// Both dialects, canonical first.
+    pub const ALL: [Dialect; 2] = [Dialect::Canonical, Dialect::Fsf];
+
+    /// The name used on the command line: `canonical` or `fsf`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dialect::Canonical => "canonical",
+            Dialect::Fsf => "fsf",
+        }
+    }
+}
+
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A dialect name that is neither `canonical` nor `fsf`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown dialect `{0}`: the dialects are `canonical` and `fsf`")]
+pub struct UnknownDialect(pub String);
+
+impl std::str::FromStr for Dialect {
+    type Err = UnknownDialect;
+
+    fn from_str(s: &str) -> Result<Dialect, UnknownDialect> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.name() == s)
+            .ok_or_else(|| UnknownDialect(s.to_string()))
+    }
+}
+
+/// The uppercase letters of a face in `dialect` (`T`; `+L` for a Kyoto tokin in Fsf).
+pub(crate) fn face_letters<V: Variant>(kind: Kind, dialect: Dialect) -> String {
+    let def = &V::PIECES[kind.index()];
+    match (dialect, def.aliases.first()) {
+        (Dialect::Fsf, Some(alias)) => (*alias).to_string(),
+        _ if def.promoted => format!("+{}", def.letter),
+        _ => def.letter.to_string(),
+    }
+}
+
+/// Whether `dialect` writes the face as a promoted piece (with a leading `+`).
+pub(crate) fn is_promoted_face<V: Variant>(kind: Kind, dialect: Dialect) -> bool {
+    face_letters::<V>(kind, dialect).starts_with('+')
+}
+
+/// The letters of a piece in `dialect`, lowercase for White (`T`, `l`, `+I`, `+p`).
+pub(crate) fn piece_letters_in<V: Variant>(p: Piece, dialect: Dialect) -> String {
+    let s = face_letters::<V>(p.kind, dialect);
+    if p.color == Color::Black {
+        s
+    } else {
+        s.to_ascii_lowercase()
+    }
+}
+
+/// The face a hand slot is written by: face A in the canonical dialect; in Fsf the first
+/// face the dialect writes unpromoted (the reference engine holds the base piece).
+fn hand_face<V: Variant>(slot: usize, dialect: Dialect) -> Kind {
+    let t = V::tables();
+    let faces = &t.slot_faces[slot][..t.slot_faces_len[slot] as usize];
+    match dialect {
+        Dialect::Canonical => faces[0],
+        Dialect::Fsf => faces
+            .iter()
+            .copied()
+            .find(|&k| !is_promoted_face::<V>(k, dialect))
+            .unwrap_or(faces[0]),
+    }
+}
+
 /// The canonical SFEN letters of a piece (`T`, `l`, `+I`).
 pub(crate) fn piece_letters<V: Variant>(p: Piece) -> String {
     let def = &V::PIECES[p.kind.index()];
@@ -566,6 +655,13 @@ fn parse_fen<V: Variant>(
 /// The canonical SFEN of a position: canonical letters, hands in canonical order (Black's
 /// first), the ply, and the variant-state field when there is one.
 pub fn to_sfen<V: Variant>(pos: &Position<V>) -> String {
+    to_sfen_in(pos, Dialect::Canonical)
+}
+
+/// The SFEN of a position in `dialect`. [`Dialect::Canonical`] is [`to_sfen`];
+/// [`Dialect::Fsf`] writes the board and hands with the reference engine's letters (the
+/// Kyoto start is `p+nks+l/5/5/5/+LSK+NP b - 1`), hands in the canonical slot order.
+pub fn to_sfen_in<V: Variant>(pos: &Position<V>, dialect: Dialect) -> String {
     let g = V::GEOMETRY;
     let t = V::tables();
     let mut s = String::new();
@@ -583,7 +679,7 @@ pub fn to_sfen<V: Variant>(pos: &Position<V>) -> String {
                         let _ = write!(s, "{empty}");
                         empty = 0;
                     }
-                    s.push_str(&piece_letters::<V>(p));
+                    s.push_str(&piece_letters_in::<V>(p, dialect));
                 }
             }
         }
@@ -604,7 +700,10 @@ pub fn to_sfen<V: Variant>(pos: &Position<V>) -> String {
             if n > 1 {
                 let _ = write!(hands, "{n}");
             }
-            hands.push_str(&piece_letters::<V>(Piece::new(c, t.slot_faces[slot][0])));
+            hands.push_str(&piece_letters_in::<V>(
+                Piece::new(c, hand_face::<V>(slot, dialect)),
+                dialect,
+            ));
         }
     }
     if hands.is_empty() {

@@ -1,6 +1,6 @@
 //! USI moves: `7g7f`, `2b3a+`, `T*3a`, and the reference engine's dialect.
 
-use crate::sfen::{lookup_piece, piece_letters};
+use crate::sfen::{face_letters, is_promoted_face, lookup_piece, piece_letters, Dialect};
 use kshogi_core::{Color, Kind, Move, Piece, Position, Square, Variant};
 
 /// Why a USI move text was rejected.
@@ -42,6 +42,42 @@ pub fn move_to_usi<V: Variant>(mv: Move) -> String {
                 piece_letters::<V>(Piece::new(Color::Black, kind)),
                 g.name(mv.to())
             )
+        }
+    }
+}
+
+/// The USI text of a legal move of `pos` in `dialect`. [`Dialect::Canonical`] is
+/// [`move_to_usi`]. [`Dialect::Fsf`] writes drops by the face's reference-engine letters
+/// (`+L*3a` for a Kyoto tokin) and, on a move that flips, `-` instead of `+` when the piece
+/// turns from a face the dialect writes promoted back to one it writes unpromoted (a Kyoto
+/// rook, `+P`, becoming a pawn). The position is needed for that: a move does not say which
+/// piece moves.
+pub fn move_to_usi_in<V: Variant>(pos: &Position<V>, mv: Move, dialect: Dialect) -> String {
+    if dialect == Dialect::Canonical {
+        return move_to_usi::<V>(mv);
+    }
+    let g = V::GEOMETRY;
+    match mv.from() {
+        Some(from) => {
+            let mark = if !mv.is_flip() {
+                ""
+            } else {
+                let unpromotes = pos.piece_at(from).is_some_and(|p| {
+                    let back = V::PIECES[p.kind.index()].flips_to;
+                    is_promoted_face::<V>(p.kind, dialect)
+                        && back.is_some_and(|k| !is_promoted_face::<V>(k, dialect))
+                });
+                if unpromotes {
+                    "-"
+                } else {
+                    "+"
+                }
+            };
+            format!("{}{}{mark}", g.name(from), g.name(mv.to()))
+        }
+        None => {
+            let kind = mv.drop_kind().unwrap_or(Kind(0));
+            format!("{}*{}", face_letters::<V>(kind, dialect), g.name(mv.to()))
         }
     }
 }

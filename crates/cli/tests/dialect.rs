@@ -1,0 +1,65 @@
+//! `--dialect fsf`: the reference engine's letters and marks (expectations from
+//! NOTATION.md: the Kyoto start in that dialect is `p+nks+l/5/5/5/+LSK+NP b - 1`).
+
+use std::process::Command;
+
+fn kshogi(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kshogi"))
+        .args(args)
+        .output()
+        .unwrap();
+    (out.status.success(), String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn perft_writes_the_sfen_and_divide_keys_in_the_dialect() {
+    let (ok, out) = kshogi(&[
+        "perft",
+        "--variant",
+        "kyoto",
+        "--dialect",
+        "fsf",
+        "--json",
+        "--divide",
+        "startpos",
+        "1",
+    ]);
+    assert!(ok);
+    assert!(
+        out.contains("\"sfen\":\"p+nks+l/5/5/5/+LSK+NP b - 1\""),
+        "{out}"
+    );
+    // The gold (`+N`) turning into a knight is an unpromotion; the pawn promotes.
+    assert!(
+        out.contains("\"2e1d-\":1") && out.contains("\"1e1d+\":1"),
+        "{out}"
+    );
+    let (ok, out) = kshogi(&["perft", "--variant", "kyoto", "--divide", "startpos", "1"]);
+    assert!(ok);
+    assert!(
+        out.contains("2e1d+: 1"),
+        "canonical stays the default: {out}"
+    );
+}
+
+#[test]
+fn moves_in_the_dialect() {
+    let (ok, out) = kshogi(&["moves", "--dialect", "fsf", "k4/5/5/5/4K b T 3"]);
+    assert!(ok);
+    assert!(
+        out.lines().any(|l| l == "+L*3c") && out.lines().any(|l| l == "L*3c"),
+        "{out}"
+    );
+    let (ok, out) = kshogi(&[
+        "moves",
+        "--dialect",
+        "fsf",
+        "--variant",
+        "dobutsu",
+        "startpos",
+    ]);
+    assert!(ok);
+    assert_eq!(out, "1d1c\n2c2b\n2d1c\n2d3c\n");
+    let (ok, _) = kshogi(&["moves", "--dialect", "lishogi", "startpos"]);
+    assert!(!ok);
+}
