@@ -5,7 +5,7 @@ use crate::variant_select;
 use clap::{Args, ValueEnum};
 use kshogi_core::Variant;
 use kshogi_notation::kif::{decode_kif, parse_kif_among, to_kif, KifRecord};
-use kshogi_notation::{move_to_usi, parse_game, to_sfen};
+use kshogi_notation::{move_to_usi_in, parse_game, to_sfen_in, Dialect};
 use kshogi_registry::{kif_variant, with_variant, VariantKind};
 use std::io::Read as _;
 
@@ -50,6 +50,9 @@ pub struct ConvertArgs {
     /// With --to sfen: print the SFEN before the first move and after every move
     #[arg(long)]
     pub all: bool,
+    /// With --to sfen and --to usi: the dialect of the SFEN and moves written
+    #[command(flatten)]
+    pub dialect: crate::DialectArg,
     /// A POSITION for --to kif; a KIF file (or `-` for standard input) for --to sfen and usi
     #[arg(value_name = "INPUT")]
     pub input: String,
@@ -78,7 +81,7 @@ pub fn run(args: &ConvertArgs) -> Result<String, CliError> {
                 None => kif_variant(&text)?,
             };
             let usi = args.to == Target::Usi;
-            with_variant!(kind, V => kif_to::<V>(&text, usi, args.all))
+            with_variant!(kind, V => kif_to::<V>(&text, usi, args.all, args.dialect.dialect))
         }
     }
 }
@@ -109,32 +112,39 @@ pub fn position_to_kif<V: Variant>(position: &str) -> Result<String, CliError> {
 }
 
 /// Reads a KIF record of variant `V` and prints its USI form (`usi`), or the SFEN of its
-/// final position, or (`all`) of every position.
-pub fn kif_to<V: Variant>(text: &str, usi: bool, all: bool) -> Result<String, CliError> {
+/// final position, or (`all`) of every position, in `dialect`.
+pub fn kif_to<V: Variant>(
+    text: &str,
+    usi: bool,
+    all: bool,
+    dialect: Dialect,
+) -> Result<String, CliError> {
     let record = parse_kif_among::<V>(text, VariantKind::infos())?;
     let mut out = String::new();
     if usi {
         out.push_str("sfen ");
-        out.push_str(&to_sfen(record.start()));
+        out.push_str(&to_sfen_in(record.start(), dialect));
         if !record.moves().is_empty() {
             out.push_str(" moves");
+            let mut pos = *record.start();
             for m in record.moves() {
                 out.push(' ');
-                out.push_str(&move_to_usi::<V>(m.mv()));
+                out.push_str(&move_to_usi_in(&pos, m.mv(), dialect));
+                pos = pos.after(m.mv());
             }
         }
         out.push('\n');
     } else if all {
         let mut pos = *record.start();
-        out.push_str(&to_sfen(&pos));
+        out.push_str(&to_sfen_in(&pos, dialect));
         out.push('\n');
         for m in record.moves() {
             pos = pos.after(m.mv());
-            out.push_str(&to_sfen(&pos));
+            out.push_str(&to_sfen_in(&pos, dialect));
             out.push('\n');
         }
     } else {
-        out.push_str(&to_sfen(record.position()));
+        out.push_str(&to_sfen_in(record.position(), dialect));
         out.push('\n');
     }
     Ok(out)
@@ -153,9 +163,9 @@ mod tests {
         assert!(kif.contains("手合割：京都将棋\n"), "{kif}");
         assert!(kif.contains("   1 １四歩成(15)\n"), "{kif}");
         assert!(kif.contains("   2 ５二歩成(51)\n"), "{kif}");
-        let usi = kif_to::<Kyoto>(&kif, true, false).unwrap();
+        let usi = kif_to::<Kyoto>(&kif, true, false, Dialect::Canonical).unwrap();
         assert_eq!(usi, "sfen pgkst/5/5/5/TSKGP b - 1 moves 1e1d+ 5a5b+\n");
-        let all = kif_to::<Kyoto>(&kif, false, true).unwrap();
+        let all = kif_to::<Kyoto>(&kif, false, true, Dialect::Canonical).unwrap();
         assert_eq!(
             all,
             "pgkst/5/5/5/TSKGP b - 1\npgkst/5/5/4R/TSKG1 w - 2\n1gkst/r4/5/4R/TSKG1 b - 3\n"

@@ -63,3 +63,33 @@ fn moves_in_the_dialect() {
     let (ok, _) = kshogi(&["moves", "--dialect", "lishogi", "startpos"]);
     assert!(!ok);
 }
+
+#[test]
+fn convert_writes_positions_and_moves_of_a_record_in_the_dialect() {
+    let dir = std::env::temp_dir().join(format!("kshogi-dialect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.kif");
+    let (ok, kif) = kshogi(&[
+        "convert",
+        "--to",
+        "kif",
+        "--variant",
+        "kyoto",
+        "startpos moves 1e1d+",
+    ]);
+    assert!(ok);
+    std::fs::write(&file, kif).unwrap();
+    let path = file.to_str().unwrap();
+    // The pawn on 1e moves to 1d and turns into a rook, which the reference engine writes
+    // `+P`: a promotion, so the move keeps its `+`.
+    let (ok, usi) = kshogi(&["convert", "--to", "usi", "--dialect", "fsf", path]);
+    assert!(ok);
+    assert_eq!(usi, "sfen p+nks+l/5/5/5/+LSK+NP b - 1 moves 1e1d+\n");
+    let (ok, sfen) = kshogi(&["convert", "--to", "sfen", "--dialect", "fsf", path]);
+    assert!(ok);
+    assert_eq!(sfen, "p+nks+l/5/5/4+P/+LSK+N1 w - 2\n");
+    let (ok, canonical) = kshogi(&["convert", "--to", "sfen", path]);
+    assert!(ok);
+    assert_eq!(canonical, "pgkst/5/5/4R/TSKG1 w - 2\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
