@@ -5,8 +5,7 @@ use crate::variant_select;
 use clap::{Args, ValueEnum};
 use kshogi_core::Variant;
 use kshogi_core::{Color, Game};
-use kshogi_notation::serde_support::{SfenPosition, UsiMove};
-use kshogi_notation::{diagram, parse_game, DiagramStyle};
+use kshogi_notation::{diagram, move_to_usi_in, parse_game, to_sfen_in, DiagramStyle, Dialect};
 use kshogi_registry::{with_variant, VariantKind};
 use serde::Serialize;
 use std::ffi::OsStr;
@@ -54,6 +53,9 @@ pub struct ShowArgs {
     /// Print one JSON object instead of the diagram
     #[arg(long)]
     pub json: bool,
+    /// With --json: the dialect of the SFEN and the last move
+    #[command(flatten)]
+    pub dialect: crate::DialectArg,
     /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
     #[arg(value_name = "POSITION")]
     pub position: String,
@@ -82,25 +84,27 @@ pub fn run(args: &ShowArgs) -> Result<String, CliError> {
         ..DiagramStyle::PLAIN
     };
     let pos = args.position.as_str();
-    with_variant!(kind, V => show::<V>(pos, style, args.json))
+    with_variant!(kind, V => show::<V>(pos, style, args.json, args.dialect.dialect))
 }
 
 /// The `--json` output. Serialised with the fields in this order.
 #[derive(Serialize)]
 #[serde(bound = "")]
 struct ShowReport<V: Variant> {
+    #[serde(skip)]
+    _variant: core::marker::PhantomData<V>,
     /// Short name of the variant.
     variant: &'static str,
-    /// Canonical SFEN of the position after the moves.
-    sfen: SfenPosition<V>,
+    /// SFEN of the position after the moves, in the chosen dialect (canonical by default).
+    sfen: String,
     /// `black` or `white`.
     side_to_move: Color,
     /// Whether the side to move is in check.
     in_check: bool,
     /// See [`status`].
     status: String,
-    /// The last move of the moves list, if any.
-    last_move: Option<UsiMove<V>>,
+    /// The last move of the moves list, if any, in the chosen dialect.
+    last_move: Option<String>,
     /// Number of legal moves; 0 once the game is over.
     legal_moves: usize,
 }
@@ -119,18 +123,29 @@ pub fn show<V: Variant>(
     position: &str,
     style: DiagramStyle,
     json: bool,
+    dialect: Dialect,
 ) -> Result<String, CliError> {
     let game = parse_game::<V>(position)?;
     let pos = game.position();
     let last = game.moves().last().copied();
     if json {
+        // The last move is written from the position before it (its `-` mark depends on
+        // the piece that moved).
+        let last_move = last.map(|mv| {
+            let mut before = *game.start();
+            for &m in &game.moves()[..game.moves().len() - 1] {
+                before = before.after(m);
+            }
+            move_to_usi_in(&before, mv, dialect)
+        });
         let report = ShowReport::<V> {
+            _variant: core::marker::PhantomData,
             variant: V::NAME,
-            sfen: SfenPosition(*pos),
+            sfen: to_sfen_in(pos, dialect),
             side_to_move: pos.side_to_move(),
             in_check: pos.in_check(),
             status: status(&game),
-            last_move: last.map(UsiMove::new),
+            last_move,
             legal_moves: if game.outcome().is_some() {
                 0
             } else {

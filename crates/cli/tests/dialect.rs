@@ -93,3 +93,24 @@ fn convert_writes_positions_and_moves_of_a_record_in_the_dialect() {
     assert_eq!(canonical, "pgkst/5/5/4R/TSKG1 w - 2\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn show_json_writes_the_sfen_and_last_move_in_the_dialect() {
+    // White's silver 2a takes the step to 1b and becomes a bishop (`+s`); Black's rook on
+    // 1d is `+P`, the tokin `+L`, the gold `+N` (NOTATION.md's aliases).
+    let (ok, out) = kshogi(&[
+        "show",
+        "--json",
+        "--dialect",
+        "fsf",
+        "--variant",
+        "kyoto",
+        "startpos moves 1e1d+ 2a1b+",
+    ]);
+    assert!(ok);
+    assert!(
+        out.contains("\"sfen\":\"p+nk1+l/4+s/5/4+P/+LSK+N1 b - 3\""),
+        "{out}"
+    );
+    assert!(out.contains("\"last_move\":\"2a1b+\""), "{out}");
+}
