@@ -197,25 +197,21 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
             analyze::<V>(pos, &settings, stop, progress)?.render(args.json, style)
         });
     }
-    {
-        {
-            // A wrong position is reported before anything about the database.
-            parse_game::<Kinzoku>(pos)?;
-            let exact = match open_database(args.db.as_deref())? {
-                DbChoice::Open(db) => match analyze_exact(pos, &db, settings.multipv)? {
-                    Some(a) => return a.render(args.json, style),
-                    None => Exact::NotCovered {
-                        path: db.path().to_path_buf(),
-                        max_pieces: db.layout().max_pieces(),
-                    },
-                },
-                DbChoice::Missing(path) => Exact::NoDatabase(path),
-            };
-            let mut a = analyze::<Kinzoku>(pos, &settings, stop, progress)?;
-            a.exact = exact;
-            a.render(args.json, style)
-        }
-    }
+    // A wrong position is reported before anything about the database.
+    parse_game::<Kinzoku>(pos)?;
+    let exact = match open_database(args.db.as_deref())? {
+        DbChoice::Open(db) => match analyze_exact(pos, &db, settings.multipv)? {
+            Some(a) => return a.render(args.json, style),
+            None => Exact::NotCovered {
+                path: db.path().to_path_buf(),
+                max_pieces: db.layout().max_pieces(),
+            },
+        },
+        DbChoice::Missing(path) => Exact::NoDatabase(path),
+    };
+    let mut a = analyze::<Kinzoku>(pos, &settings, stop, progress)?;
+    a.exact = exact;
+    a.render(args.json, style)
 }
 
 /// The database for a Kinzoku position.
