@@ -14,8 +14,9 @@ use kshogi_core::{Color, Game, Move, Outcome, Variant};
 use kshogi_engine::mate::{self, MateResult};
 use kshogi_engine::{Info, Limits, Line, Score};
 use kshogi_notation::kif::kif_move_text;
-use kshogi_notation::serde_support::SfenPosition;
-use kshogi_notation::{diagram, move_to_usi, parse_game, DiagramStyle};
+use kshogi_notation::{
+    diagram, move_to_usi, move_to_usi_in, parse_game, to_sfen_in, DiagramStyle, Dialect,
+};
 use kshogi_registry::{with_variant, EngineFor, Registered, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_solver::db::{Database, DbError, Probe};
@@ -119,6 +120,9 @@ pub struct AnalyzeArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
+    /// The dialect of the SFEN and the moves written (text and JSON)
+    #[command(flatten)]
+    pub dialect: crate::DialectArg,
     /// The Kinzoku database to answer from [default: see below, if the file is there]
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
@@ -152,6 +156,8 @@ pub struct Settings {
     pub hash_mb: usize,
     /// Node budget of the mate solver; 0 skips it.
     pub mate_nodes: u64,
+    /// The dialect of the SFEN and the moves written.
+    pub dialect: Dialect,
 }
 
 impl AnalyzeArgs {
@@ -171,6 +177,7 @@ impl AnalyzeArgs {
             multipv: usize::from(self.multipv),
             hash_mb: usize::from(self.hash),
             mate_nodes: self.mate_nodes,
+            dialect: self.dialect.dialect,
         }
     }
 }
@@ -201,7 +208,12 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
     parse_game::<Kinzoku>(pos)?;
     let exact = match open_database(args.db.as_deref())? {
         DbChoice::Open(db) => match analyze_exact(pos, &db, settings.multipv)? {
-            Some(a) => return a.render(args.json, style),
+            Some(mut a) => {
+                // Kinzoku's pieces have no other letters: its moves read the same in both
+                // dialects; the SFEN is written in the one asked for.
+                a.dialect = settings.dialect;
+                return a.render(args.json, style);
+            }
             None => Exact::NotCovered {
                 path: db.path().to_path_buf(),
                 max_pieces: db.layout().max_pieces(),
@@ -376,6 +388,7 @@ pub fn analyze_exact(
         pos.legal_moves().len()
     };
     Ok(Some(Analysis {
+        dialect: Dialect::Canonical,
         status,
         legal_moves,
         lines,
@@ -464,6 +477,8 @@ pub struct Analysis<V: Registered> {
     pub interrupted: bool,
     /// The exact result from the Kinzoku database, or why there is none.
     pub exact: Exact,
+    /// The dialect of the SFEN written (the lines are already text in it).
+    pub dialect: Dialect,
 }
 
 /// Analyses the position given by the `POSITION` argument for variant `V`: the search
@@ -481,6 +496,7 @@ pub fn analyze<V: Registered>(
     let status = show_cmd::status(&game);
     if game.outcome().is_some() {
         return Ok(Analysis {
+            dialect: settings.dialect,
             game,
             status,
             legal_moves: 0,
@@ -532,9 +548,9 @@ pub fn analyze<V: Registered>(
     let reports = lines
         .iter()
         .map(|l| LineReport {
-            mv: move_to_usi::<V>(l.mv),
+            mv: move_to_usi_in(&pos, l.mv, settings.dialect),
             score: l.score.into(),
-            pv: engine_text::pv_usi::<V>(&l.pv),
+            pv: engine_text::pv_usi_in(&pos, &l.pv, settings.dialect),
             pv_kif: engine_text::pv_kif(&pos, &l.pv, prev),
             depth: l.depth,
             seldepth: l.seldepth,
@@ -553,6 +569,7 @@ pub fn analyze<V: Registered>(
         Some(MateResult::Unknown) => MateSummary::Unknown,
     };
     Ok(Analysis {
+        dialect: settings.dialect,
         game,
         status,
         legal_moves,
@@ -646,8 +663,10 @@ fn plies(n: i32) -> String {
 #[derive(Serialize)]
 #[serde(bound = "")]
 struct AnalyzeReport<'a, V: Registered> {
+    #[serde(skip)]
+    _variant: core::marker::PhantomData<V>,
     variant: &'static str,
-    sfen: SfenPosition<V>,
+    sfen: String,
     status: &'a str,
     legal_moves: usize,
     lines: &'a [LineReport],
@@ -690,8 +709,9 @@ impl<V: Registered> Analysis<V> {
     pub fn to_json(&self) -> Result<String, CliError> {
         let pos = self.game.position();
         let report = AnalyzeReport::<V> {
+            _variant: core::marker::PhantomData,
             variant: V::NAME,
-            sfen: SfenPosition(*pos),
+            sfen: to_sfen_in(pos, self.dialect),
             status: &self.status,
             legal_moves: self.legal_moves,
             lines: &self.lines,
@@ -870,6 +890,7 @@ mod tests {
             multipv: 1,
             hash_mb: 1,
             mate_nodes: 1_000,
+            dialect: Dialect::Canonical,
         }
     }
 
@@ -897,6 +918,9 @@ mod tests {
             multipv: 1,
             hash: 16,
             mate_nodes: DEFAULT_MATE_NODES,
+            dialect: crate::DialectArg {
+                dialect: Dialect::Canonical,
+            },
             color: ColorChoice::Never,
             json: false,
             db: None,

@@ -10,7 +10,7 @@ use kshogi_core::Variant;
 use kshogi_core::{Game, Move, Position, Square};
 use kshogi_engine::{Line, Score};
 use kshogi_notation::kif::kif_move_text;
-use kshogi_notation::move_to_usi;
+use kshogi_notation::{move_to_usi, move_to_usi_in, Dialect};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -31,6 +31,19 @@ pub fn legal_prefix<V: Variant>(pos: &Position<V>, pv: &[Move]) -> Vec<Move> {
 /// The moves of `pv` in canonical USI.
 pub fn pv_usi<V: Variant>(pv: &[Move]) -> Vec<String> {
     pv.iter().map(|&mv| move_to_usi::<V>(mv)).collect()
+}
+
+/// The moves of `pv` (legal from `pos`) in USI of `dialect`, each written from the position
+/// it is played in (the reference engine's `-` mark depends on the piece that moves).
+pub fn pv_usi_in<V: Variant>(pos: &Position<V>, pv: &[Move], dialect: Dialect) -> Vec<String> {
+    let mut p = *pos;
+    pv.iter()
+        .map(|&mv| {
+            let text = move_to_usi_in(&p, mv, dialect);
+            p.make(mv);
+            text
+        })
+        .collect()
 }
 
 /// The moves of `pv` (legal from `pos`) in Japanese KIF move notation; `prev` is the

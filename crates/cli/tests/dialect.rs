@@ -114,3 +114,22 @@ fn show_json_writes_the_sfen_and_last_move_in_the_dialect() {
     );
     assert!(out.contains("\"last_move\":\"2a1b+\""), "{out}");
 }
+
+#[test]
+fn analyze_writes_its_lines_and_sfen_in_the_dialect() {
+    // Black mates with a gold drop; the reference engine writes the gold as `+N` (a promoted
+    // knight), so the drop is `+N*..`, and the gold/knight pair in hand as `N`.
+    let (ok, out) = kshogi(&[
+        "analyze",
+        "--json",
+        "--dialect",
+        "fsf",
+        "--depth",
+        "3",
+        "k4/5/1S3/5/4K b G 9",
+    ]);
+    assert!(ok, "{out}");
+    assert!(out.contains("\"sfen\":\"k4/5/1S3/5/4K b N 9\""), "{out}");
+    assert!(out.contains("\"move\":\"+N*"), "{out}");
+    assert!(out.contains("\"score\":{\"mate\":1}"), "{out}");
+}
