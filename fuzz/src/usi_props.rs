@@ -1,10 +1,10 @@
 //! The property of the `usi_protocol` fuzz target: the USI loop of `kshogi usi`
-//! (`kshogi_cli::usi::serve_with`, bounded searches) on arbitrary input.
+//! (`kshogi_usi::serve_with`, bounded searches) on arbitrary input.
 //!
 //! This file is compiled into the fuzz crate (`fuzz/src/lib.rs`) and into the regression
-//! tests of `kshogi-cli` (`crates/cli/tests/fuzz_regressions.rs`), so a committed input is
-//! checked by exactly the code that fuzzes. It uses only the public API of `kshogi-cli`
-//! (`kshogi_cli::usi`), `kshogi-core`, `kshogi-notation` and the rules crates.
+//! tests of `kshogi-usi` (`crates/usi/tests/fuzz_regressions.rs`), so a committed input is
+//! checked by exactly the code that fuzzes. It uses only the public API of `kshogi-usi`
+//! (`kshogi_usi`), `kshogi-core`, `kshogi-notation` and the rules crates.
 //!
 //! # The input
 //!
@@ -46,11 +46,12 @@
 //!   in a position the side to move of the `go` has won; every `info` line of a search has the fields in order and a `pv` of legal
 //!   moves.
 
-use kshogi_cli::usi::{serve_with, Budget, Out, SearchMode, VariantKind, MAX_LINE};
 use kshogi_core::Variant;
 use kshogi_core::{Game, Position};
-use kshogi_notation::{move_to_usi, parse_game, parse_usi};
+use kshogi_notation::uci::{uci_to_usi, usi_to_uci};
+use kshogi_notation::{move_to_usi_in, parse_game, parse_usi, Dialect};
 use kshogi_registry::with_variant;
+use kshogi_usi::{serve_with, Budget, Out, SearchMode, VariantKind, MAX_LINE};
 use std::io::{BufRead, Read};
 use std::sync::{Arc, Mutex};
 
@@ -195,10 +196,50 @@ struct AnyGame(Box<dyn GameModel>);
 /// What the model needs of a game, for any variant.
 trait GameModel: core::fmt::Debug {
     fn clone_box(&self) -> Box<dyn GameModel>;
-    /// `parse_game` for the variant of `self`.
-    fn parse(&self, text: &str) -> Option<AnyGame>;
-    fn check_answer(&self, answer: &str, mate: bool) -> Result<(), String>;
-    fn check_info(&self, line: &str) -> Result<(), String>;
+    /// `parse_game` for the variant of `self`; in UCI mode the moves are in UCI coordinates.
+    fn parse(&self, text: &str, uci: bool) -> Option<AnyGame>;
+    fn check_answer(&self, answer: &str, mate: bool, w: Writing) -> Result<(), String>;
+    fn check_info(&self, line: &str, w: Writing) -> Result<(), String>;
+    /// The expected output lines of `go perft depth`.
+    fn perft_lines(&self, depth: u32, w: Writing) -> Vec<String>;
+}
+
+/// How the loop writes moves: the `Dialect` option, in USI or UCI coordinates, and whether
+/// `bestmove` may name a move to ponder on (`USI_Ponder`).
+#[derive(Copy, Clone, Debug)]
+struct Writing {
+    dialect: Dialect,
+    uci: bool,
+    ponder: bool,
+}
+
+/// `mv` (legal in `pos`) as the loop must write it.
+fn written<V: Variant>(pos: &Position<V>, mv: kshogi_core::Move, w: Writing) -> String {
+    let text = move_to_usi_in(pos, mv, w.dialect);
+    if w.uci {
+        let g = V::GEOMETRY;
+        usi_to_uci(&text, g.width, g.height).expect("a USI move of the board")
+    } else {
+        text
+    }
+}
+
+/// A `position` text with its moves read from UCI coordinates (a word that is not a UCI
+/// move left as it is).
+fn from_uci<V: Variant>(text: &str) -> String {
+    let Some(at) = text.find(" moves") else {
+        return text.to_string();
+    };
+    let g = V::GEOMETRY;
+    let (head, tail) = text.split_at(at + " moves".len());
+    let mut out = head.to_string();
+    for word in tail.split(' ') {
+        out.push(' ');
+        if !word.is_empty() {
+            out.push_str(&uci_to_usi(word, g.width, g.height).unwrap_or_else(|| word.to_string()));
+        }
+    }
+    out
 }
 
 impl<V: Variant> GameModel for Game<V> {
@@ -206,18 +247,44 @@ impl<V: Variant> GameModel for Game<V> {
         Box::new(self.clone())
     }
 
-    fn parse(&self, text: &str) -> Option<AnyGame> {
-        parse_game::<V>(text)
+    fn parse(&self, text: &str, uci: bool) -> Option<AnyGame> {
+        let text = if uci {
+            from_uci::<V>(text)
+        } else {
+            text.to_string()
+        };
+        parse_game::<V>(&text)
             .ok()
             .map(|g| AnyGame(Box::new(g) as Box<dyn GameModel>))
     }
 
-    fn check_answer(&self, answer: &str, mate: bool) -> Result<(), String> {
-        check_answer(self, answer, mate)
+    fn check_answer(&self, answer: &str, mate: bool, w: Writing) -> Result<(), String> {
+        check_answer(self, answer, mate, w)
     }
 
-    fn check_info(&self, line: &str) -> Result<(), String> {
-        check_info(self.position(), line)
+    fn check_info(&self, line: &str, w: Writing) -> Result<(), String> {
+        check_info(self.position(), line, w)
+    }
+
+    fn perft_lines(&self, depth: u32, w: Writing) -> Vec<String> {
+        let pos = self.position();
+        let mut rows: Vec<(String, u64)> = pos
+            .legal_moves()
+            .iter()
+            .map(|&m| {
+                (
+                    written(pos, m, w),
+                    kshogi_core::perft(&mut pos.after(m), depth - 1),
+                )
+            })
+            .collect();
+        rows.sort();
+        let total: u64 = rows.iter().map(|r| r.1).sum();
+        let mut out: Vec<String> = rows.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+        out.push(String::new());
+        out.push(format!("Nodes searched: {total}"));
+        out.push(String::new());
+        out
     }
 }
 
@@ -232,27 +299,43 @@ impl AnyGame {
         with_variant!(kind, V => AnyGame(Box::new(Game::new(Position::<V>::start()))))
     }
 
-    fn parse(&self, text: &str) -> Option<AnyGame> {
-        self.0.parse(text)
+    fn parse(&self, text: &str, uci: bool) -> Option<AnyGame> {
+        self.0.parse(text, uci)
     }
 
-    fn check_answer(&self, answer: &str, mate: bool) -> Result<(), String> {
-        self.0.check_answer(answer, mate)
+    fn check_answer(&self, answer: &str, mate: bool, w: Writing) -> Result<(), String> {
+        self.0.check_answer(answer, mate, w)
     }
 
-    fn check_info(&self, line: &str) -> Result<(), String> {
-        self.0.check_info(line)
+    fn check_info(&self, line: &str, w: Writing) -> Result<(), String> {
+        self.0.check_info(line, w)
+    }
+
+    fn perft_lines(&self, depth: u32, w: Writing) -> Vec<String> {
+        self.0.perft_lines(depth, w)
     }
 }
 
-/// The moves of `text` (canonical USI, separated by single spaces), checked legal one after
-/// the other from `pos`; the position after them.
-fn check_moves<V: Variant>(pos: &Position<V>, text: &str) -> Result<Position<V>, String> {
+/// The moves of `text` (separated by single spaces, written as `w` says), checked legal
+/// one after the other from `pos`; the position after them.
+fn check_moves<V: Variant>(
+    pos: &Position<V>,
+    text: &str,
+    w: Writing,
+) -> Result<Position<V>, String> {
     let mut p = *pos;
+    let g = V::GEOMETRY;
     for word in text.split(' ') {
-        let mv = parse_usi(&p, word).map_err(|e| format!("`{word}` is not legal: {e}"))?;
-        if move_to_usi::<V>(mv) != word {
-            return Err(format!("`{word}` is not canonical USI"));
+        let usi = if w.uci {
+            uci_to_usi(word, g.width, g.height).ok_or_else(|| format!("`{word}` is not UCI"))?
+        } else {
+            word.to_string()
+        };
+        let mv = parse_usi(&p, &usi).map_err(|e| format!("`{word}` is not legal: {e}"))?;
+        if written(&p, mv, w) != word {
+            return Err(format!(
+                "`{word}` is not written as the dialect says ({w:?})"
+            ));
         }
         p.make(mv);
     }
@@ -261,7 +344,12 @@ fn check_moves<V: Variant>(pos: &Position<V>, text: &str) -> Result<Position<V>,
 
 /// Checks an answer to a `go` in `game`: `checkmate ...` for a `go mate`, otherwise
 /// `bestmove ...`.
-fn check_answer<V: Variant>(game: &Game<V>, answer: &str, mate: bool) -> Result<(), String> {
+fn check_answer<V: Variant>(
+    game: &Game<V>,
+    answer: &str,
+    mate: bool,
+    w: Writing,
+) -> Result<(), String> {
     if let Some(mv) = answer.strip_prefix("bestmove ").filter(|_| !mate) {
         let pos = game.position();
         if let Some(outcome) = game.outcome() {
@@ -283,16 +371,24 @@ fn check_answer<V: Variant>(game: &Game<V>, answer: &str, mate: bool) -> Result<
                 Err("no legal move: expected `resign`".to_string())
             };
         }
-        if mv.contains(' ') {
+        let (mv, ponder) = match mv.split_once(" ponder ") {
+            Some((m, p)) if w.ponder => (m, Some(p)),
+            _ => (mv, None),
+        };
+        if mv.contains(' ') || ponder.is_some_and(|p| p.contains(' ')) {
             return Err("more than one move".to_string());
         }
-        return check_moves(pos, mv).map(|_| ());
+        let after = check_moves(pos, mv, w)?;
+        return match ponder {
+            Some(p) => check_moves(&after, p, w).map(|_| ()),
+            None => Ok(()),
+        };
     }
     if let Some(rest) = answer.strip_prefix("checkmate ").filter(|_| mate) {
         return match rest {
             "nomate" | "timeout" => Ok(()),
             pv => {
-                let end = check_moves(game.position(), pv)?;
+                let end = check_moves(game.position(), pv, w)?;
                 let attacker = game.position().side_to_move();
                 match end.outcome() {
                     Some(o) if o.winner() == Some(attacker) => Ok(()),
@@ -309,7 +405,7 @@ fn check_answer<V: Variant>(game: &Game<V>, answer: &str, mate: bool) -> Result<
 
 /// Checks a search report: `info depth D seldepth S multipv K score cp|mate N nodes N nps N
 /// time N hashfull N [pv ...]`, the moves legal from `pos`.
-fn check_info<V: Variant>(pos: &Position<V>, line: &str) -> Result<(), String> {
+fn check_info<V: Variant>(pos: &Position<V>, line: &str, w: Writing) -> Result<(), String> {
     let words: Vec<&str> = line.split(' ').collect();
     let keys = [
         (1, "depth"),
@@ -339,7 +435,7 @@ fn check_info<V: Variant>(pos: &Position<V>, line: &str) -> Result<(), String> {
     }
     match words.get(18) {
         None => Ok(()),
-        Some(&"pv") if words.len() > 19 => check_moves(pos, &words[19..].join(" ")).map(|_| ()),
+        Some(&"pv") if words.len() > 19 => check_moves(pos, &words[19..].join(" "), w).map(|_| ()),
         Some(_) => Err("expected `pv` and moves".to_string()),
     }
 }
@@ -358,7 +454,7 @@ fn setoption(args: &[&str]) -> Option<(String, Option<String>)> {
     if name.is_empty() {
         return None;
     }
-    Some((name.join(" ").to_ascii_lowercase(), value))
+    Some((name.join(" ").to_ascii_lowercase().replace(' ', "_"), value))
 }
 
 /// A whole number from `min` to `max` (a spin option's value).
@@ -371,10 +467,18 @@ fn spin(value: Option<&str>, min: u64, max: u64) -> Option<u64> {
 struct Model {
     initial: VariantKind,
     variant: VariantKind,
-    game: AnyGame,
+    /// `None` after a rejected `position`.
+    game: Option<AnyGame>,
     hash_mb: u64,
-    /// The game of a `go infinite` whose answer is held back.
-    pending: Option<AnyGame>,
+    /// After `uci`: UCI coordinates.
+    uci: bool,
+    /// The `Dialect` option, when set.
+    dialect: Option<Dialect>,
+    /// `USI_Ponder`.
+    ponder: bool,
+    /// The game of a `go infinite` (or `go ponder`, `true`) whose answer is held back, and
+    /// how its moves are written.
+    pending: Option<(AnyGame, bool, Writing)>,
     /// `go` commands accepted and answers seen.
     accepted: usize,
     answered: usize,
@@ -413,8 +517,8 @@ fn check_session(
         text.is_empty() || text.ends_with('\n'),
         "the output does not end with a line end"
     );
+    // (Empty lines belong to `go perft` only, which the model checks line by line.)
     for &line in &lines_of(text) {
-        assert!(!line.is_empty(), "an empty output line");
         assert!(
             !line.chars().any(char::is_control),
             "a control character in output line `{}`",
@@ -437,8 +541,11 @@ fn check_session(
     let mut model = Model {
         initial: variant,
         variant,
-        game: AnyGame::start(variant),
+        game: Some(AnyGame::start(variant)),
         hash_mb: 16,
+        uci: false,
+        dialect: None,
+        ponder: false,
         pending: None,
         accepted: 0,
         answered: 0,
@@ -512,14 +619,23 @@ impl Model {
             }
         };
         match cmd {
-            "usi" | "isready" | "ponderhit" | "usinewgame" | "stop" | "quit" => {
+            "usi" | "uci" | "isready" | "ponderhit" | "usinewgame" | "ucinewgame" | "stop"
+            | "quit" => {
                 let no_args = words.next().is_none();
                 match cmd {
-                    "usi" if no_args => self.usi(out, context),
+                    "usi" | "uci" if no_args => {
+                        self.uci = cmd == "uci";
+                        self.usi(out, context);
+                    }
                     "isready" if no_args => {
                         assert_eq!(out, ["readyok"], "{context}: `isready` answers `readyok`");
                     }
-                    "usi" | "isready" | "ponderhit" => {
+                    "ponderhit" if no_args => {
+                        // It ends a ponder search only.
+                        let ends = self.pending.as_ref().is_some_and(|p| p.1);
+                        self.expect(Expect::Silent { ends_search: ends }, out, context);
+                    }
+                    "usi" | "uci" | "isready" | "ponderhit" => {
                         self.expect(plain(no_args, false), out, context);
                     }
                     _ => {
@@ -541,20 +657,38 @@ impl Model {
         false
     }
 
-    /// `usi`: the handshake.
+    /// `usi` or `uci`: the handshake.
     fn usi(&self, out: &[&str], context: &str) {
         assert_eq!(
             out.len(),
-            6,
-            "{context}: the handshake is six lines: {out:?}"
+            10,
+            "{context}: the handshake is ten lines: {out:?}"
         );
         assert!(out[0].starts_with("id name kshogi "), "{context}: {out:?}");
+        let (option, ok) = if self.uci {
+            ("UCI_Variant", "uciok")
+        } else {
+            ("USI_Variant", "usiok")
+        };
         let default = format!(
-            "option name USI_Variant type combo default {} ",
+            "option name {option} type combo default {} ",
             self.initial.name()
         );
         assert!(out[2].starts_with(&default), "{context}: {out:?}");
-        assert_eq!(out[5], "usiok", "{context}");
+        assert_eq!(out[9], ok, "{context}");
+    }
+
+    /// How the loop writes moves now.
+    fn writing(&self) -> Writing {
+        Writing {
+            dialect: self.dialect.unwrap_or(if self.uci {
+                Dialect::Fsf
+            } else {
+                Dialect::Canonical
+            }),
+            uci: self.uci,
+            ponder: self.ponder,
+        }
     }
 
     /// Checks output that has no answer of its own.
@@ -581,13 +715,13 @@ impl Model {
 
     /// Checks and removes the held-back answer at the start of `out`; returns the rest.
     fn take_pending<'o>(&mut self, out: &'o [&'o str], context: &str) -> &'o [&'o str] {
-        let Some(game) = self.pending.take() else {
+        let Some((game, _, w)) = self.pending.take() else {
             return out;
         };
         let Some((&answer, rest)) = out.split_first() else {
             panic!("{context}: the `go infinite` was not answered when its search ended");
         };
-        if let Err(e) = game.check_answer(answer, false) {
+        if let Err(e) = game.check_answer(answer, false, w) {
             panic!("{context}: answer `{answer}` to `go infinite`: {e}");
         }
         self.answered += 1;
@@ -600,17 +734,19 @@ impl Model {
         };
         let value = value.as_deref();
         let ok = match name.as_str() {
-            "usi_variant" => match value.and_then(|v| VariantKind::from_name(v.trim())) {
-                Some(kind) if kind != self.variant => {
-                    self.finish(out, context);
-                    self.variant = kind;
-                    self.game = AnyGame::start(kind);
-                    return;
+            "usi_variant" | "uci_variant" => {
+                match value.and_then(|v| VariantKind::from_name(v.trim())) {
+                    Some(kind) if kind != self.variant => {
+                        self.finish(out, context);
+                        self.variant = kind;
+                        self.game = Some(AnyGame::start(kind));
+                        return;
+                    }
+                    Some(_) => true,
+                    None => false,
                 }
-                Some(_) => true,
-                None => false,
-            },
-            "usi_hash" => match spin(value, 1, 4096) {
+            }
+            "usi_hash" | "hash" => match spin(value, 1, 4096) {
                 Some(mb) if mb != self.hash_mb => {
                     self.finish(out, context);
                     self.hash_mb = mb;
@@ -619,8 +755,36 @@ impl Model {
                 Some(_) => true,
                 None => false,
             },
-            "multipv" => spin(value, 1, 32).is_some(),
-            "usi_ponder" => matches!(value, Some("true" | "false")),
+            "multipv" | "usi_multipv" => spin(value, 1, 32).is_some(),
+            "threads" => match spin(value, 1, 512) {
+                Some(n) if n > 1 => {
+                    assert!(
+                        out.len() == 1 && out[0].starts_with("info string Threads "),
+                        "{context}: expected that Threads is ignored, got {out:?}"
+                    );
+                    return;
+                }
+                Some(_) => true,
+                None => false,
+            },
+            "usi_ponder" | "ponder" => match value.map(str::trim) {
+                Some(v @ ("true" | "false")) => {
+                    self.ponder = v == "true";
+                    true
+                }
+                _ => false,
+            },
+            "dialect" => match value.and_then(|v| v.trim().parse::<Dialect>().ok()) {
+                Some(d) => {
+                    self.dialect = Some(d);
+                    true
+                }
+                None => false,
+            },
+            "clear_hash" => {
+                self.finish(out, context);
+                return;
+            }
             _ => false,
         };
         let e = if ok {
@@ -632,50 +796,89 @@ impl Model {
     }
 
     fn position(&mut self, line: &str, first: Option<&str>, out: &[&str], context: &str) {
-        let text = match (first, line.find("position")) {
-            (Some("startpos" | "sfen"), Some(at)) => &line[at + "position".len()..],
-            _ => return self.expect(Expect::Error, out, context),
-        };
-        match self.game.parse(text) {
-            Some(game) => {
-                self.expect(Expect::Silent { ends_search: false }, out, context);
-                self.game = game;
+        // A rejected `position` leaves no position.
+        let start = AnyGame::start(self.variant);
+        let parsed = match (first, line.find("position")) {
+            (Some("startpos" | "sfen"), Some(at)) => {
+                start.parse(&line[at + "position".len()..], self.uci)
             }
+            (Some("fen"), Some(at)) => {
+                let rest = &line[at + "position".len()..];
+                let fen = rest.find("fen").map(|i| &rest[i + 3..]).unwrap_or_default();
+                start.parse(&format!(" sfen{fen}"), self.uci)
+            }
+            _ => None,
+        };
+        match parsed {
+            Some(_) => self.expect(Expect::Silent { ends_search: false }, out, context),
             None => self.expect(Expect::Error, out, context),
         }
+        self.game = parsed;
     }
 
     /// `go` with its arguments `args`.
     fn go(&mut self, args: &[&str], out: &[&str], context: &str) {
-        if out.iter().any(|l| l.starts_with(ERROR)) {
-            // Rejected: the error alone; a held-back answer stays held back.
+        if out.len() == 1 && out[0].starts_with(ERROR) {
+            // Rejected (or `go perft` without a position): the error alone; a held-back
+            // answer stays held back.
             return self.expect(Expect::Error, out, context);
         }
-        self.accepted += 1;
         let out = self.take_pending(out, context);
         let mate = args.contains(&"mate");
+        let perft = args
+            .iter()
+            .rposition(|&a| a == "perft")
+            .and_then(|i| args.get(i + 1)?.parse::<u32>().ok());
+        let w = self.writing();
+        let Some(game) = self.game.clone() else {
+            // No position: an error, then `bestmove resign` (nothing more for `go perft`).
+            assert!(
+                !out.is_empty() && out[0].starts_with(ERROR),
+                "{context}: expected an error for the missing position, got {out:?}"
+            );
+            if perft.is_some() {
+                assert_eq!(out.len(), 1, "{context}: {out:?}");
+                return;
+            }
+            let want = if mate {
+                "checkmate nomate"
+            } else {
+                "bestmove resign"
+            };
+            assert_eq!(&out[1..], [want], "{context}");
+            self.accepted += 1;
+            self.answered += 1;
+            return;
+        };
+        if let Some(depth) = perft {
+            let want = game.perft_lines(depth.min(Budget::TINY.depth), w);
+            assert_eq!(out, want, "{context}: the perft count");
+            return;
+        }
+        self.accepted += 1;
         let (reports, answer) = match out.split_last() {
             Some((&last, reports)) if !last.starts_with("info ") => (reports, Some(last)),
             _ => (out, None),
         };
         for report in reports {
-            if let Err(e) = self.game.check_info(report) {
+            if let Err(e) = game.check_info(report, w) {
                 panic!("{context}: search report `{report}`: {e}");
             }
         }
         match answer {
             Some(answer) => {
-                if let Err(e) = self.game.check_answer(answer, mate) {
+                if let Err(e) = game.check_answer(answer, mate, w) {
                     panic!("{context}: answer `{answer}`: {e}");
                 }
                 self.answered += 1;
             }
             None => {
+                let infinite = args.contains(&"infinite");
                 assert!(
-                    args.contains(&"infinite"),
-                    "{context}: `go` without `infinite` did not answer: {out:?}"
+                    infinite || args.contains(&"ponder"),
+                    "{context}: `go` without `infinite` or `ponder` did not answer: {out:?}"
                 );
-                self.pending = Some(self.game.clone());
+                self.pending = Some((game, !infinite, w));
             }
         }
     }

@@ -1,6 +1,7 @@
-//! `kshogi analyze`: the status of a position and its best lines, from the search and the
-//! df-pn mate solver of `kshogi-engine`, or, for a Kinzoku position, from the database that
-//! `kshogi solve kinzoku` builds (`kshogi-solver`) when there is one.
+//! `kshogi analyze`: the status of a position and its best lines, from the analysis
+//! service of `kshogi-analysis` (search and df-pn mate solver, or the perfect-play database
+//! that `kshogi solve kinzoku` builds, where it is installed and covers the position). This
+//! command only opens the database, renders the answer and shows the progress.
 
 use crate::db_path;
 use crate::engine_text::{self, ScoreJson};
@@ -10,23 +11,21 @@ use crate::show_cmd::{self, ColorChoice};
 use crate::solve_cmd::{self, ValueJson};
 use crate::variant_select;
 use clap::Args;
-use kshogi_core::{Color, Game, Move, Outcome, Variant};
-use kshogi_engine::mate::{self, MateResult};
-use kshogi_engine::{Info, Limits, Line, Score};
+use kshogi_analysis::database::SolverVariant;
+use kshogi_analysis::{Analyzer, DatabaseUse, MateSummary, PerfectPlay, Request, Source};
+use kshogi_core::{Color, Game, Position, Variant};
+use kshogi_engine::{Info, Limits};
 use kshogi_notation::kif::kif_move_text;
-use kshogi_notation::{
-    diagram, move_to_usi, move_to_usi_in, parse_game, to_sfen_in, DiagramStyle, Dialect,
-};
-use kshogi_registry::{with_variant, EngineFor, Registered, VariantKind};
-use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_solver::db::{Database, DbError, Probe};
+use kshogi_notation::{diagram, move_to_usi_in, parse_game, to_sfen_in, DiagramStyle, Dialect};
+use kshogi_registry::{with_variant, Registered, VariantKind};
+use kshogi_solver::db::Database;
 use kshogi_solver::value::Value;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The search time when no limit is given.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
@@ -34,21 +33,15 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
 /// The mate solver's node budget when `--mate-nodes` is not given.
 pub const DEFAULT_MATE_NODES: u64 = 200_000;
 
-/// Plies a database line of a drawn position shows (a win or a loss is shown to the end).
-pub const DRAW_LINE_PLIES: usize = 16;
-
-/// The longest database line, in plies (far beyond the longest win).
-const MAX_LINE_PLIES: usize = 1_000;
-
 /// More help for `kshogi analyze`, after the options.
 pub const ANALYZE_HELP: &str = concat!(
     "\
 Limits: --depth, --time and --nodes may be combined; the first one reached stops the
 search. Without any, the search runs for 2 seconds. Alongside the search, the df-pn mate
-solver looks for a forced win by checks (--mate-nodes nodes, 0 to skip it); a mate it
-proves is preferred to the search's first line when the search did not find a mate as
+solver looks for a forced win by checks (--mate-nodes nodes, 0 to skip it; with --time, or
+the default time, it stops with the search); a mate it proves is preferred to the search's first line when the search did not find a mate as
 short. Ctrl-C stops the search and prints the lines found so far (a second Ctrl-C exits).
-On a terminal, stderr shows the progress: depth, score and best move.
+On a terminal, stderr shows the progress: depth, score and best move (in the --dialect).
 
 Scores are from the side to move's point of view: `cp N` in centipawns (100 = about a
 pawn), or `mate N`: a forced win in N plies (checkmate, or any win the variant knows, such
@@ -198,32 +191,37 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
     };
     let settings = args.settings();
     let pos = args.position.as_str();
-    // The solver's database covers Kinzoku only (so far); every other variant is searched.
-    if kind.name() != Kinzoku::NAME {
-        return with_variant!(kind, V => {
-            analyze::<V>(pos, &settings, stop, progress)?.render(args.json, style)
-        });
+    let db = args.db.as_deref();
+    with_variant!(kind, V => {
+        analyze_with_db::<V>(pos, &settings, db, stop, progress)?.render(args.json, style)
+    })
+}
+
+/// Analyses the position for variant `V`, with the solver's database when it is for `V`:
+/// `--db FILE`, else the file at the default path if there is one.
+fn analyze_with_db<V: Registered>(
+    position: &str,
+    settings: &Settings,
+    explicit: Option<&Path>,
+    stop: &AtomicBool,
+    progress: bool,
+) -> Result<Analysis<V>, CliError> {
+    if !SolverVariant::is::<V>() {
+        return analyze::<V>(position, settings, None, stop, progress);
     }
     // A wrong position is reported before anything about the database.
-    parse_game::<Kinzoku>(pos)?;
-    let exact = match open_database(args.db.as_deref())? {
-        DbChoice::Open(db) => match analyze_exact(pos, &db, settings.multipv)? {
-            Some(mut a) => {
-                // Kinzoku's pieces have no other letters: its moves read the same in both
-                // dialects; the SFEN is written in the one asked for.
-                a.dialect = settings.dialect;
-                return a.render(args.json, style);
-            }
-            None => Exact::NotCovered {
-                path: db.path().to_path_buf(),
-                max_pieces: db.layout().max_pieces(),
-            },
-        },
-        DbChoice::Missing(path) => Exact::NoDatabase(path),
-    };
-    let mut a = analyze::<Kinzoku>(pos, &settings, stop, progress)?;
-    a.exact = exact;
-    a.render(args.json, style)
+    parse_game::<V>(position)?;
+    match open_database(explicit)? {
+        DbChoice::Open(db) => {
+            let path = db.path().to_path_buf();
+            analyze::<V>(position, settings, Some((&*db, path)), stop, progress)
+        }
+        DbChoice::Missing(path) => {
+            let mut a = analyze::<V>(position, settings, None, stop, progress)?;
+            a.exact = Exact::NoDatabase(path);
+            Ok(a)
+        }
+    }
 }
 
 /// The database for a Kinzoku position.
@@ -280,158 +278,6 @@ pub enum Exact {
     },
 }
 
-/// The value of a finished game for its side to move.
-fn outcome_value(side: Color, outcome: Outcome) -> Value {
-    match outcome {
-        Outcome::Win { winner, .. } if winner == side => Value::Win(0),
-        Outcome::Win { .. } => Value::Loss(0),
-        Outcome::Draw { .. } => Value::Draw,
-    }
-}
-
-/// A database value as a line's score.
-fn value_score(v: Value) -> ScoreJson {
-    match v {
-        Value::Win(d) => ScoreJson::Mate(i32::from(d)),
-        Value::Loss(d) => ScoreJson::Mate(-i32::from(d)),
-        Value::Draw => ScoreJson::Cp(0),
-    }
-}
-
-/// The line that starts with `first` from the position of `game` and then follows best play
-/// by the database (the first optimal move each time): to the end of the game, or for
-/// [`DRAW_LINE_PLIES`] plies in a drawn position.
-fn database_line<P: Probe>(
-    db: &P,
-    game: &Game<Kinzoku>,
-    first: Move,
-) -> Result<Vec<Move>, DbError> {
-    let mut g = game.clone();
-    let mut pv = Vec::new();
-    let mut next = Some(first);
-    while let Some(mv) = next {
-        if g.play(mv).is_err() {
-            break;
-        }
-        pv.push(mv);
-        if g.outcome().is_some() || pv.len() >= MAX_LINE_PLIES {
-            break;
-        }
-        let (value, best) = db.best_moves(g.position())?;
-        if value == Value::Draw && pv.len() >= DRAW_LINE_PLIES {
-            break;
-        }
-        next = best.first().copied();
-    }
-    Ok(pv)
-}
-
-/// Analyses a Kinzoku position with the database, without searching: `Ok(None)` when the
-/// database does not cover it (too many pieces).
-pub fn analyze_exact(
-    position: &str,
-    db: &Database,
-    multipv: usize,
-) -> Result<Option<Analysis<Kinzoku>>, CliError> {
-    let start = Instant::now();
-    let game = parse_game::<Kinzoku>(position)?;
-    let pos = *game.position();
-    let status = show_cmd::status(&game);
-    let fail = |e: DbError| solve_cmd::db_error(e, None);
-    let prev = game.moves().last().map(|m| m.to());
-    let (value, lines, optimal) = if let Some(outcome) = game.outcome() {
-        match db.value(&pos) {
-            Err(DbError::NotCovered(_)) => return Ok(None),
-            Err(e) => return Err(fail(e)),
-            // A finished game: its result (which a repetition may have decided).
-            Ok(_) => (
-                outcome_value(pos.side_to_move(), outcome),
-                Vec::new(),
-                Vec::new(),
-            ),
-        }
-    } else {
-        let (value, moves) = match db.moves(&pos) {
-            Err(DbError::NotCovered(_)) => return Ok(None),
-            Err(e) => return Err(fail(e)),
-            Ok(x) => x,
-        };
-        let optimal: Vec<Move> = moves
-            .iter()
-            .filter(|&&(_, v)| v == value)
-            .map(|&(m, _)| m)
-            .collect();
-        let mut lines = Vec::new();
-        for &(mv, v) in moves.iter().take(multipv) {
-            let pv = database_line(db, &game, mv).map_err(fail)?;
-            let plies = u32::try_from(pv.len()).unwrap_or(u32::MAX);
-            lines.push(LineReport {
-                mv: move_to_usi::<Kinzoku>(mv),
-                score: value_score(v),
-                pv_kif: engine_text::pv_kif(&pos, &pv, prev),
-                pv: engine_text::pv_usi::<Kinzoku>(&pv),
-                depth: plies,
-                seldepth: plies,
-                nodes: 0,
-                source: "database",
-            });
-        }
-        (value, lines, optimal)
-    };
-    let moves_kif = optimal
-        .iter()
-        .map(|&m| kif_move_text(&pos, m, prev))
-        .collect();
-    let legal_moves = if game.outcome().is_some() {
-        0
-    } else {
-        pos.legal_moves().len()
-    };
-    Ok(Some(Analysis {
-        dialect: Dialect::Canonical,
-        status,
-        legal_moves,
-        lines,
-        nodes: 0,
-        time: start.elapsed(),
-        depth: 0,
-        mate: MateSummary::Off,
-        interrupted: false,
-        exact: Exact::Found {
-            path: db.path().to_path_buf(),
-            value,
-            moves: engine_text::pv_usi::<Kinzoku>(&optimal),
-            moves_kif,
-        },
-        game,
-    }))
-}
-
-/// What the mate solver said.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum MateSummary {
-    /// Not run (`--mate-nodes 0`, or the game is over).
-    Off,
-    /// A forced win in this many plies was proven.
-    Mate(u32),
-    /// Proven: no forced win by checks.
-    NoMate,
-    /// The node budget or Ctrl-C ended it first.
-    Unknown,
-}
-
-impl MateSummary {
-    /// The JSON word: `mate`, `nomate`, `unknown` or `off`.
-    fn word(self) -> &'static str {
-        match self {
-            MateSummary::Off => "off",
-            MateSummary::Mate(_) => "mate",
-            MateSummary::NoMate => "nomate",
-            MateSummary::Unknown => "unknown",
-        }
-    }
-}
-
 /// One line of the report, in text form.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LineReport {
@@ -450,7 +296,7 @@ pub struct LineReport {
     pub seldepth: u32,
     /// Nodes of the whole search.
     pub nodes: u64,
-    /// `search` or `mate solver`.
+    /// `search`, `mate solver` or `database`.
     pub source: &'static str,
 }
 
@@ -481,114 +327,105 @@ pub struct Analysis<V: Registered> {
     pub dialect: Dialect,
 }
 
-/// Analyses the position given by the `POSITION` argument for variant `V`: the search
-/// (within `settings.limits`) and the mate solver run side by side on two threads, both
-/// stopped early by `stop`. With `progress`, stderr shows the current depth, score and
-/// best move on one line, rewritten as the search deepens.
+/// Analyses the position given by the `POSITION` argument for variant `V` with the
+/// analysis service: the search (within `settings.limits`) and the mate solver side by side,
+/// both stopped early by `stop`, or the database `db` (with its file) where it covers the
+/// position. With `progress`, stderr shows the current depth, score and best move on one
+/// line, rewritten as the search deepens.
 pub fn analyze<V: Registered>(
     position: &str,
     settings: &Settings,
+    db: Option<(&dyn PerfectPlay<V>, PathBuf)>,
     stop: &AtomicBool,
     progress: bool,
 ) -> Result<Analysis<V>, CliError> {
     let game = parse_game::<V>(position)?;
     let pos = *game.position();
     let status = show_cmd::status(&game);
-    if game.outcome().is_some() {
-        return Ok(Analysis {
-            dialect: settings.dialect,
-            game,
-            status,
-            legal_moves: 0,
-            lines: Vec::new(),
-            nodes: 0,
-            time: Duration::ZERO,
-            depth: 0,
-            mate: MateSummary::Off,
-            interrupted: false,
-            exact: Exact::NotApplicable,
-        });
-    }
-    let legal_moves = pos.legal_moves().len();
-    let mut engine = EngineFor::<V>::new(settings.hash_mb);
+    let legal_moves = if game.outcome().is_some() {
+        0
+    } else {
+        pos.legal_moves().len()
+    };
+    let request = Request {
+        limits: settings.limits.clone(),
+        multipv: settings.multipv,
+        mate_nodes: settings.mate_nodes,
+    };
+    let mut service = Analyzer::<V, V::Eval>::new(settings.hash_mb);
     let mut shown = false;
-    let start = Instant::now();
-    let (result, mate) = std::thread::scope(|s| {
-        let solver = (settings.mate_nodes > 0)
-            .then(|| s.spawn(|| mate::solve::<V, V::Eval>(&pos, settings.mate_nodes, stop)));
-        let mut on_info = |info: &Info| {
-            if progress && info.multipv == 1 {
-                show_progress::<V>(info);
-                shown = true;
-            }
-        };
-        let result = engine.search(
-            &game,
-            &settings.limits,
-            settings.multipv,
-            stop,
-            &mut on_info,
-        );
-        let mate = solver.map(|h| h.join().unwrap_or(MateResult::Unknown));
-        (result, mate)
-    });
-    let wall = start.elapsed();
+    let dialect = settings.dialect;
+    let mut on_info = |info: &Info, source: Source| {
+        if progress && info.multipv == 1 && source == Source::Search {
+            show_progress(&pos, info, dialect);
+            shown = true;
+        }
+    };
+    let (book, path) = match db {
+        Some((d, p)) => (Some(d), Some(p)),
+        None => (None, None),
+    };
+    let result = service
+        .analyse(&game, &request, book, stop, &mut on_info)
+        .map_err(|e| solve_cmd::db_error(e, None))?;
     if shown {
         eprint!("\r\x1b[2K");
         let _ = std::io::stderr().flush();
     }
-    let time = if result.time.is_zero() {
-        wall
-    } else {
-        result.time
-    };
-    let mut lines = merge_mate(&game, &result.lines, mate.as_ref(), result.depth);
-    lines.truncate(settings.multipv);
     let prev = game.moves().last().map(|m| m.to());
-    let reports = lines
+    let reports = result
+        .lines
         .iter()
         .map(|l| LineReport {
-            mv: move_to_usi_in(&pos, l.mv, settings.dialect),
-            score: l.score.into(),
-            pv: engine_text::pv_usi_in(&pos, &l.pv, settings.dialect),
-            pv_kif: engine_text::pv_kif(&pos, &l.pv, prev),
-            depth: l.depth,
-            seldepth: l.seldepth,
+            mv: move_to_usi_in(&pos, l.line.mv, dialect),
+            score: l.line.score.into(),
+            pv: engine_text::pv_usi_in(&pos, &l.line.pv, dialect),
+            pv_kif: engine_text::pv_kif(&pos, &l.line.pv, prev),
+            depth: l.line.depth,
+            seldepth: l.line.seldepth,
             nodes: result.nodes,
-            source: if result.lines.contains(l) {
-                "search"
-            } else {
-                "mate solver"
-            },
+            source: l.source.name(),
         })
         .collect();
-    let mate = match mate {
-        None => MateSummary::Off,
-        Some(MateResult::Mate { plies, .. }) => MateSummary::Mate(plies),
-        Some(MateResult::NoMate) => MateSummary::NoMate,
-        Some(MateResult::Unknown) => MateSummary::Unknown,
+    let exact = match (result.database, path) {
+        (DatabaseUse::Exact { value, optimal }, Some(path)) => Exact::Found {
+            path,
+            value,
+            moves: optimal
+                .iter()
+                .map(|&m| move_to_usi_in(&pos, m, dialect))
+                .collect(),
+            moves_kif: optimal
+                .iter()
+                .map(|&m| kif_move_text(&pos, m, prev))
+                .collect(),
+        },
+        (DatabaseUse::NotCovered { max_pieces }, Some(path)) => {
+            Exact::NotCovered { path, max_pieces }
+        }
+        _ => Exact::NotApplicable,
     };
     Ok(Analysis {
-        dialect: settings.dialect,
+        dialect,
         game,
         status,
         legal_moves,
         lines: reports,
         nodes: result.nodes,
-        time,
+        time: result.time,
         depth: result.depth,
-        mate,
+        mate: result.mate,
         interrupted: stop.load(Ordering::SeqCst),
-        exact: Exact::NotApplicable,
+        exact,
     })
 }
 
-/// One progress line on stderr, overwriting the previous one.
-fn show_progress<V: Registered>(info: &Info) {
+/// One progress line on stderr, overwriting the previous one; the best move in `dialect`.
+fn show_progress<V: Variant>(pos: &Position<V>, info: &Info, dialect: Dialect) {
     let best = info
         .pv
         .first()
-        .map_or_else(|| "-".to_string(), |&m| move_to_usi::<V>(m));
+        .map_or_else(|| "-".to_string(), |&m| move_to_usi_in(pos, m, dialect));
     eprint!(
         "\r\x1b[2Kdepth {} score {} best {} nodes {}",
         info.depth,
@@ -597,57 +434,6 @@ fn show_progress<V: Registered>(info: &Info) {
         info.nodes
     );
     let _ = std::io::stderr().flush();
-}
-
-/// The lines to report: the search's lines with their principal variations checked (each
-/// cut at its first illegal move, and dropped when even its first move is illegal), and
-/// the mate solver's line first when it proved a win that the search's first line does not
-/// match (a mate at most as short). A search line with the solver's move is then dropped.
-pub fn merge_mate<V: Registered>(
-    game: &Game<V>,
-    lines: &[Line],
-    mate: Option<&MateResult>,
-    depth: u32,
-) -> Vec<Line> {
-    let pos = game.position();
-    let mut out: Vec<Line> = lines
-        .iter()
-        .filter_map(|l| {
-            let pv = if l.pv.first() == Some(&l.mv) {
-                engine_text::legal_prefix(pos, &l.pv)
-            } else {
-                engine_text::legal_prefix(pos, &[l.mv])
-            };
-            (!pv.is_empty()).then(|| Line { pv, ..l.clone() })
-        })
-        .collect();
-    let Some(MateResult::Mate { plies, pv }) = mate else {
-        return out;
-    };
-    let pv = engine_text::legal_prefix(pos, pv);
-    let Some(&first) = pv.first() else {
-        return out;
-    };
-    let plies_i = i32::try_from(*plies).unwrap_or(i32::MAX);
-    let search_has_it = matches!(
-        out.first(),
-        Some(Line { score: Score::Mate(n), .. }) if *n > 0 && *n <= plies_i
-    );
-    if search_has_it {
-        return out;
-    }
-    out.retain(|l| l.mv != first);
-    out.insert(
-        0,
-        Line {
-            mv: first,
-            score: Score::Mate(plies_i),
-            seldepth: u32::try_from(pv.len()).unwrap_or(u32::MAX),
-            pv,
-            depth,
-        },
-    );
-    out
 }
 
 /// `1 ply`, `3 plies`.
@@ -873,13 +659,7 @@ impl<V: Registered> Analysis<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kshogi_core::Move;
-    use kshogi_notation::parse_usi;
     use kshogi_rules_kyoto::Kyoto;
-
-    fn usi_list<V: Registered>(pv: &[Move]) -> Vec<String> {
-        engine_text::pv_usi::<V>(pv)
-    }
 
     fn quick() -> Settings {
         Settings {
@@ -898,7 +678,14 @@ mod tests {
     fn finished_game_has_no_lines() {
         // Hand-checked mate (see show_cmd's tests): G*5b with the Silver on 4c.
         let stop = AtomicBool::new(false);
-        let a = analyze::<Kyoto>("k4/5/1S3/5/4K b G 9 moves G*5b", &quick(), &stop, false).unwrap();
+        let a = analyze::<Kyoto>(
+            "k4/5/1S3/5/4K b G 9 moves G*5b",
+            &quick(),
+            None,
+            &stop,
+            false,
+        )
+        .unwrap();
         assert_eq!(a.status, "black wins by checkmate");
         assert_eq!(a.legal_moves, 0);
         assert!(a.lines.is_empty());
@@ -942,41 +729,5 @@ mod tests {
         for bad in ["0", "-1", "x", "NaN", "inf", "1e9"] {
             assert!(parse_seconds(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn a_proven_mate_goes_first() {
-        // Mate in 1 by G*5b (see above); the search's line says cp.
-        let game = parse_game::<Kyoto>("k4/5/1S3/5/4K b G 9").unwrap();
-        let pos = *game.position();
-        let mate_mv = parse_usi(&pos, "G*5b").unwrap();
-        let other = parse_usi(&pos, "1e2e").unwrap();
-        let line = |mv: Move, score| Line {
-            mv,
-            score,
-            pv: vec![mv],
-            depth: 3,
-            seldepth: 4,
-        };
-        let search = vec![line(other, Score::Cp(500)), line(mate_mv, Score::Cp(400))];
-        let solved = MateResult::Mate {
-            plies: 1,
-            pv: vec![mate_mv],
-        };
-        let merged = merge_mate(&game, &search, Some(&solved), 3);
-        assert_eq!(merged.len(), 2);
-        assert_eq!(merged[0].mv, mate_mv);
-        assert_eq!(merged[0].score, Score::Mate(1));
-        assert_eq!(usi_list::<Kyoto>(&merged[0].pv), ["G*5b"]);
-        assert_eq!(merged[1].mv, other);
-        // A search that already has the mate keeps its lines.
-        let search = vec![line(mate_mv, Score::Mate(1))];
-        assert_eq!(merge_mate(&game, &search, Some(&solved), 3), search);
-        // No search line at all (stopped at once): the solver's line alone.
-        assert_eq!(merge_mate(&game, &[], Some(&solved), 0).len(), 1);
-        // Illegal engine output is dropped, never printed.
-        let white_move = parse_usi(&pos.after(other), "5a4a").unwrap();
-        let bogus = vec![line(white_move, Score::Cp(0))];
-        assert!(merge_mate(&game, &bogus, None, 1).is_empty());
     }
 }

@@ -20,8 +20,9 @@
 //! when Ctrl-C interrupts `perft` (Ctrl-C during `analyze` prints the lines so far, exit 0).
 //!
 //! The USI loop of `kshogi usi` (and the engine text helpers it shares with `analyze` and
-//! `selfplay`) live in the library part of this package (`src/lib.rs`), so that tests and
-//! the fuzz target can run it in-process; the binary only calls it.
+//! `selfplay`) is the crate `kshogi-usi`, and the analysis policy of `analyze` and `usi`
+//! (search with df-pn, the Kinzoku database, the move to play) is `kshogi-analysis`; the
+//! binary only calls them.
 //!
 //! `kshogi solve kinzoku` builds (and with `--verify` checks) the Kinzoku Shogi database of
 //! `kshogi-solver`, which `kshogi analyze` then uses for Kinzoku positions; Ctrl-C during a
@@ -43,10 +44,10 @@ mod variant_select;
 use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
 use error::CliError;
-// The library part: `crate::engine_text` stays the path the commands use.
-use kshogi_cli::engine_text;
-use kshogi_cli::usi;
+// `crate::engine_text` stays the path the commands use.
 use kshogi_registry::{with_variant, VariantKind};
+use kshogi_usi as usi;
+use kshogi_usi::engine_text;
 use std::io::Write as _;
 use std::process::ExitCode;
 
@@ -314,6 +315,9 @@ struct UsiArgs {
           help = format!("The variant to start with, one of {}; `setoption name USI_Variant` \
                           changes it [default: {}]", VariantKind::names(), VariantKind::ALL[0]))]
     variant: Option<VariantKind>,
+    /// The Kinzoku database to play from [default: the default path, if the file is there]
+    #[arg(long, value_name = "FILE")]
+    db: Option<std::path::PathBuf>,
 }
 
 fn perft(args: &PerftArgs) -> Result<String, CliError> {
@@ -332,8 +336,26 @@ fn perft(args: &PerftArgs) -> Result<String, CliError> {
 }
 
 /// Runs `kshogi usi` on standard input and output until `quit` or end of input.
+/// The Kinzoku database comes from `--db FILE` (which must open), else from the default
+/// path when a usable file is there; a damaged file there is reported on stderr and the
+/// engine plays by search.
 fn serve_usi(args: &UsiArgs) -> Result<String, CliError> {
-    usi::serve_stdio(args.variant.unwrap_or(VariantKind::ALL[0]));
+    let databases = match &args.db {
+        Some(path) => usi::Databases::open(path)
+            .map_err(|e| solve_cmd::db_error(e, Some("kshogi solve kinzoku --out FILE --force")))?,
+        None => usi::Databases::open_default().unwrap_or_else(|(path, e)| {
+            eprintln!(
+                "warning: the database {} cannot be used ({e}); playing by search",
+                path.display()
+            );
+            usi::Databases::none()
+        }),
+    };
+    usi::serve_stdio(&usi::Config {
+        variant: args.variant,
+        mode: usi::SearchMode::Threaded,
+        databases,
+    });
     Ok(String::new())
 }
 

@@ -171,7 +171,7 @@ fn legal_moves(variant: &str, position: &str) -> Vec<String> {
 /// ` var <name>` for each registered variant, in the registry's order (the list itself is
 /// the registry's; the conformance suite checks each variant is offered).
 fn registered_vars() -> String {
-    kshogi_cli::usi::VariantKind::ALL
+    kshogi_registry::VariantKind::ALL
         .iter()
         .map(|k| format!(" var {}", k.name()))
         .collect()

@@ -24,6 +24,7 @@ mod diagram;
 pub mod kif;
 mod position_arg;
 mod sfen;
+pub mod uci;
 mod usi;
 
 #[cfg(feature = "serde")]

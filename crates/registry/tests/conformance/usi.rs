@@ -2,10 +2,10 @@
 //! search budget, driven one command at a time and every answer checked.
 
 use crate::{for_each_variant, Failures};
-use kshogi_cli::usi::{serve_with, Budget, Out, SearchMode};
 use kshogi_core::{Position, Variant};
 use kshogi_notation::{move_to_usi, parse_usi};
 use kshogi_registry::{with_variant, VariantKind};
+use kshogi_usi::{serve_with, Budget, Out, SearchMode};
 use std::io::{BufReader, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};

@@ -1,32 +1,20 @@
-//! Helpers shared by `analyze`, `usi`, `selfplay` and `perft`: engine results as text,
-//! and the move to play when the engine has nothing to say. They are part of the library
-//! only because the USI loop needs them; the binary uses them too. Not a stable API.
+//! Engine results as text, shared by the USI loop and the command line's `analyze`,
+//! `selfplay` and `perft`: moves and lines in USI (either dialect) and KIF, scores, rates.
+//! Not a stable API.
 //!
-//! The engine's lines are checked move by move before they are printed: a principal
-//! variation is cut at its first move that is not legal (which a correct engine never
-//! gives), so no output can name an illegal move.
+//! Which lines to print and which move to play is the analysis service's decision
+//! (`kshogi-analysis`; [`legal_prefix`] and [`choose_move`] are re-exported from it): a
+//! principal variation is cut at its first move that is not legal, so no output can name
+//! an illegal move.
 
+pub use kshogi_analysis::{choose_move, legal_prefix};
 use kshogi_core::Variant;
-use kshogi_core::{Game, Move, Position, Square};
-use kshogi_engine::{Line, Score};
+use kshogi_core::{Move, Position, Square};
+use kshogi_engine::Score;
 use kshogi_notation::kif::kif_move_text;
 use kshogi_notation::{move_to_usi, move_to_usi_in, Dialect};
 use serde::Serialize;
 use std::time::Duration;
-
-/// The longest prefix of `pv` that is a sequence of legal moves from `pos`.
-pub fn legal_prefix<V: Variant>(pos: &Position<V>, pv: &[Move]) -> Vec<Move> {
-    let mut p = *pos;
-    let mut out = Vec::with_capacity(pv.len());
-    for &mv in pv {
-        if !p.is_legal(mv) {
-            break;
-        }
-        out.push(mv);
-        p.make(mv);
-    }
-    out
-}
 
 /// The moves of `pv` in canonical USI.
 pub fn pv_usi<V: Variant>(pv: &[Move]) -> Vec<String> {
@@ -86,19 +74,6 @@ impl From<Score> for ScoreJson {
             Score::Mate(n) => ScoreJson::Mate(n),
         }
     }
-}
-
-/// The move to play in `game` (whose game is not over): the first move of the engine's best
-/// line when it is legal, otherwise the first legal move in the generator's order (so a
-/// move is always played while one exists). `None` when there is no legal move.
-pub fn choose_move<V: Variant>(game: &Game<V>, lines: &[Line]) -> Option<Move> {
-    let pos = game.position();
-    if let Some(line) = lines.first() {
-        if pos.is_legal(line.mv) {
-            return Some(line.mv);
-        }
-    }
-    pos.legal_moves().iter().next().copied()
 }
 
 /// Nodes per second as an integer; 0 when no time was measured.
@@ -165,21 +140,5 @@ mod tests {
     fn nps_guards_zero_time() {
         assert_eq!(nodes_per_second(5, Duration::ZERO), 0);
         assert_eq!(nodes_per_second(3, Duration::from_millis(1500)), 2);
-    }
-
-    #[test]
-    fn fallback_move_is_legal() {
-        let g = parse_game::<Kyoto>("startpos").unwrap();
-        let mv = choose_move(&g, &[]).unwrap();
-        assert!(g.position().is_legal(mv));
-        // A bogus engine line is ignored.
-        let bogus = Line {
-            mv: parse_usi(&g.position().after(mv), "5a5b+").unwrap(),
-            score: Score::Cp(0),
-            pv: Vec::new(),
-            depth: 1,
-            seldepth: 1,
-        };
-        assert_eq!(choose_move(&g, &[bogus]), Some(mv));
     }
 }

@@ -119,10 +119,12 @@ pub struct GoParams {
     pub nodes: Option<u64>,
     /// `infinite`: search until `stop`.
     pub infinite: bool,
-    /// `ponder`: accepted, and searched like a normal `go` (USI_Ponder is not offered).
+    /// `ponder`: search until `ponderhit` (then on the clock) or `stop`.
     pub ponder: bool,
     /// `mate ...`: run the mate solver instead of the search.
     pub mate: Option<MateTime>,
+    /// `perft N`: count the leaves of the legal-move tree instead of searching.
+    pub perft: Option<u32>,
 }
 
 /// A time in milliseconds. A negative value (some GUIs send one when the clock has run
@@ -188,6 +190,11 @@ pub fn parse_go(args: &[&str]) -> Result<GoParams, String> {
             }
             "nodes" => {
                 p.nodes = Some(count_value(key, next, u64::MAX)?);
+                i += 1;
+            }
+            "perft" => {
+                let d = count_value(key, next, u64::from(MAX_DEPTH))?;
+                p.perft = Some(u32::try_from(d).unwrap_or(MAX_DEPTH));
                 i += 1;
             }
             "infinite" => p.infinite = true,
@@ -327,6 +334,7 @@ mod tests {
             (Some(3), Some(500), true, true)
         );
         assert_eq!(parse_go(&[]).unwrap(), GoParams::default());
+        assert_eq!(parse_go(&["perft", "3"]).unwrap().perft, Some(3));
         assert_eq!(
             parse_go(&["movetime", "-5"]).unwrap().clock.movetime,
             Some(0)
@@ -367,6 +375,9 @@ mod tests {
             &["btime", "1.5"],
             &["wtime", "--3"],
             &["searchmoves", "1e1d+"],
+            &["perft"],
+            &["perft", "0"],
+            &["perft", "x"],
             &["banana"],
         ] {
             assert!(parse_go(bad).is_err(), "{bad:?}");

@@ -1,0 +1,724 @@
+//! # kshogi-analysis
+//!
+//! One analysis service below the front ends (`kshogi analyze`, the USI loop of
+//! `kshogi-usi`): given a game and what to look for ([`Request`]), [`Analyzer::analyse`]
+//!
+//! - follows a perfect-play database ([`PerfectPlay`]) where one covers the position: no
+//!   search, the lines are the best moves by their exact values, each followed by best play;
+//! - otherwise runs the search and the df-pn mate solver of `kshogi-engine` side by side and
+//!   merges their lines ([`merge_mate`]): a mate the solver proved goes first when the
+//!   search's first line has no mate as short;
+//! - keeps every line legal: a principal variation is cut at its first move that is not
+//!   legal ([`legal_prefix`]), and a line whose first move is not legal is dropped, so no
+//!   front end can print an illegal move;
+//! - chooses the move to play ([`Analysis::best`]): the first move of the first line, which
+//!   is always the first move of the last principal variation reported to the caller for
+//!   line 1 (when the merged lines differ from what the search last reported, they are
+//!   reported again), or, when there is no line at all, the first legal move.
+//!
+//! Everything is generic over the variant and its evaluator and monomorphised. This crate
+//! depends on core, the engine and the solver only: it must not depend on notation, the
+//! registry, a rules crate, the command line or the USI loop, and it names no variant (a
+//! database says which variant it is for, see [`database`]). It prints nothing: progress
+//! goes to the caller's callback, text is the front ends' job.
+
+pub mod database;
+
+pub use database::{Databases, PerfectPlay};
+pub use kshogi_solver::value::Value;
+
+use kshogi_core::{Color, Game, Move, Outcome, Position, Variant};
+use kshogi_engine::mate::{self, MateResult};
+use kshogi_engine::{Engine, Evaluator, Info, Limits, Line, Score};
+use kshogi_solver::db::DbError;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Plies a database line of a drawn position shows (a win or a loss is shown to the end).
+pub const DRAW_LINE_PLIES: usize = 16;
+
+/// The longest database line, in plies (far beyond the longest win of any database).
+const MAX_LINE_PLIES: usize = 1_000;
+
+/// What to look for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Request {
+    /// The search limits (see [`Engine::search`]).
+    pub limits: Limits,
+    /// Number of lines (at least 1).
+    pub multipv: usize,
+    /// Node budget of the df-pn mate solver; 0 does not run it. With a reproducible search
+    /// (no time limit and not `infinite`) the solver's answer is waited for, so the result
+    /// depends on the input alone; otherwise the solver stops when the search does.
+    pub mate_nodes: u64,
+}
+
+/// Where a line comes from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// The alpha-beta search.
+    Search,
+    /// The df-pn mate solver.
+    MateSolver,
+    /// A perfect-play database.
+    Database,
+}
+
+impl Source {
+    /// `search`, `mate solver` or `database`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Search => "search",
+            Source::MateSolver => "mate solver",
+            Source::Database => "database",
+        }
+    }
+}
+
+/// One line of the answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysedLine {
+    /// The move, its score, its principal variation (legal, starting with the move), depth.
+    pub line: Line,
+    /// Where it comes from.
+    pub source: Source,
+}
+
+/// What the mate solver said.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MateSummary {
+    /// Not run (no budget, the game is over, or a database answered).
+    Off,
+    /// A forced win in this many plies was proven.
+    Mate(u32),
+    /// Proven: no forced win by checks.
+    NoMate,
+    /// The node budget or `stop` ended it first.
+    Unknown,
+}
+
+impl MateSummary {
+    /// `mate`, `nomate`, `unknown` or `off`.
+    pub fn word(self) -> &'static str {
+        match self {
+            MateSummary::Off => "off",
+            MateSummary::Mate(_) => "mate",
+            MateSummary::NoMate => "nomate",
+            MateSummary::Unknown => "unknown",
+        }
+    }
+}
+
+/// What a database said about the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DatabaseUse {
+    /// No database for this variant was given.
+    None,
+    /// The database does not cover the position (it was searched instead).
+    NotCovered {
+        /// The most pieces besides the kings a covered position has.
+        max_pieces: usize,
+    },
+    /// The database's answer.
+    Exact {
+        /// The value for the side to move.
+        value: Value,
+        /// Every move that keeps the value (none once the game is over).
+        optimal: Vec<Move>,
+    },
+}
+
+/// The answer of [`Analyzer::analyse`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The best lines, best first; empty when the game is over.
+    pub lines: Vec<AnalysedLine>,
+    /// The move to play: the first move of the first line, or the first legal move when
+    /// there is no line; `None` when there is no legal move (the game is over).
+    pub best: Option<Move>,
+    /// Nodes searched (0 when a database answered).
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// Deepest completed iteration of the search.
+    pub depth: u32,
+    /// The mate solver's verdict.
+    pub mate: MateSummary,
+    /// What the database said.
+    pub database: DatabaseUse,
+}
+
+/// The longest prefix of `pv` that is a sequence of legal moves from `pos`.
+pub fn legal_prefix<V: Variant>(pos: &Position<V>, pv: &[Move]) -> Vec<Move> {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(pv.len());
+    for &mv in pv {
+        if !p.is_legal(mv) {
+            break;
+        }
+        out.push(mv);
+        p.make(mv);
+    }
+    out
+}
+
+/// The move to play in `game` (whose game is not over): the first move of the best line
+/// when it is legal, otherwise the first legal move in the generator's order (so a move is
+/// always played while one exists). `None` when there is no legal move.
+pub fn choose_move<V: Variant>(game: &Game<V>, lines: &[Line]) -> Option<Move> {
+    let pos = game.position();
+    if let Some(line) = lines.first() {
+        if pos.is_legal(line.mv) {
+            return Some(line.mv);
+        }
+    }
+    pos.legal_moves().iter().next().copied()
+}
+
+/// The lines to report: the search's lines with their principal variations checked (each
+/// cut at its first illegal move, and dropped when even its first move is illegal), and
+/// the mate solver's line first when it proved a win that the search's first line does not
+/// match (a mate at most as short). A search line with the solver's move is then dropped.
+pub fn merge_mate<V: Variant>(
+    game: &Game<V>,
+    lines: &[Line],
+    mate: Option<&MateResult>,
+    depth: u32,
+) -> Vec<AnalysedLine> {
+    let pos = game.position();
+    let mut out: Vec<AnalysedLine> = lines
+        .iter()
+        .filter_map(|l| {
+            let pv = if l.pv.first() == Some(&l.mv) {
+                legal_prefix(pos, &l.pv)
+            } else {
+                legal_prefix(pos, &[l.mv])
+            };
+            (!pv.is_empty()).then(|| AnalysedLine {
+                line: Line { pv, ..l.clone() },
+                source: Source::Search,
+            })
+        })
+        .collect();
+    let Some(MateResult::Mate { plies, pv }) = mate else {
+        return out;
+    };
+    let pv = legal_prefix(pos, pv);
+    let Some(&first) = pv.first() else {
+        return out;
+    };
+    let plies_i = i32::try_from(*plies).unwrap_or(i32::MAX);
+    let search_has_it = matches!(
+        out.first(),
+        Some(AnalysedLine { line: Line { score: Score::Mate(n), .. }, .. }) if *n > 0 && *n <= plies_i
+    );
+    if search_has_it {
+        return out;
+    }
+    out.retain(|l| l.line.mv != first);
+    out.insert(
+        0,
+        AnalysedLine {
+            line: Line {
+                mv: first,
+                score: Score::Mate(plies_i),
+                seldepth: u32::try_from(pv.len()).unwrap_or(u32::MAX),
+                pv,
+                depth,
+            },
+            source: Source::MateSolver,
+        },
+    );
+    out
+}
+
+/// The value of a finished game for its side to move.
+fn outcome_value(side: Color, outcome: Outcome) -> Value {
+    match outcome {
+        Outcome::Win { winner, .. } if winner == side => Value::Win(0),
+        Outcome::Win { .. } => Value::Loss(0),
+        Outcome::Draw { .. } => Value::Draw,
+    }
+}
+
+/// A database value as a score: `mate N`, `mate -N`, or `cp 0` for a draw.
+pub fn value_score(v: Value) -> Score {
+    match v {
+        Value::Win(d) => Score::Mate(i32::from(d)),
+        Value::Loss(d) => Score::Mate(-i32::from(d)),
+        Value::Draw => Score::Cp(0),
+    }
+}
+
+/// The value of a position and of each of its legal moves by a database.
+type Valued = (Value, Vec<(Move, Value)>);
+
+/// The value of each legal move of `pos` by the database, best first (then in generation
+/// order); `None` when the database does not cover `pos` or one of its successors.
+fn database_moves<V: Variant>(
+    db: &dyn PerfectPlay<V>,
+    pos: &Position<V>,
+) -> Result<Option<Valued>, DbError> {
+    let Some(value) = db.value(pos)? else {
+        return Ok(None);
+    };
+    let mut out = Vec::new();
+    for &m in pos.legal_moves().iter() {
+        let Some(v) = db.value(&pos.after(m))? else {
+            return Ok(None);
+        };
+        out.push((m, v.back()));
+    }
+    out.sort_by_key(|&(_, v)| -v.rank());
+    Ok(Some((value, out)))
+}
+
+/// The line that starts with `first` from `game` and then follows best play by the
+/// database (the first optimal move each time): to the end of the game, or for
+/// [`DRAW_LINE_PLIES`] plies in a drawn position.
+fn database_line<V: Variant>(
+    db: &dyn PerfectPlay<V>,
+    game: &Game<V>,
+    first: Move,
+) -> Result<Vec<Move>, DbError> {
+    let mut g = game.clone();
+    let mut pv = Vec::new();
+    let mut next = Some(first);
+    while let Some(mv) = next {
+        if g.play(mv).is_err() {
+            break;
+        }
+        pv.push(mv);
+        if g.outcome().is_some() || pv.len() >= MAX_LINE_PLIES {
+            break;
+        }
+        let Some((value, moves)) = database_moves(db, g.position())? else {
+            break;
+        };
+        if value == Value::Draw && pv.len() >= DRAW_LINE_PLIES {
+            break;
+        }
+        next = moves.iter().find(|&&(_, v)| v == value).map(|&(m, _)| m);
+    }
+    Ok(pv)
+}
+
+/// A report of a finished line to the caller's callback.
+fn line_info(l: &AnalysedLine, index: usize, nodes: u64, time: Duration) -> Info {
+    Info {
+        depth: l.line.depth,
+        seldepth: l.line.seldepth,
+        multipv: index + 1,
+        score: l.line.score,
+        pv: l.line.pv.clone(),
+        nodes,
+        time,
+        hashfull: 0,
+    }
+}
+
+/// The analysis service for variant `V` with evaluator `E`: owns the search engine (and its
+/// transposition table), so that a USI session keeps what it learnt between moves.
+pub struct Analyzer<V: Variant, E: Evaluator<V>> {
+    engine: Engine<V, E>,
+}
+
+impl<V: Variant, E: Evaluator<V>> core::fmt::Debug for Analyzer<V, E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Analyzer")
+            .field("engine", &self.engine)
+            .finish()
+    }
+}
+
+impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
+    /// A service whose search has a transposition table of at most `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> Analyzer<V, E> {
+        Analyzer {
+            engine: Engine::new(hash_mb),
+        }
+    }
+
+    /// Resizes (and clears) the transposition table.
+    pub fn set_hash(&mut self, hash_mb: usize) {
+        self.engine.set_hash(hash_mb);
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.engine.clear();
+    }
+
+    /// Analyses the current position of `game` (its history feeds the repetition rule): see
+    /// the crate documentation. `db` is the perfect-play database for `V`, if any. `stop`
+    /// ends the search and the solver early (the lines found so far are the answer).
+    /// `on_info` gets every line as it is found, with its source: the search's iterations
+    /// (principal variations cut to their legal prefix), then the final lines again when
+    /// they differ from what was last reported for line 1, or the database's lines. A
+    /// damaged database is an error.
+    pub fn analyse(
+        &mut self,
+        game: &Game<V>,
+        req: &Request,
+        db: Option<&dyn PerfectPlay<V>>,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info, Source),
+    ) -> Result<Analysis, DbError> {
+        let start = Instant::now();
+        let pos = *game.position();
+        let mut analysis = Analysis {
+            lines: Vec::new(),
+            best: None,
+            nodes: 0,
+            time: Duration::ZERO,
+            depth: 0,
+            mate: MateSummary::Off,
+            database: DatabaseUse::None,
+        };
+        if let Some(db) = db.filter(|d| d.serves()) {
+            if let Some(outcome) = game.outcome() {
+                analysis.database = match db.value(&pos)? {
+                    None => DatabaseUse::NotCovered {
+                        max_pieces: db.max_pieces(),
+                    },
+                    // A finished game: its result (which a repetition may have decided).
+                    Some(_) => DatabaseUse::Exact {
+                        value: outcome_value(pos.side_to_move(), outcome),
+                        optimal: Vec::new(),
+                    },
+                };
+                analysis.time = start.elapsed();
+                return Ok(analysis);
+            }
+            match database_moves(db, &pos)? {
+                None => {
+                    analysis.database = DatabaseUse::NotCovered {
+                        max_pieces: db.max_pieces(),
+                    }
+                }
+                Some((value, moves)) => {
+                    let multipv = req.multipv.max(1);
+                    for &(mv, v) in moves.iter().take(multipv) {
+                        let pv = database_line(db, game, mv)?;
+                        let plies = u32::try_from(pv.len()).unwrap_or(u32::MAX);
+                        analysis.lines.push(AnalysedLine {
+                            line: Line {
+                                mv,
+                                score: value_score(v),
+                                pv,
+                                depth: plies,
+                                seldepth: plies,
+                            },
+                            source: Source::Database,
+                        });
+                    }
+                    analysis.time = start.elapsed();
+                    for (i, l) in analysis.lines.iter().enumerate() {
+                        on_info(&line_info(l, i, 0, analysis.time), Source::Database);
+                    }
+                    analysis.best = analysis.lines.first().map(|l| l.line.mv);
+                    analysis.database = DatabaseUse::Exact {
+                        value,
+                        optimal: moves
+                            .iter()
+                            .filter(|&&(_, v)| v == value)
+                            .map(|&(m, _)| m)
+                            .collect(),
+                    };
+                    return Ok(analysis);
+                }
+            }
+        }
+        if game.outcome().is_some() {
+            analysis.time = start.elapsed();
+            return Ok(analysis);
+        }
+        let db_use = analysis.database;
+        Ok(self.search(game, req, stop, on_info, start, db_use))
+    }
+
+    /// The search and the mate solver side by side; see [`Analyzer::analyse`].
+    fn search(
+        &mut self,
+        game: &Game<V>,
+        req: &Request,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info, Source),
+        start: Instant,
+        database: DatabaseUse,
+    ) -> Analysis {
+        let pos = *game.position();
+        let reproducible = req.limits.time.is_none() && !req.limits.infinite;
+        let search_done = AtomicBool::new(false);
+        let solver_stop = AtomicBool::new(false);
+        let engine = &mut self.engine;
+        // The principal variation last reported for line 1.
+        let mut last_first: Option<Vec<Move>> = None;
+        let (result, mate) = std::thread::scope(|s| {
+            let solver = (req.mate_nodes > 0).then(|| {
+                // A reproducible search waits for the solver, which `stop` alone ends;
+                // otherwise the solver ends with the search (or `stop`).
+                let flag = if reproducible { stop } else { &solver_stop };
+                let pos = &pos;
+                s.spawn(move || mate::solve::<V, E>(pos, req.mate_nodes, flag))
+            });
+            if solver.is_some() && !reproducible {
+                let (done, relay) = (&search_done, &solver_stop);
+                s.spawn(move || {
+                    while !done.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    relay.store(true, Ordering::SeqCst);
+                });
+            }
+            let mut report = |info: &Info| {
+                let pv = legal_prefix(&pos, &info.pv);
+                if pv.is_empty() {
+                    return;
+                }
+                if info.multipv == 1 {
+                    last_first = Some(pv.clone());
+                }
+                on_info(&Info { pv, ..info.clone() }, Source::Search);
+            };
+            let result = engine.search(game, &req.limits, req.multipv.max(1), stop, &mut report);
+            search_done.store(true, Ordering::SeqCst);
+            let mate = solver.map(|h| h.join().unwrap_or(MateResult::Unknown));
+            (result, mate)
+        });
+        let time = if result.time.is_zero() {
+            start.elapsed()
+        } else {
+            result.time
+        };
+        let mut lines = merge_mate(game, &result.lines, mate.as_ref(), result.depth);
+        lines.truncate(req.multipv.max(1));
+        if let Some(first) = lines.first() {
+            if last_first.as_deref() != Some(first.line.pv.as_slice()) {
+                for (i, l) in lines.iter().enumerate() {
+                    on_info(&line_info(l, i, result.nodes, time), l.source);
+                }
+            }
+        }
+        let plain: Vec<Line> = lines.iter().map(|l| l.line.clone()).collect();
+        Analysis {
+            best: choose_move(game, &plain),
+            lines,
+            nodes: result.nodes,
+            time,
+            depth: result.depth,
+            mate: match mate {
+                None => MateSummary::Off,
+                Some(MateResult::Mate { plies, .. }) => MateSummary::Mate(plies),
+                Some(MateResult::NoMate) => MateSummary::NoMate,
+                Some(MateResult::Unknown) => MateSummary::Unknown,
+            },
+            database,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kshogi_notation::{move_to_usi, parse_game, parse_usi};
+    use kshogi_registry::types::{Kinzoku, Kyoto};
+    use kshogi_registry::EngineFor;
+    use kshogi_solver::retro::{solve, Options, Solved};
+
+    type KyotoAnalyzer = Analyzer<Kyoto, <Kyoto as kshogi_registry::Registered>::Eval>;
+    type KinzokuAnalyzer = Analyzer<Kinzoku, <Kinzoku as kshogi_registry::Registered>::Eval>;
+
+    fn depth(d: u32, mate_nodes: u64) -> Request {
+        Request {
+            limits: Limits {
+                depth: Some(d),
+                ..Limits::default()
+            },
+            multipv: 1,
+            mate_nodes,
+        }
+    }
+
+    /// Runs an analysis and returns it with every report made.
+    fn run<V: Variant, E: Evaluator<V>>(
+        a: &mut Analyzer<V, E>,
+        game: &Game<V>,
+        req: &Request,
+        db: Option<&dyn PerfectPlay<V>>,
+    ) -> (Analysis, Vec<(Info, Source)>) {
+        let stop = AtomicBool::new(false);
+        let mut seen = Vec::new();
+        let r = a
+            .analyse(game, req, db, &stop, &mut |i, s| seen.push((i.clone(), s)))
+            .unwrap();
+        (r, seen)
+    }
+
+    /// The one-piece database (every position with at most one piece besides the kings).
+    fn small_db() -> Solved {
+        solve(
+            Options {
+                threads: 1,
+                max_pieces: 1,
+            },
+            &|_| {},
+        )
+    }
+
+    #[test]
+    fn the_move_played_is_the_first_of_the_last_reported_line() {
+        let game = parse_game::<Kyoto>("startpos").unwrap();
+        let mut a = KyotoAnalyzer::new(1);
+        for d in 1..=4 {
+            let (r, seen) = run(&mut a, &game, &depth(d, 1_000), None);
+            let last = seen.iter().rev().find(|(i, _)| i.multipv == 1).unwrap();
+            assert_eq!(r.best, Some(last.0.pv[0]), "depth {d}");
+            assert_eq!(r.lines[0].line.mv, last.0.pv[0]);
+            // Every reported line is legal.
+            for (i, _) in &seen {
+                assert_eq!(legal_prefix(game.position(), &i.pv), i.pv);
+            }
+        }
+        // The same input gives the same answer (fixed depth).
+        let (r1, _) = run(&mut a, &game, &depth(4, 1_000), None);
+        let (r2, _) = run(&mut KyotoAnalyzer::new(1), &game, &depth(4, 1_000), None);
+        assert_eq!(r1.lines, r2.lines);
+    }
+
+    #[test]
+    fn multipv_lines_are_distinct_and_ordered() {
+        let game = parse_game::<Kyoto>("startpos").unwrap();
+        let req = Request {
+            multipv: 3,
+            ..depth(3, 0)
+        };
+        let (r, seen) = run(&mut KyotoAnalyzer::new(1), &game, &req, None);
+        assert_eq!(r.lines.len(), 3);
+        let moves: Vec<Move> = r.lines.iter().map(|l| l.line.mv).collect();
+        assert!(moves[0] != moves[1] && moves[1] != moves[2] && moves[0] != moves[2]);
+        let keys: Vec<i32> = r.lines.iter().map(|l| l.line.score.sort_key()).collect();
+        assert!(keys[0] >= keys[1] && keys[1] >= keys[2], "{keys:?}");
+        // Each iteration reports lines 1, 2, 3.
+        let last3: Vec<usize> = seen[seen.len() - 3..]
+            .iter()
+            .map(|(i, _)| i.multipv)
+            .collect();
+        assert_eq!(last3, [1, 2, 3]);
+        assert_eq!(r.mate, MateSummary::Off);
+    }
+
+    #[test]
+    fn a_finished_game_has_no_line() {
+        // Hand-checked Kyoto mate: G*5b with the Silver on 4c, White to move is mated.
+        let game = parse_game::<Kyoto>("k4/5/1S3/5/4K b G 9 moves G*5b").unwrap();
+        let (r, seen) = run(&mut KyotoAnalyzer::new(1), &game, &depth(2, 100), None);
+        assert!(r.lines.is_empty() && seen.is_empty());
+        assert_eq!(r.best, None);
+    }
+
+    #[test]
+    fn a_proven_mate_goes_first() {
+        // Mate in 1 by G*5b; the search's lines say cp.
+        let game = parse_game::<Kyoto>("k4/5/1S3/5/4K b G 9").unwrap();
+        let pos = *game.position();
+        let mate_mv = parse_usi(&pos, "G*5b").unwrap();
+        let other = parse_usi(&pos, "1e2e").unwrap();
+        let line = |mv: Move, score| Line {
+            mv,
+            score,
+            pv: vec![mv],
+            depth: 3,
+            seldepth: 4,
+        };
+        let search = vec![line(other, Score::Cp(500)), line(mate_mv, Score::Cp(400))];
+        let solved = MateResult::Mate {
+            plies: 1,
+            pv: vec![mate_mv],
+        };
+        let merged = merge_mate(&game, &search, Some(&solved), 3);
+        assert_eq!(merged.len(), 2);
+        assert_eq!(merged[0].line.mv, mate_mv);
+        assert_eq!(merged[0].line.score, Score::Mate(1));
+        assert_eq!(merged[0].source, Source::MateSolver);
+        assert_eq!(merged[1].line.mv, other);
+        // A search that already has the mate keeps its lines.
+        let search = vec![line(mate_mv, Score::Mate(1))];
+        let kept = merge_mate(&game, &search, Some(&solved), 3);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].source, Source::Search);
+        // No search line at all (stopped at once): the solver's line alone.
+        assert_eq!(merge_mate(&game, &[], Some(&solved), 0).len(), 1);
+        // Illegal engine output is dropped, never reported.
+        let white_move = parse_usi(&pos.after(other), "5a4a").unwrap();
+        let bogus = vec![line(white_move, Score::Cp(0))];
+        assert!(merge_mate(&game, &bogus, None, 1).is_empty());
+        // choose_move ignores a bogus line and plays a legal move.
+        let mv = choose_move(&game, &[line(white_move, Score::Cp(0))]).unwrap();
+        assert!(pos.is_legal(mv));
+    }
+
+    #[test]
+    fn a_database_answers_without_a_search() {
+        let db = small_db();
+        let mut a = KinzokuAnalyzer::new(1);
+        // Black: king 3c, promoted soldier 2c; White: king 1a. 2c2b mates, and no other
+        // move wins at once (hand-checked, see the CLI's solve tests).
+        let game = parse_game::<Kinzoku>("2k/3/K+I1/3/3 b - 1").unwrap();
+        let req = Request {
+            multipv: 2,
+            ..depth(1, 1_000)
+        };
+        let (r, seen) = run(&mut a, &game, &req, Some(&db));
+        assert_eq!(r.nodes, 0);
+        assert_eq!(r.mate, MateSummary::Off);
+        assert_eq!(r.best.map(move_to_usi::<Kinzoku>).as_deref(), Some("2c2b"));
+        match &r.database {
+            DatabaseUse::Exact { value, optimal } => {
+                assert_eq!(*value, Value::Win(1));
+                assert_eq!(optimal.len(), 1);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(r.lines.len(), 2);
+        assert_eq!(r.lines[0].line.score, Score::Mate(1));
+        assert!(r.lines.iter().all(|l| l.source == Source::Database));
+        assert_eq!(seen.len(), 2);
+        assert_eq!(seen[0].0.pv, r.lines[0].line.pv);
+        // Two pieces besides the kings: not covered, searched.
+        let game = parse_game::<Kinzoku>("1k1/3/1S1/3/CK1 b - 1").unwrap();
+        let (r, _) = run(&mut a, &game, &depth(2, 0), Some(&db));
+        assert_eq!(r.database, DatabaseUse::NotCovered { max_pieces: 1 });
+        assert!(r.nodes > 0 && r.best.is_some());
+        // A game that is over: its result.
+        let game = parse_game::<Kinzoku>("3/1K1/3/3/1k1 b - 1").unwrap();
+        let (r, _) = run(&mut a, &game, &depth(2, 0), Some(&db));
+        assert_eq!(
+            r.database,
+            DatabaseUse::Exact {
+                value: Value::Loss(0),
+                optimal: Vec::new()
+            }
+        );
+    }
+
+    #[test]
+    fn a_database_serves_its_own_variant_only() {
+        let db = small_db();
+        assert!(PerfectPlay::<Kinzoku>::serves(&db));
+        assert!(!PerfectPlay::<Kyoto>::serves(&db));
+        assert_eq!(database::SolverVariant::name(), "kinzoku");
+        assert_eq!(database::file_name(), "kinzoku.kdb");
+        let game = parse_game::<Kyoto>("k4/5/1S3/5/4K b G 9").unwrap();
+        assert!(matches!(
+            PerfectPlay::<Kyoto>::value(&db, game.position()),
+            Ok(None)
+        ));
+        let (r, _) = run(&mut KyotoAnalyzer::new(1), &game, &depth(1, 0), Some(&db));
+        assert_eq!(r.database, DatabaseUse::None);
+        assert!(r.nodes > 0);
+        let none = Databases::none();
+        assert!(none.for_variant::<Kinzoku>().is_none());
+        let _ = EngineFor::<Kyoto>::new(0);
+    }
+}

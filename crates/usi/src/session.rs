@@ -1,0 +1,1728 @@
+//! The USI protocol loop (and its UCI mode), on standard input and output or on any reader
+//! and writer.
+//!
+//! In the threaded mode (what `kshogi usi` does), the main thread reads commands; `go`
+//! starts the analysis on a thread of its own, which prints the `info` lines and the one
+//! `bestmove` (or `checkmate`) answer of that `go`. So `stop`, `ponderhit` and `isready`
+//! are answered while a search runs. In the bounded mode ([`SearchMode::Bounded`], for
+//! fuzzing and tests) every `go` runs on the reading thread within a small budget. Output
+//! lines are written whole, under one lock, and flushed at once.
+//!
+//! Every `go` asks the analysis service (`kshogi-analysis`): search and mate solver
+//! together, or the perfect-play database where one covers the position; `bestmove` is the
+//! first move of the last `pv` reported for line 1.
+//!
+//! A malformed line, an unknown command or a wrong option gets one line
+//! `info string error: <what>` and changes nothing. A rejected `position` leaves no
+//! position: until the next valid one, `go` answers `bestmove resign`. End of input works
+//! as `quit`.
+
+use crate::engine_text;
+use crate::parse::{
+    parse_go, parse_setoption, shorten, spin_value, GoParams, Input, LineReader, MateTime, MAX_LINE,
+};
+use crate::time_manager;
+use kshogi_analysis::{choose_move, legal_prefix, Analyzer, Databases, Request};
+use kshogi_core::{perft, Game, Move, Position, Variant};
+use kshogi_engine::mate::{self, MateResult};
+use kshogi_engine::{Info, Limits};
+use kshogi_notation::uci::{uci_to_usi, usi_to_uci};
+use kshogi_notation::{move_to_usi_in, parse_game, Dialect};
+use kshogi_registry::{with_variant, Registered, VariantKind};
+use std::fmt::Write as _;
+use std::io::{BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// More help for `kshogi usi`, after the options.
+pub const USI_HELP: &str = "\
+Speaks USI on standard input and output, for GUIs and match runners (and UCI after `uci`,
+as pychess-variants speaks it to Fairy-Stockfish). Commands: usi, uci, isready,
+usinewgame, ucinewgame, setoption, position startpos|sfen <SFEN>|fen <FEN> [moves ...], go
+(btime wtime byoyomi binc winc movetime depth nodes infinite ponder mate perft), stop,
+ponderhit, gameover, quit. Options: USI_Variant or UCI_Variant (a name that `kshogi
+variants` lists, or the reference engine's: kyotoshogi, micro, minishogi, dobutsu),
+USI_Hash or Hash (MiB, 1-4096, default 16), USI_MultiPV or MultiPV (1-32, default 1),
+Dialect (canonical or fsf: the letters of the moves written; default canonical in USI
+mode, fsf in UCI mode), Threads (1-512; the search uses one thread), USI_Ponder or Ponder,
+Clear_Hash.
+
+The Kinzoku database (see `kshogi solve kinzoku`) is used when it is installed: --db FILE,
+or the default path. A malformed line gets `info string error: <what>` and changes
+nothing; a rejected `position` leaves no position (the next `go` answers `bestmove
+resign`); lines longer than 64 KiB are rejected. End of input ends the program like
+`quit`. See docs/analysis.md.";
+
+/// The default `USI_Hash`, in MiB.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// The largest `USI_Hash`, in MiB.
+pub const MAX_HASH_MB: u64 = 4096;
+
+/// The largest `MultiPV`.
+pub const MAX_MULTIPV: u64 = 32;
+
+/// The largest `Threads` accepted (as the reference engine).
+pub const MAX_THREADS: u64 = 512;
+
+/// The mate solver's node budget during a `go` (in the bounded mode: the budget's nodes).
+pub const MATE_NODES: u64 = 100_000;
+
+/// Where protocol output goes; shared by the reading thread and the search thread. Any
+/// writer will do: standard output for `kshogi usi`, a `Vec<u8>` to capture a session.
+pub type Out = Arc<Mutex<dyn Write + Send>>;
+
+/// How [`serve_with`] runs the searches that `go` asks for.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum SearchMode {
+    /// What `kshogi usi` does: each `go` searches on a thread of its own, within the limits
+    /// it names and the time the clock allows, while the loop goes on reading, so that
+    /// `stop` and `isready` are answered during a search; `go infinite` answers after
+    /// `stop`, `go ponder` after `stop` or `ponderhit`.
+    #[default]
+    Threaded,
+    /// Deterministic and cheap, for fuzzing and tests: each `go` runs on the reading thread
+    /// within the [`Budget`] and has printed its `info` lines before the next line is read.
+    /// The clock fields are still read and the time allotted is computed, but only the
+    /// budget ends a search, so the output depends on the input alone (except the `time`
+    /// and `nps` fields of `info` lines). The answer to `go infinite` (and `go ponder`) is
+    /// held back until a command that ends a running search in the threaded mode (`stop`,
+    /// a `go`, `usinewgame`, `gameover`, a new `USI_Hash`, a new `USI_Variant`, `quit` or
+    /// the end of input; for `go ponder` also `ponderhit`), so the answers come in the
+    /// same order as there.
+    Bounded(Budget),
+}
+
+/// The most one `go` may search in [`SearchMode::Bounded`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Node budget of every search (a smaller `go nodes` still applies) and of the mate
+    /// solver (`go mate`, and the one beside each search). The first root move of a search
+    /// is always searched to the end, so a search may go somewhat beyond it.
+    pub nodes: u64,
+    /// Deepest iteration of every search (a smaller `go depth` still applies), and the
+    /// deepest `go perft`; at least 1.
+    pub depth: u32,
+    /// Largest transposition table, in MiB, whatever `USI_Hash` says; 0 keeps a single
+    /// cluster of entries. (`usi` still shows the option as usual.)
+    pub hash_mb: usize,
+}
+
+impl Budget {
+    /// A budget small enough for a fuzzer to run thousands of sessions a second: 64 nodes,
+    /// depth 2, the smallest transposition table.
+    pub const TINY: Budget = Budget {
+        nodes: 64,
+        depth: 2,
+        hash_mb: 0,
+    };
+}
+
+/// What a session starts with.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// The variant to start with (the `USI_Variant` default).
+    pub variant: Option<VariantKind>,
+    /// Threaded or bounded searches.
+    pub mode: SearchMode,
+    /// The perfect-play databases to follow where they cover the position.
+    pub databases: Databases,
+}
+
+/// Writes one line (a line end is added) and flushes. Write errors are ignored: a GUI that
+/// went away also closes our input, which ends the session.
+pub fn send(out: &Out, line: &str) {
+    let mut w = out.lock().unwrap_or_else(PoisonError::into_inner);
+    let _ = w.write_all(line.as_bytes());
+    let _ = w.write_all(b"\n");
+    let _ = w.flush();
+}
+
+/// The longest error message sent, in characters; longer ones are cut and end in `...`.
+const MAX_ERROR_CHARS: usize = 300;
+
+/// Writes `info string error: <message>` on one line: control characters (which may come
+/// from the GUI's text quoted in the message) become `?`, and a long message is cut.
+fn send_error(out: &Out, message: &str) {
+    let mut text: String = message
+        .chars()
+        .take(MAX_ERROR_CHARS)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if message.chars().nth(MAX_ERROR_CHARS).is_some() {
+        text.push_str("...");
+    }
+    send(out, &format!("info string error: {text}"));
+}
+
+/// The protocol spoken: USI (the default) or UCI (after `uci`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+enum Protocol {
+    #[default]
+    Usi,
+    Uci,
+}
+
+/// How moves are written: the dialect of the letters and the coordinates of the protocol.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Writing {
+    dialect: Dialect,
+    protocol: Protocol,
+}
+
+impl Writing {
+    /// `mv`, legal in `pos`, as the GUI reads it.
+    fn mv<V: Variant>(self, pos: &Position<V>, mv: Move) -> String {
+        let text = move_to_usi_in(pos, mv, self.dialect);
+        match self.protocol {
+            Protocol::Usi => text,
+            Protocol::Uci => {
+                let g = V::GEOMETRY;
+                usi_to_uci(&text, g.width, g.height).unwrap_or(text)
+            }
+        }
+    }
+
+    /// The moves of `pv` (legal from `pos`), each written from the position it is played in.
+    fn line<V: Variant>(self, pos: &Position<V>, pv: &[Move]) -> Vec<String> {
+        let mut p = *pos;
+        pv.iter()
+            .map(|&m| {
+                let t = self.mv(&p, m);
+                p.make(m);
+                t
+            })
+            .collect()
+    }
+}
+
+/// Settings that outlive a change of variant.
+#[derive(Clone, Debug)]
+struct Settings {
+    /// Threaded or bounded searches.
+    mode: SearchMode,
+    /// The variant at start-up (the `USI_Variant` default shown by `usi`).
+    initial: VariantKind,
+    /// The current variant.
+    variant: VariantKind,
+    /// `USI_Hash`.
+    hash_mb: usize,
+    /// `MultiPV`.
+    multipv: usize,
+    /// `Threads`.
+    threads: usize,
+    /// `USI_Ponder`: `bestmove` names the move to ponder on.
+    ponder: bool,
+    /// `Dialect`, when set; otherwise the protocol's default.
+    dialect: Option<Dialect>,
+    /// USI or UCI.
+    protocol: Protocol,
+    /// The perfect-play databases.
+    databases: Databases,
+}
+
+impl Settings {
+    /// The size of the transposition table: `USI_Hash`, capped by the budget in the bounded
+    /// mode.
+    fn table_mb(&self) -> usize {
+        match self.mode {
+            SearchMode::Threaded => self.hash_mb,
+            SearchMode::Bounded(b) => self.hash_mb.min(b.hash_mb),
+        }
+    }
+
+    /// How moves are written: the `Dialect` option, by default canonical in USI (lishogi's
+    /// letters) and fsf in UCI (what pychess-variants reads from Fairy-Stockfish).
+    fn writing(&self) -> Writing {
+        let dialect = self.dialect.unwrap_or(match self.protocol {
+            Protocol::Usi => Dialect::Canonical,
+            Protocol::Uci => Dialect::Fsf,
+        });
+        Writing {
+            dialect,
+            protocol: self.protocol,
+        }
+    }
+}
+
+/// What ends a [`Session`].
+enum Next {
+    /// `quit` or end of input.
+    Quit,
+    /// `setoption name USI_Variant` named another variant.
+    Switch(VariantKind),
+}
+
+/// Runs `kshogi usi`: the protocol on standard input and output, with threaded searches,
+/// until `quit` or end of input.
+pub fn serve_stdio(config: &Config) {
+    let out: Out = Arc::new(Mutex::new(std::io::stdout()));
+    let stdin = std::io::stdin();
+    serve_config(stdin.lock(), &out, config);
+}
+
+/// Runs the protocol on `input`, writing to `out`, with threaded searches (as `kshogi usi`
+/// does), until `quit` or end of input; `variant` is the variant to start with. Every
+/// search started is finished (and has printed its answer) when this returns.
+pub fn serve<R: BufRead>(input: R, out: &Out, variant: VariantKind) {
+    serve_with(input, out, variant, SearchMode::Threaded);
+}
+
+/// Runs the protocol on `input`, writing to `out`, until `quit` or end of input, running
+/// the searches as `mode` says, without databases; `variant` is the variant to start with.
+/// Every search started is finished (and has printed its answer) when this returns.
+///
+/// ```
+/// use kshogi_usi::{serve_with, Budget, Out, SearchMode, VariantKind};
+/// use std::sync::{Arc, Mutex};
+///
+/// let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+/// let out: Out = buf.clone();
+/// let script = "isready\nposition startpos moves 1e1d+\ngo depth 3\nquit\n";
+/// let kyoto = VariantKind::from_name("kyoto").unwrap();
+/// serve_with(script.as_bytes(), &out, kyoto, SearchMode::Bounded(Budget::TINY));
+/// let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+/// assert!(text.starts_with("readyok\n"));
+/// assert!(text.lines().last().unwrap().starts_with("bestmove "));
+/// ```
+pub fn serve_with<R: BufRead>(input: R, out: &Out, variant: VariantKind, mode: SearchMode) {
+    let config = Config {
+        variant: Some(variant),
+        mode,
+        databases: Databases::none(),
+    };
+    serve_config(input, out, &config);
+}
+
+/// Runs the protocol on `input`, writing to `out`, until `quit` or end of input, as
+/// `config` says. Every search started is finished (and has printed its answer) when this
+/// returns.
+pub fn serve_config<R: BufRead>(input: R, out: &Out, config: &Config) {
+    let mut reader = LineReader::new(input);
+    let variant = config.variant.unwrap_or(VariantKind::ALL[0]);
+    let mut settings = Settings {
+        mode: config.mode,
+        initial: variant,
+        variant,
+        hash_mb: DEFAULT_HASH_MB,
+        multipv: 1,
+        threads: 1,
+        ponder: false,
+        dialect: None,
+        protocol: Protocol::Usi,
+        databases: config.databases.clone(),
+    };
+    loop {
+        let next = with_variant!(settings.variant, V => {
+            Session::<V>::new(out, &settings).run(&mut reader, &mut settings)
+        });
+        match next {
+            Next::Quit => return,
+            Next::Switch(kind) => settings.variant = kind,
+        }
+    }
+}
+
+/// The analysis service of a registered variant.
+type AnalyzerFor<V> = Analyzer<V, <V as Registered>::Eval>;
+
+/// A search that has not answered yet.
+enum Running<V: Registered> {
+    /// Threaded mode: a search on its own thread.
+    Thread(SearchThread<V>),
+    /// Bounded mode: the answer of a finished `go infinite` or `go ponder` (`true`), held
+    /// back until the search is ended.
+    Held(String, bool),
+}
+
+/// A search running on its own thread.
+struct SearchThread<V: Registered> {
+    stop: Arc<AtomicBool>,
+    /// Set by `ponderhit`: the ponder search may answer.
+    hit: Arc<AtomicBool>,
+    /// `go ponder`: the time allotted, counted from `ponderhit`.
+    ponder: Option<Option<Duration>>,
+    /// The watchdog started at `ponderhit`.
+    dog: Option<Watchdog>,
+    handle: JoinHandle<AnalyzerFor<V>>,
+    /// The answer to print if the thread dies without answering (a bug), so that every
+    /// `go` still gets one answer.
+    last_resort: String,
+}
+
+/// The protocol state for one variant: the position (`None` after a rejected `position`),
+/// the analysis service (away on the search thread while a search runs; `None` until the
+/// first `go` in the bounded mode) and the running search.
+struct Session<'o, V: Registered> {
+    out: &'o Out,
+    game: Option<Game<V>>,
+    analyzer: Option<AnalyzerFor<V>>,
+    running: Option<Running<V>>,
+}
+
+/// What a `go` asks the search thread to do.
+#[derive(Clone, Debug)]
+enum Job {
+    /// Analyse and answer `bestmove`.
+    Search {
+        request: Request,
+        /// `go infinite`: answer only after `stop`.
+        infinite: bool,
+        /// `go ponder`: answer only after `stop` or `ponderhit`; the time allotted then.
+        ponder: Option<Option<Duration>>,
+    },
+    /// Run the mate solver and answer `checkmate ...`.
+    Mate {
+        time: Option<Duration>,
+        /// The solver's node budget.
+        max_nodes: u64,
+    },
+}
+
+impl<'o, V: Registered> Session<'o, V> {
+    fn new(out: &'o Out, settings: &Settings) -> Session<'o, V> {
+        Session {
+            out,
+            game: Some(Game::new(Position::start())),
+            // The threaded mode makes the engine (and its table) before the GUI's first
+            // `go`; the bounded mode only when a `go` needs it, so that a session without
+            // one costs nothing.
+            analyzer: match settings.mode {
+                SearchMode::Threaded => Some(AnalyzerFor::<V>::new(settings.table_mb())),
+                SearchMode::Bounded(_) => None,
+            },
+            running: None,
+        }
+    }
+
+    fn error(&self, message: &str) {
+        send_error(self.out, message);
+    }
+
+    /// Reads and runs commands until the session ends; the search is finished first.
+    fn run<R: BufRead>(mut self, reader: &mut LineReader<R>, settings: &mut Settings) -> Next {
+        loop {
+            let next = match reader.next_line() {
+                Input::Eof => Some(Next::Quit),
+                Input::TooLong(n) => {
+                    self.error(&format!(
+                        "line of {n} bytes ignored: the limit is {MAX_LINE} bytes"
+                    ));
+                    None
+                }
+                Input::NotUtf8 => {
+                    self.error("line ignored: it is not UTF-8 text");
+                    None
+                }
+                Input::Line(line) => self.command(&line, settings),
+            };
+            if let Some(next) = next {
+                self.finish_search();
+                return next;
+            }
+        }
+    }
+
+    /// Runs one command line.
+    fn command(&mut self, line: &str, settings: &mut Settings) -> Option<Next> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (&cmd, args) = words.split_first()?;
+        let out = self.out;
+        let no_args = |name: &str| {
+            if args.is_empty() {
+                true
+            } else {
+                send_error(out, &format!("`{name}` takes no arguments"));
+                false
+            }
+        };
+        match cmd {
+            "usi" | "uci" => {
+                if no_args(cmd) {
+                    settings.protocol = if cmd == "usi" {
+                        Protocol::Usi
+                    } else {
+                        Protocol::Uci
+                    };
+                    self.handshake(settings);
+                }
+            }
+            "isready" => {
+                if no_args(cmd) {
+                    send(self.out, "readyok");
+                }
+            }
+            "usinewgame" | "ucinewgame" => {
+                if no_args(cmd) {
+                    self.finish_search();
+                    if let Some(e) = self.analyzer.as_mut() {
+                        e.clear();
+                    }
+                }
+            }
+            "setoption" => return self.setoption(args, settings),
+            "position" => self.position(line, args, settings),
+            "go" => self.go(args, settings),
+            "stop" => {
+                if no_args(cmd) {
+                    self.finish_search();
+                }
+            }
+            "ponderhit" => {
+                if no_args(cmd) {
+                    self.ponderhit();
+                }
+            }
+            "gameover" => match args {
+                [] | ["win" | "lose" | "draw"] => self.finish_search(),
+                _ => self.error("`gameover` takes one of win, lose, draw"),
+            },
+            "quit" => {
+                if no_args(cmd) {
+                    return Some(Next::Quit);
+                }
+            }
+            other => self.error(&format!("unknown command `{}`", shorten(other))),
+        }
+        None
+    }
+
+    /// The answer to `usi` or `uci`: the engine's name and options, then `usiok`/`uciok`.
+    fn handshake(&self, settings: &Settings) {
+        let uci = settings.protocol == Protocol::Uci;
+        let name = |usi: &'static str, uci_name: &'static str| if uci { uci_name } else { usi };
+        let mut s = String::new();
+        let _ = writeln!(s, "id name kshogi {}", env!("CARGO_PKG_VERSION"));
+        let _ = writeln!(s, "id author The kshogi developers");
+        let _ = write!(
+            s,
+            "option name {} type combo default {}",
+            name("USI_Variant", "UCI_Variant"),
+            settings.initial.name()
+        );
+        for v in VariantKind::ALL.iter() {
+            let _ = write!(s, " var {}", v.name());
+            // The reference engine's names (`kyotoshogi`) are aliases of one word.
+            for alias in v.info().aliases.iter().filter(|a| !a.contains('-')) {
+                let _ = write!(s, " var {alias}");
+            }
+        }
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "option name {} type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}",
+            name("USI_Hash", "Hash")
+        );
+        let _ = writeln!(
+            s,
+            "option name {} type spin default 1 min 1 max {MAX_MULTIPV}",
+            name("USI_MultiPV", "MultiPV")
+        );
+        let _ = writeln!(
+            s,
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        );
+        let _ = writeln!(
+            s,
+            "option name {} type check default false",
+            name("USI_Ponder", "Ponder")
+        );
+        let _ = writeln!(
+            s,
+            "option name Dialect type combo default {} var canonical var fsf",
+            settings.writing().dialect
+        );
+        let _ = writeln!(
+            s,
+            "option name {} type button",
+            name("Clear_Hash", "Clear Hash")
+        );
+        s.push_str(name("usiok", "uciok"));
+        send(self.out, &s);
+    }
+
+    fn setoption(&mut self, args: &[&str], settings: &mut Settings) -> Option<Next> {
+        let (name, value) = match parse_setoption(args) {
+            Ok(x) => x,
+            Err(e) => {
+                self.error(&e);
+                return None;
+            }
+        };
+        let value = value.as_deref();
+        let key = name.to_ascii_lowercase().replace(' ', "_");
+        match key.as_str() {
+            "usi_variant" | "uci_variant" => {
+                match value.and_then(|v| VariantKind::from_name(v.trim())) {
+                    Some(kind) if kind == settings.variant => {}
+                    Some(kind) => return Some(Next::Switch(kind)),
+                    None => self.error(&format!(
+                        "option {name} takes one of {} (or kyotoshogi and the like), found `{}`",
+                        VariantKind::names(),
+                        shorten(value.unwrap_or(""))
+                    )),
+                }
+            }
+            "usi_hash" | "hash" => match spin_value(&name, value, 1, MAX_HASH_MB) {
+                Ok(mb) => {
+                    let mb = usize::try_from(mb).unwrap_or(DEFAULT_HASH_MB);
+                    if mb != settings.hash_mb {
+                        settings.hash_mb = mb;
+                        self.finish_search();
+                        if let Some(e) = self.analyzer.as_mut() {
+                            e.set_hash(settings.table_mb());
+                        }
+                    }
+                }
+                Err(e) => self.error(&e),
+            },
+            "multipv" | "usi_multipv" => match spin_value(&name, value, 1, MAX_MULTIPV) {
+                Ok(k) => settings.multipv = usize::try_from(k).unwrap_or(1),
+                Err(e) => self.error(&e),
+            },
+            "threads" => match spin_value(&name, value, 1, MAX_THREADS) {
+                Ok(n) => {
+                    settings.threads = usize::try_from(n).unwrap_or(1);
+                    if settings.threads > 1 {
+                        send(
+                            self.out,
+                            &format!(
+                                "info string Threads {n} accepted and ignored: the search \
+                                 uses one thread (and the mate solver one more)"
+                            ),
+                        );
+                    }
+                }
+                Err(e) => self.error(&e),
+            },
+            "usi_ponder" | "ponder" => match value.map(str::trim) {
+                Some("true") => settings.ponder = true,
+                Some("false") => settings.ponder = false,
+                _ => self.error(&format!("option {name} takes true or false")),
+            },
+            "dialect" => match value.map(|v| v.trim().parse::<Dialect>()) {
+                Some(Ok(d)) => settings.dialect = Some(d),
+                _ => self.error(&format!(
+                    "option Dialect takes canonical or fsf, found `{}`",
+                    shorten(value.unwrap_or(""))
+                )),
+            },
+            "clear_hash" => {
+                self.finish_search();
+                if let Some(e) = self.analyzer.as_mut() {
+                    e.clear();
+                }
+            }
+            _ => self.error(&format!("unknown option `{}`", shorten(&name))),
+        }
+        None
+    }
+
+    /// `position startpos|sfen ...|fen ... [moves ...]`: replaces the game; when it is
+    /// rejected, reports the error and leaves no position.
+    fn position(&mut self, line: &str, args: &[&str], settings: &Settings) {
+        let fen = args.first() == Some(&"fen");
+        if !matches!(args.first(), Some(&"startpos" | &"sfen" | &"fen")) {
+            self.game = None;
+            self.error(
+                "`position` must be followed by `startpos`, `sfen <SFEN>` or `fen <FEN>`; \
+                 no position until the next valid one",
+            );
+            return;
+        }
+        // Blank out the command word, so that the columns in error messages count from the
+        // start of the line.
+        let Some(at) = line.find("position") else {
+            return;
+        };
+        let end = at + "position".len();
+        let mut text: String = line[..end]
+            .chars()
+            .map(|_| ' ')
+            .chain(line[end..].chars())
+            .collect();
+        if fen {
+            // `fen` is read as `sfen` (bracketed FEN is an SFEN form kshogi reads).
+            if let Some(i) = text.find("fen") {
+                text.replace_range(i..i + 3, "sfen");
+                text.remove(0);
+            }
+        }
+        if settings.protocol == Protocol::Uci {
+            text = uci_moves_as_usi::<V>(&text);
+        }
+        match parse_game::<V>(&text) {
+            Ok(game) => self.game = Some(game),
+            Err(e) => {
+                self.game = None;
+                self.error(&format!(
+                    "position rejected: {e}; no position until the next valid one"
+                ));
+            }
+        }
+    }
+
+    /// `go ...`: starts the search thread (after finishing the previous search, so that
+    /// every `go` gets its own answer); in the bounded mode, runs the search. `go perft`
+    /// counts at once.
+    fn go(&mut self, args: &[&str], settings: &Settings) {
+        let params = match parse_go(args) {
+            Ok(p) => p,
+            Err(e) => {
+                self.error(&e);
+                return;
+            }
+        };
+        self.finish_search();
+        let Some(game) = self.game.clone() else {
+            if params.perft.is_some() {
+                self.error("no position to count: the last `position` was rejected");
+                return;
+            }
+            self.error("no position: the last `position` was rejected");
+            send(
+                self.out,
+                if params.mate.is_some() {
+                    "checkmate nomate"
+                } else {
+                    "bestmove resign"
+                },
+            );
+            return;
+        };
+        if let Some(depth) = params.perft {
+            let depth = match settings.mode {
+                SearchMode::Threaded => depth,
+                SearchMode::Bounded(b) => depth.min(b.depth.max(1)),
+            };
+            send(
+                self.out,
+                &perft_text(game.position(), depth, settings.writing()),
+            );
+            return;
+        }
+        let job = job_for(&params, &game, settings);
+        let hash_mb = settings.table_mb();
+        let mut analyzer = self
+            .analyzer
+            .take()
+            .unwrap_or_else(|| AnalyzerFor::<V>::new(hash_mb));
+        let (hold, ponder) = match &job {
+            Job::Search {
+                infinite, ponder, ..
+            } => (*infinite || ponder.is_some(), *ponder),
+            Job::Mate { .. } => (false, None),
+        };
+        let ctx = JobContext {
+            out: Arc::clone(self.out),
+            hash_mb,
+            writing: settings.writing(),
+            ponder_move: settings.ponder,
+            databases: settings.databases.clone(),
+        };
+        if let SearchMode::Bounded(_) = settings.mode {
+            let never = Arc::new(AtomicBool::new(false));
+            let answer = run_job(&mut analyzer, &game, &job, &never, &ctx);
+            self.analyzer = Some(analyzer);
+            if hold {
+                self.running = Some(Running::Held(answer, ponder.is_some()));
+            } else {
+                send(self.out, &answer);
+            }
+            return;
+        }
+        let last_resort = match job {
+            Job::Mate { .. } => "checkmate timeout".to_string(),
+            Job::Search { .. } => format!("bestmove {}", fallback_answer(&game, ctx.writing)),
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let hit = Arc::new(AtomicBool::new(false));
+        let (flag, hit_flag) = (Arc::clone(&stop), Arc::clone(&hit));
+        let ponder_time = ponder;
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let answer = run_job(&mut analyzer, &game, &job, &flag, &ctx);
+                if hold {
+                    let pondering = ponder.is_some();
+                    let released = || {
+                        flag.load(Ordering::SeqCst)
+                            || (pondering && hit_flag.load(Ordering::SeqCst))
+                    };
+                    while !released() {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                }
+                send(&ctx.out, &answer);
+                analyzer
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running::Thread(SearchThread {
+                    stop,
+                    hit,
+                    ponder: ponder_time,
+                    dog: None,
+                    handle,
+                    last_resort,
+                }))
+            }
+            Err(e) => {
+                self.error(&format!("cannot start the search: {e}"));
+                send(self.out, &last_resort);
+            }
+        }
+    }
+
+    /// `ponderhit`: the move pondered on was played. A ponder search now runs on the time
+    /// allotted by its `go` (from now on) and answers when it ends; in the bounded mode the
+    /// held answer is printed. Anything else: nothing to do.
+    fn ponderhit(&mut self) {
+        match &mut self.running {
+            Some(Running::Held(_, true)) => self.finish_search(),
+            Some(Running::Thread(t)) if t.ponder.is_some() => {
+                if let Some(Some(time)) = t.ponder.take() {
+                    t.dog = Some(Watchdog::start(time, Arc::clone(&t.stop)));
+                }
+                t.hit.store(true, Ordering::SeqCst);
+            }
+            _ => {}
+        }
+    }
+
+    /// Stops the running search, if any, and waits for it (it prints its answer); in the
+    /// bounded mode, prints the answer held back.
+    fn finish_search(&mut self) {
+        match self.running.take() {
+            None => {}
+            Some(Running::Held(answer, _)) => send(self.out, &answer),
+            Some(Running::Thread(r)) => {
+                r.stop.store(true, Ordering::SeqCst);
+                // The thread catches the engine's panics and returns its engine. If it died
+                // all the same, it has not answered: answer for it; a new engine is made on
+                // the next `go`.
+                self.analyzer = r.handle.join().ok();
+                if self.analyzer.is_none() {
+                    send(self.out, &r.last_resort);
+                }
+            }
+        }
+    }
+}
+
+/// The text of a `position` line in UCI mode with its moves in USI coordinates (a word that
+/// is not a UCI move is left as it is, for the reader to report).
+fn uci_moves_as_usi<V: Variant>(text: &str) -> String {
+    let Some(at) = text.find(" moves") else {
+        return text.to_string();
+    };
+    let g = V::GEOMETRY;
+    let (head, tail) = text.split_at(at + " moves".len());
+    let mut out = head.to_string();
+    for word in tail.split(' ') {
+        out.push(' ');
+        if word.is_empty() {
+            continue;
+        }
+        out.push_str(&uci_to_usi(word, g.width, g.height).unwrap_or_else(|| word.to_string()));
+    }
+    out
+}
+
+/// The answer to `go perft N`, as the reference engine prints it: one `<move>: <count>`
+/// line per legal move (sorted by the text), a blank line, `Nodes searched: <total>` and a
+/// blank line. Repetition is ignored, as perft counts do.
+fn perft_text<V: Variant>(pos: &Position<V>, depth: u32, writing: Writing) -> String {
+    let mut rows: Vec<(String, u64)> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| {
+            let mut after = pos.after(m);
+            (writing.mv(pos, m), perft(&mut after, depth - 1))
+        })
+        .collect();
+    rows.sort();
+    let mut s = String::new();
+    let mut total = 0u64;
+    for (m, n) in &rows {
+        let _ = writeln!(s, "{m}: {n}");
+        total += n;
+    }
+    let _ = write!(s, "\nNodes searched: {total}\n");
+    s
+}
+
+/// The job a `go` asks for, with the time allotted from the clock of the side to move (in
+/// the bounded mode: with the budget's limits instead of the time).
+fn job_for<V: Registered>(params: &GoParams, game: &Game<V>, settings: &Settings) -> Job {
+    let budget = match settings.mode {
+        SearchMode::Threaded => None,
+        SearchMode::Bounded(b) => Some(b),
+    };
+    if let Some(m) = params.mate {
+        let time = match m {
+            MateTime::Infinite => None,
+            MateTime::Millis(ms) => Some(Duration::from_millis(ms.min(time_manager::MAX_THINK_MS))),
+        };
+        return match budget {
+            None => Job::Mate {
+                time,
+                max_nodes: u64::MAX,
+            },
+            Some(b) => Job::Mate {
+                time: None,
+                max_nodes: b.nodes,
+            },
+        };
+    }
+    let side = game.position().side_to_move();
+    let time = time_manager::allocate(&params.clock, side);
+    // Pondering searches without a time limit until `ponderhit` starts the clock.
+    let ponder = (params.ponder && !params.infinite).then_some(time);
+    let limits = match budget {
+        None => Limits {
+            depth: params.depth,
+            nodes: params.nodes,
+            time: if ponder.is_some() { None } else { time },
+            mate: None,
+            infinite: params.infinite,
+        },
+        Some(b) => Limits {
+            depth: Some(params.depth.map_or(b.depth, |d| d.min(b.depth))),
+            nodes: Some(params.nodes.map_or(b.nodes, |n| n.min(b.nodes))),
+            time: None,
+            mate: None,
+            infinite: false,
+        },
+    };
+    Job::Search {
+        request: Request {
+            limits,
+            multipv: settings.multipv,
+            mate_nodes: budget.map_or(MATE_NODES, |b| b.nodes),
+        },
+        infinite: params.infinite,
+        ponder,
+    }
+}
+
+/// Raises a stop flag after a time, unless dropped first.
+struct Watchdog {
+    _cancel: mpsc::Sender<()>,
+}
+
+impl Watchdog {
+    fn start(after: Duration, stop: Arc<AtomicBool>) -> Watchdog {
+        let (tx, rx) = mpsc::channel::<()>();
+        let _ = std::thread::Builder::new()
+            .name("watchdog".into())
+            .spawn(move || {
+                if let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(after) {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            });
+        Watchdog { _cancel: tx }
+    }
+}
+
+/// The answer when the game is over or no search result is usable: `win` when the side to
+/// move has already won, `resign` when it has lost, drawn, or has no move; otherwise the
+/// first legal move.
+fn fallback_answer<V: Registered>(game: &Game<V>, writing: Writing) -> String {
+    if let Some(answer) = game_over_answer(game) {
+        return answer.to_string();
+    }
+    match choose_move(game, &[]) {
+        Some(mv) => writing.mv(game.position(), mv),
+        None => "resign".to_string(),
+    }
+}
+
+/// `win` or `resign` when the game is already over.
+fn game_over_answer<V: Registered>(game: &Game<V>) -> Option<&'static str> {
+    let outcome = game.outcome()?;
+    Some(
+        if outcome.winner() == Some(game.position().side_to_move()) {
+            "win"
+        } else {
+            "resign"
+        },
+    )
+}
+
+/// One `info` line for a line reported by the analysis (its `pv` already legal).
+fn info_line<V: Registered>(pos: &Position<V>, info: &Info, writing: Writing) -> String {
+    let ms = engine_text::millis(info.time);
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        engine_text::score_usi(info.score),
+        info.nodes,
+        engine_text::nodes_per_second(info.nodes, info.time),
+        ms,
+        info.hashfull
+    );
+    if !info.pv.is_empty() {
+        s.push_str(" pv ");
+        s.push_str(&writing.line(pos, &info.pv).join(" "));
+    }
+    s
+}
+
+/// What the search thread needs besides the game and the job.
+struct JobContext {
+    out: Out,
+    hash_mb: usize,
+    writing: Writing,
+    /// `USI_Ponder`: name the move to ponder on.
+    ponder_move: bool,
+    databases: Databases,
+}
+
+/// The body of the search thread: runs the job, printing its `info` lines, and returns its
+/// answer (`bestmove ...` or `checkmate ...`).
+fn run_job<V: Registered>(
+    analyzer: &mut AnalyzerFor<V>,
+    game: &Game<V>,
+    job: &Job,
+    stop: &Arc<AtomicBool>,
+    ctx: &JobContext,
+) -> String {
+    let (out, writing) = (&ctx.out, ctx.writing);
+    match job {
+        Job::Mate { time, max_nodes } => {
+            let _dog = time.map(|t| Watchdog::start(t, Arc::clone(stop)));
+            let pos = game.position();
+            let result = if game.outcome().is_some() {
+                MateResult::NoMate
+            } else {
+                catch_unwind(AssertUnwindSafe(|| {
+                    mate::solve::<V, V::Eval>(pos, *max_nodes, stop)
+                }))
+                .unwrap_or(MateResult::Unknown)
+            };
+            match result {
+                MateResult::Mate { pv, .. } => {
+                    let pv = legal_prefix(pos, &pv);
+                    if pv.is_empty() {
+                        "checkmate timeout".to_string()
+                    } else {
+                        format!("checkmate {}", writing.line(pos, &pv).join(" "))
+                    }
+                }
+                MateResult::NoMate => "checkmate nomate".to_string(),
+                MateResult::Unknown => "checkmate timeout".to_string(),
+            }
+        }
+        Job::Search {
+            request, infinite, ..
+        } => {
+            let dog = match (request.limits.time, infinite) {
+                (Some(t), false) => Some(Watchdog::start(t, Arc::clone(stop))),
+                _ => None,
+            };
+            let answer = match game_over_answer(game) {
+                Some(a) => a.to_string(),
+                None => {
+                    let pos = game.position();
+                    let mut on_info = |info: &Info, _| send(out, &info_line(pos, info, writing));
+                    let mut db = ctx.databases.for_variant::<V>();
+                    let analysis = loop {
+                        let searched = catch_unwind(AssertUnwindSafe(|| {
+                            analyzer.analyse(game, request, db, stop, &mut on_info)
+                        }));
+                        match searched {
+                            Ok(Ok(a)) => break Some(a),
+                            Ok(Err(e)) if db.is_some() => {
+                                send_error(
+                                    out,
+                                    &format!("the database cannot be used ({e}); searching"),
+                                );
+                                db = None;
+                            }
+                            Ok(Err(_)) => break None,
+                            Err(_) => {
+                                *analyzer = AnalyzerFor::<V>::new(ctx.hash_mb);
+                                send_error(out, "the search failed; playing a legal move");
+                                break None;
+                            }
+                        }
+                    };
+                    let best = analysis
+                        .as_ref()
+                        .and_then(|a| a.best)
+                        .or_else(|| choose_move(game, &[]));
+                    match best {
+                        Some(mv) => {
+                            let mut text = writing.mv(pos, mv);
+                            let reply = analysis
+                                .as_ref()
+                                .and_then(|a| a.lines.first())
+                                .and_then(|l| l.line.pv.get(1).copied())
+                                .filter(|_| ctx.ponder_move);
+                            if let Some(r) = reply {
+                                text.push_str(" ponder ");
+                                text.push_str(&writing.mv(&pos.after(mv), r));
+                            }
+                            text
+                        }
+                        None => "resign".to_string(),
+                    }
+                }
+            };
+            drop(dog);
+            format!("bestmove {answer}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kshogi_rules_kinzoku::Kinzoku;
+    use kshogi_rules_kyoto::Kyoto;
+    use kshogi_rules_micro::Micro;
+
+    /// Runs a session on `script` and returns its output lines.
+    fn session(script: &str, variant: VariantKind) -> Vec<String> {
+        session_with(script, variant, SearchMode::Threaded)
+    }
+
+    /// Runs a session on `script` with searches run as `mode` says.
+    fn session_with(script: &str, variant: VariantKind, mode: SearchMode) -> Vec<String> {
+        let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+        let out: Out = buf.clone();
+        serve_with(script.as_bytes(), &out, variant, mode);
+        let bytes = buf.lock().unwrap().clone();
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The lines that are not search reports (`info` lines other than `info string`).
+    fn protocol(lines: &[String]) -> Vec<&str> {
+        lines
+            .iter()
+            .map(String::as_str)
+            .filter(|l| !l.starts_with("info ") || l.starts_with("info string"))
+            .collect()
+    }
+
+    #[test]
+    fn handshake() {
+        let out = session("usi\nisready\nquit\n", VariantKind::Micro);
+        let variant_line = &out[2];
+        assert!(
+            variant_line.starts_with("option name USI_Variant type combo default micro var kyoto"),
+            "{variant_line}"
+        );
+        // The reference engine's names are offered too.
+        for name in ["kyotoshogi", "micro", "minishogi", "dobutsu", "kinzoku"] {
+            assert!(variant_line.contains(&format!(" var {name}")), "{name}");
+        }
+        assert_eq!(
+            out,
+            [
+                format!("id name kshogi {}", env!("CARGO_PKG_VERSION")).as_str(),
+                "id author The kshogi developers",
+                variant_line.as_str(),
+                "option name USI_Hash type spin default 16 min 1 max 4096",
+                "option name USI_MultiPV type spin default 1 min 1 max 32",
+                "option name Threads type spin default 1 min 1 max 512",
+                "option name USI_Ponder type check default false",
+                "option name Dialect type combo default canonical var canonical var fsf",
+                "option name Clear_Hash type button",
+                "usiok",
+                "readyok",
+            ]
+        );
+        // UCI: the same options under UCI's names, and the reference engine's letters.
+        let out = session("uci\n", VariantKind::Kyoto);
+        assert!(out[2].starts_with("option name UCI_Variant type combo default kyoto"));
+        assert_eq!(
+            &out[3..],
+            [
+                "option name Hash type spin default 16 min 1 max 4096",
+                "option name MultiPV type spin default 1 min 1 max 32",
+                "option name Threads type spin default 1 min 1 max 512",
+                "option name Ponder type check default false",
+                "option name Dialect type combo default fsf var canonical var fsf",
+                "option name Clear Hash type button",
+                "uciok",
+            ]
+        );
+    }
+
+    #[test]
+    fn game_over_answers() {
+        // Kyoto checkmate (hand-checked in show_cmd): White to move, mated.
+        let out = session(
+            "position sfen k4/5/1S3/5/4K b G 9 moves G*5b\ngo depth 1\n",
+            VariantKind::Kyoto,
+        );
+        assert_eq!(protocol(&out), ["bestmove resign"]);
+        // Kinzoku: Black's King already stands on rank a with Black to move: Black has
+        // won by king entry, so Black declares the win.
+        let out = session(
+            "setoption name USI_Variant value kinzokushogi\nposition sfen K1k/3/3/3/3 b - 1\ngo\n",
+            VariantKind::Kyoto,
+        );
+        assert_eq!(protocol(&out), ["bestmove win"]);
+        let out = session(
+            "position sfen k4/5/1S3/5/4K b G 9 moves G*5b\ngo mate 100\n",
+            VariantKind::Kyoto,
+        );
+        assert_eq!(protocol(&out), ["checkmate nomate"]);
+    }
+
+    #[test]
+    fn errors_keep_the_state() {
+        let out = session(
+            "hello\n\
+             position startpos moves 1e1d+\n\
+             go depth banana\n\
+             setoption name USI_Hash value 0\n\
+             setoption name Nope value 1\n\
+             setoption name USI_Variant value chess\n\
+             setoption name Dialect value lishogi\n\
+             setoption name Threads value 0\n\
+             setoption name USI_Ponder value maybe\n\
+             go perft 0\n\
+             isready extra\n\
+             go depth 1\n",
+            VariantKind::Kyoto,
+        );
+        let p = protocol(&out);
+        assert_eq!(p.len(), 11, "{p:#?}");
+        assert!(p[0].starts_with("info string error: unknown command `hello`"));
+        for line in &p[..10] {
+            assert!(line.starts_with("info string error: "), "{line}");
+        }
+        // The position is still the one after 1e1d+: White to move.
+        let mv = p[10].strip_prefix("bestmove ").unwrap();
+        let g = parse_game::<Kyoto>(&format!("startpos moves 1e1d+ {mv}"));
+        assert!(g.is_ok(), "{mv} is not a White move after 1e1d+");
+    }
+
+    #[test]
+    fn a_rejected_position_leaves_no_position() {
+        // The issue's case: a Micro move given to the Kyoto engine, then `go`.
+        for bad in [
+            "position startpos moves 1e2d",
+            "position startpos moves 1e1d+ 9z9z",
+            "position sfen 9/9 b - 1",
+            "position",
+            "position banana",
+        ] {
+            let script = format!("position startpos moves 1e1d+\n{bad}\ngo depth 1\ngo mate 10\n");
+            let out = session(&script, VariantKind::Kyoto);
+            let p = protocol(&out);
+            assert_eq!(p.len(), 5, "{bad}: {p:#?}");
+            assert!(p[0].starts_with("info string error: "), "{}", p[0]);
+            assert!(
+                p[0].contains("no position until the next valid one"),
+                "{}",
+                p[0]
+            );
+            assert!(
+                p[1].starts_with("info string error: no position"),
+                "{}",
+                p[1]
+            );
+            assert_eq!(p[2], "bestmove resign");
+            assert_eq!(p[4], "checkmate nomate");
+        }
+        // Column 31 of the line is where `9z9z` starts.
+        let out = session("position startpos moves 1e1d+ 9z9z\n", VariantKind::Kyoto);
+        assert!(out[0].contains("column 31"), "{}", out[0]);
+        // The next valid position is used again.
+        let out = session(
+            "position startpos moves 1e2d\nposition startpos\ngo depth 1\n",
+            VariantKind::Kyoto,
+        );
+        let p = protocol(&out);
+        let mv = p[1].strip_prefix("bestmove ").unwrap();
+        assert!(
+            parse_game::<Kyoto>(&format!("startpos moves {mv}")).is_ok(),
+            "{mv}"
+        );
+    }
+
+    #[test]
+    fn infinite_waits_for_stop_and_each_go_gets_one_answer() {
+        let out = session(
+            "position startpos\ngo infinite\nisready\nstop\ngo depth 1\ngo depth 1\nquit\n",
+            VariantKind::Micro,
+        );
+        let p = protocol(&out);
+        assert_eq!(p.len(), 4, "{p:#?}");
+        assert_eq!(p[0], "readyok");
+        for line in &p[1..] {
+            assert!(line.starts_with("bestmove "), "{line}");
+            let mv = line.strip_prefix("bestmove ").unwrap();
+            assert!(
+                parse_game::<Micro>(&format!("startpos moves {mv}")).is_ok(),
+                "{mv}"
+            );
+        }
+    }
+
+    #[test]
+    fn error_lines_are_one_short_line() {
+        let long = format!("position sfen {}\u{1b}[2J b - 1\n", "p".repeat(5000));
+        let out = session(&long, VariantKind::Kyoto);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(out[0].starts_with("info string error: "), "{}", out[0]);
+        assert!(!out[0].contains('\u{1b}'), "{}", out[0]);
+        assert!(out[0].chars().count() < 400, "{}", out[0]);
+    }
+
+    #[test]
+    fn variant_switch_resets_the_position() {
+        let out = session(
+            "position startpos moves 1e1d+\n\
+             setoption name USI_Variant value kinzoku\n\
+             go depth 1\n",
+            VariantKind::Kyoto,
+        );
+        let p = protocol(&out);
+        let mv = p[0].strip_prefix("bestmove ").unwrap();
+        assert!(
+            parse_game::<Kinzoku>(&format!("startpos moves {mv}")).is_ok(),
+            "{mv}"
+        );
+    }
+
+    const BOUNDED: SearchMode = SearchMode::Bounded(Budget::TINY);
+
+    #[test]
+    fn bounded_go_answers_before_the_next_line() {
+        // `go` with no limit, a deep depth and a long clock: the budget ends each search.
+        let out = session_with(
+            "position startpos\n\
+             go\n\
+             isready\n\
+             go depth 100 btime 600000 wtime 600000 byoyomi 60000\n\
+             isready\n\
+             go nodes 1\n",
+            VariantKind::Micro,
+            BOUNDED,
+        );
+        let p = protocol(&out);
+        assert_eq!(p.len(), 5, "{p:#?}");
+        assert_eq!((p[1], p[3]), ("readyok", "readyok"));
+        for line in [p[0], p[2], p[4]] {
+            let mv = line.strip_prefix("bestmove ").unwrap();
+            assert!(
+                parse_game::<Micro>(&format!("startpos moves {mv}")).is_ok(),
+                "{mv}"
+            );
+        }
+        // No iteration deeper than the budget's.
+        for line in out.iter().filter(|l| l.starts_with("info depth ")) {
+            let depth: u32 = line.split(' ').nth(2).unwrap().parse().unwrap();
+            assert!(depth <= Budget::TINY.depth, "{line}");
+        }
+    }
+
+    #[test]
+    fn bounded_infinite_answers_when_the_search_ends() {
+        let out = session_with(
+            "go infinite\nisready\nposition startpos moves 1e1d+\nstop\nstop\n\
+             go infinite\ngo mate infinite\ngo infinite\nquit\n",
+            VariantKind::Kyoto,
+            BOUNDED,
+        );
+        let p = protocol(&out);
+        assert_eq!(p.len(), 5, "{p:#?}");
+        assert_eq!(p[0], "readyok");
+        // Each answer is for the position its `go` was given in.
+        for (i, moves) in [(1, ""), (2, "1e1d+ "), (4, "1e1d+ ")] {
+            let mv = p[i].strip_prefix("bestmove ").unwrap();
+            assert!(
+                parse_game::<Kyoto>(&format!("startpos moves {moves}{mv}")).is_ok(),
+                "{mv}"
+            );
+        }
+        assert!(p[3].starts_with("checkmate "), "{}", p[3]);
+        // End of input ends a held search too, and a game that is over still answers.
+        let out = session_with(
+            "position sfen k4/5/1S3/5/4K b G 9 moves G*5b\ngo infinite\n",
+            VariantKind::Kyoto,
+            BOUNDED,
+        );
+        assert_eq!(protocol(&out), ["bestmove resign"]);
+    }
+
+    #[test]
+    fn bounded_mode_caps_the_hash_and_keeps_the_options() {
+        let out = session_with(
+            "usi\nsetoption name USI_Hash value 4096\nsetoption name MultiPV value 3\n\
+             go depth 1\n",
+            VariantKind::Kinzoku,
+            BOUNDED,
+        );
+        let p = protocol(&out);
+        assert!(p.contains(&"option name USI_Hash type spin default 16 min 1 max 4096"));
+        assert!(p.last().unwrap().starts_with("bestmove "), "{p:#?}");
+        let multipv: Vec<&String> = out.iter().filter(|l| l.contains(" multipv ")).collect();
+        assert_eq!(multipv.len(), 3, "{multipv:#?}");
+        let settings = Settings {
+            mode: BOUNDED,
+            initial: VariantKind::Kyoto,
+            variant: VariantKind::Kyoto,
+            hash_mb: 4096,
+            multipv: 1,
+            threads: 1,
+            ponder: false,
+            dialect: None,
+            protocol: Protocol::Usi,
+            databases: Databases::none(),
+        };
+        assert_eq!(settings.table_mb(), 0);
+        let threaded = Settings {
+            mode: SearchMode::Threaded,
+            ..settings
+        };
+        assert_eq!(threaded.table_mb(), 4096);
+    }
+
+    /// A bounded mode that still completes small searches: deterministic answers.
+    const FULL: SearchMode = SearchMode::Bounded(Budget {
+        nodes: 10_000_000,
+        depth: 3,
+        hash_mb: 1,
+    });
+
+    /// A bounded session with [`FULL`].
+    fn full(script: &str, variant: VariantKind) -> Vec<String> {
+        session_with(script, variant, FULL)
+    }
+
+    /// Runs a session with `config` and returns its output lines.
+    fn session_config(script: &str, config: &Config) -> Vec<String> {
+        let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+        let out: Out = buf.clone();
+        serve_config(script.as_bytes(), &out, config);
+        let bytes = buf.lock().unwrap().clone();
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The `info ... pv ...` search reports of `lines` for line `k`, as (depth, pv).
+    fn reports(lines: &[String], k: usize) -> Vec<Vec<String>> {
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info depth ") && l.contains(&format!(" multipv {k} ")))
+            .map(|l| {
+                let pv = l.split(" pv ").nth(1).unwrap_or("");
+                pv.split(' ').map(str::to_string).collect()
+            })
+            .collect()
+    }
+
+    /// What Fairy-Stockfish answers to `go perft 2` in the Kyoto start position (measured:
+    /// `setoption name USI_Variant value kyotoshogi`, `position startpos`, `go perft 2`),
+    /// in its dialect: the moves that turn a piece back to its base face end in `-`.
+    const FSF_KYOTO_PERFT_2: [(&str, u64); 12] = [
+        ("4e5d+", 11),
+        ("4e4d+", 11),
+        ("4e3d+", 12),
+        ("1e1d+", 12),
+        ("5e5d-", 12),
+        ("5e4d-", 11),
+        ("2e3d-", 10),
+        ("2e2d-", 11),
+        ("2e1d-", 11),
+        ("3e4d", 12),
+        ("3e3d", 12),
+        ("3e2d", 12),
+    ];
+
+    #[test]
+    fn go_perft_prints_what_the_reference_engine_prints() {
+        let mut want: Vec<String> = FSF_KYOTO_PERFT_2
+            .iter()
+            .map(|(m, n)| format!("{m}: {n}"))
+            .collect();
+        want.sort();
+        want.extend(["".into(), "Nodes searched: 137".into(), "".into()]);
+        let out = session(
+            "setoption name USI_Variant value kyotoshogi\nsetoption name Dialect value fsf\n\
+             position startpos\ngo perft 2\n",
+            VariantKind::Micro,
+        );
+        assert_eq!(out, want);
+        // Canonical: every flip is written `+`.
+        let out = session("position startpos\ngo perft 2\n", VariantKind::Kyoto);
+        let canonical: Vec<String> = want.iter().map(|l| l.replace("-:", "+:")).collect();
+        let mut sorted = canonical[..12].to_vec();
+        sorted.sort();
+        assert_eq!(out[..12], sorted[..]);
+        assert_eq!(out[13], "Nodes searched: 137");
+        // Depth 1 and a bounded session (depth capped by the budget: 2).
+        let out = session("go perft 1\n", VariantKind::Kyoto);
+        assert_eq!(out.len(), 15);
+        assert!(out[..12].iter().all(|l| l.ends_with(": 1")), "{out:?}");
+        assert_eq!(out[13], "Nodes searched: 12");
+        let out = session_with("go perft 5\n", VariantKind::Kyoto, BOUNDED);
+        assert_eq!(out[13], "Nodes searched: 137");
+    }
+
+    #[test]
+    fn multipv_under_both_names() {
+        for name in ["USI_MultiPV", "MultiPV", "usi_multipv"] {
+            let out = full(
+                &format!("setoption name {name} value 3\nposition startpos\ngo depth 3\n"),
+                VariantKind::Kyoto,
+            );
+            // The last iteration reports lines 1, 2 and 3, with different first moves.
+            let firsts: Vec<String> = (1..=3)
+                .map(|k| reports(&out, k).last().unwrap()[0].clone())
+                .collect();
+            assert!(
+                firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+                "{firsts:?}"
+            );
+            // `bestmove` is the first move of the last line-1 report.
+            let best = out.last().unwrap().strip_prefix("bestmove ").unwrap();
+            assert_eq!(best, firsts[0]);
+        }
+    }
+
+    #[test]
+    fn the_reference_engines_variant_names() {
+        // The issue's case: lishogi sends UCI_Variant kyotoshogi, then a Kyoto move.
+        for (option, name, moves) in [
+            ("UCI_Variant", "kyotoshogi", "1e1d+"),
+            ("USI_Variant", "kyotoshogi", "1e1d+"),
+            ("UCI_Variant", "micro", "1d1c"),
+            ("USI_Variant", "minishogi", "5d5c"),
+            ("UCI_Variant", "dobutsu", "2c2b"),
+        ] {
+            let out = full(
+                &format!(
+                    "setoption name {option} value {name}\nposition startpos moves {moves}\n\
+                     go depth 1\n"
+                ),
+                VariantKind::Kinzoku,
+            );
+            let p = protocol(&out);
+            assert_eq!(p.len(), 1, "{name}: {p:?}");
+            assert!(p[0].starts_with("bestmove "), "{name}: {p:?}");
+        }
+    }
+
+    #[test]
+    fn the_dialect_option_writes_moves_as_fairy_stockfish() {
+        let fsf: Vec<&str> = FSF_KYOTO_PERFT_2.iter().map(|(m, _)| *m).collect();
+        let out = full(
+            "setoption name Dialect value fsf\nposition startpos\ngo depth 2\n",
+            VariantKind::Kyoto,
+        );
+        let best = out.last().unwrap().strip_prefix("bestmove ").unwrap();
+        assert!(fsf.contains(&best), "{best}");
+        for pv in reports(&out, 1) {
+            assert!(fsf.contains(&pv[0].as_str()), "{pv:?}");
+        }
+        // A Kyoto tokin drop is `+L*...` in Fairy-Stockfish's letters: Black holds a
+        // Tokin/Lance pair; perft 1 lists every drop of both faces.
+        let out = session(
+            "setoption name Dialect value fsf\nposition sfen k4/5/5/5/4K b T 1\ngo perft 1\n",
+            VariantKind::Kyoto,
+        );
+        assert!(out.contains(&"+L*3c: 1".to_string()), "{out:?}");
+        assert!(out.contains(&"L*3c: 1".to_string()), "{out:?}");
+        let out = session(
+            "position sfen k4/5/5/5/4K b T 1\ngo perft 1\n",
+            VariantKind::Kyoto,
+        );
+        assert!(out.contains(&"T*3c: 1".to_string()), "{out:?}");
+        assert!(out.contains(&"L*3c: 1".to_string()), "{out:?}");
+    }
+
+    #[test]
+    fn uci_mode_speaks_fen_and_chess_coordinates() {
+        // Fairy-Stockfish in UCI mode (measured): Kyoto, Black has taken White's gold and
+        // holds the gold/knight pair (`N` in its letters), Black (`w` in FEN) to move.
+        // `go perft 1` lists b1a2+ b1b2+ b1c2+ e1e2+ a1a2- a1b2- d1c2- d1d2- d1e2- c1b2 c1c2
+        // c1d2, and N@ and +N@ on every empty square of ranks 2 to 4 and on b5: 44 moves.
+        // After N@c3, White has d5c4+ d5d4+ d5e4+ a5a4+ e5d4- e5e4- c5b4 c5c4 c5d4.
+        let mut first: Vec<String> = [
+            "b1a2+", "b1b2+", "b1c2+", "e1e2+", "a1a2-", "a1b2-", "d1c2-", "d1d2-", "d1e2-",
+            "c1b2", "c1c2", "c1d2", "N@b5", "+N@b5",
+        ]
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+        for rank in 2..=4 {
+            for file in ["a", "b", "c", "d", "e"] {
+                first.push(format!("N@{file}{rank}"));
+                first.push(format!("+N@{file}{rank}"));
+            }
+        }
+        let perft = |moves: &[String]| {
+            let mut lines: Vec<String> = moves.iter().map(|m| format!("{m}: 1")).collect();
+            lines.sort();
+            lines.extend([
+                String::new(),
+                format!("Nodes searched: {}", moves.len()),
+                String::new(),
+            ]);
+            lines
+        };
+        let second: Vec<String> = [
+            "d5c4+", "d5d4+", "d5e4+", "a5a4+", "e5d4-", "e5e4-", "c5b4", "c5c4", "c5d4",
+        ]
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+        let fen = "p1ks+l/5/5/5/+LSK+NP[N] w - - 0 1";
+        let out = full(
+            &format!(
+                "uci\nsetoption name UCI_Variant value kyotoshogi\nposition fen {fen}\n\
+                 go perft 1\nposition fen {fen} moves N@c3\ngo perft 1\ngo depth 2\n"
+            ),
+            VariantKind::Micro,
+        );
+        let at = out.iter().position(|l| l == "uciok").unwrap() + 1;
+        let (a, b) = (perft(&first), perft(&second));
+        assert_eq!(out[at..at + a.len()], a[..]);
+        assert_eq!(out[at + a.len()..at + a.len() + b.len()], b[..]);
+        // White's answer to N@c3 is one of those 9, as written there.
+        let best = out.last().unwrap().strip_prefix("bestmove ").unwrap();
+        assert!(second.iter().any(|m| m == best), "{best}");
+        // A UCI move that is not legal is rejected as in USI.
+        let out = full(
+            &format!(
+                "uci\nsetoption name UCI_Variant value kyotoshogi\n\
+                 position fen {fen} moves a5a4\ngo depth 1\n"
+            ),
+            VariantKind::Kyoto,
+        );
+        let p = protocol(&out);
+        assert!(
+            p.iter()
+                .any(|l| l.starts_with("info string error: position rejected")),
+            "{p:?}"
+        );
+        assert_eq!(*p.last().unwrap(), "bestmove resign");
+    }
+
+    #[test]
+    fn threads_is_accepted_and_said_to_be_ignored() {
+        let out = session(
+            "setoption name Threads value 4\nsetoption name Threads value 1\n\
+             setoption name Threads value 0\n",
+            VariantKind::Kyoto,
+        );
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(out[0].starts_with("info string Threads 4 accepted and ignored"));
+        assert!(out[1].starts_with("info string error: "));
+    }
+
+    #[test]
+    fn pondering_answers_after_ponderhit_or_stop() {
+        // Bounded: the answer of `go ponder` is held until `ponderhit`.
+        let out = session_with(
+            "setoption name USI_Ponder value true\nposition startpos\n\
+             go ponder btime 1000 wtime 1000\nisready\nponderhit\nisready\n",
+            VariantKind::Kyoto,
+            BOUNDED,
+        );
+        let p = protocol(&out);
+        assert_eq!(p.len(), 3, "{p:?}");
+        assert_eq!((p[0], p[2]), ("readyok", "readyok"));
+        assert!(p[1].starts_with("bestmove "), "{p:?}");
+        // With a line of two moves or more, the second is the move to ponder on.
+        let out = full(
+            "setoption name USI_Ponder value true\nposition startpos\ngo ponder depth 3\n\
+             ponderhit\n",
+            VariantKind::Kyoto,
+        );
+        let answer = out.last().unwrap().strip_prefix("bestmove ").unwrap();
+        let (mv, reply) = answer.split_once(" ponder ").expect("a move to ponder on");
+        let last = reports(&out, 1).pop().unwrap();
+        assert_eq!((mv, reply), (last[0].as_str(), last[1].as_str()));
+        assert!(parse_game::<Kyoto>(&format!("startpos moves {mv} {reply}")).is_ok());
+        // Threaded: ponderhit starts the clock, and the search answers once.
+        let out = session(
+            "position startpos\ngo ponder btime 200 wtime 200\nponderhit\nisready\n",
+            VariantKind::Kyoto,
+        );
+        let p = protocol(&out);
+        assert_eq!(
+            p.iter().filter(|l| l.starts_with("bestmove ")).count(),
+            1,
+            "{p:?}"
+        );
+        assert!(p.contains(&"readyok"));
+        // `stop` answers a ponder search; without USI_Ponder no `ponder` move is named.
+        let out = session("position startpos\ngo ponder\nstop\n", VariantKind::Kyoto);
+        let p = protocol(&out);
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(
+            p[0].starts_with("bestmove ") && !p[0].contains(" ponder "),
+            "{p:?}"
+        );
+        // A ponderhit without a ponder search does nothing.
+        assert!(session("ponderhit\n", VariantKind::Kyoto).is_empty());
+    }
+
+    #[test]
+    fn kinzoku_is_played_from_the_database() {
+        let dir = std::env::temp_dir().join(format!("kshogi-usi-db-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("kinzoku.kdb");
+        let solved = kshogi_solver::retro::solve(
+            kshogi_solver::retro::Options {
+                threads: 1,
+                max_pieces: 1,
+            },
+            &|_| {},
+        );
+        kshogi_solver::db::write(&solved, &path, 1, &|_, _| {}).unwrap();
+        let config = Config {
+            variant: None,
+            mode: SearchMode::Threaded,
+            databases: Databases::open(&path).unwrap(),
+        };
+        // Black: king 3c, promoted soldier 2c; White: king 1a. 2c2b mates, no other move
+        // wins at once (hand-checked: 1b and 2a are covered, 2b is guarded by the king).
+        let out = session_config(
+            "setoption name USI_Variant value kinzoku\nposition sfen 2k/3/K+I1/3/3 b - 1\n\
+             go depth 3\n\
+             position sfen 1k1/3/1S1/3/CK1 b - 1\ngo depth 1\n",
+            &config,
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        let p = protocol(&out);
+        assert_eq!(p[0], "bestmove 2c2b", "{out:?}");
+        // One report, from the database: no nodes, the mate to the end.
+        let first = &out[..out.iter().position(|l| l == "bestmove 2c2b").unwrap()];
+        assert_eq!(first.len(), 1, "{first:?}");
+        assert!(first[0].contains(" score mate 1 nodes 0 "), "{}", first[0]);
+        assert!(first[0].ends_with(" pv 2c2b"), "{}", first[0]);
+        // Two pieces besides the kings: not covered, searched.
+        let rest = &out[first.len() + 1..];
+        assert!(
+            rest.iter()
+                .any(|l| l.starts_with("info depth 1 ") && !l.contains(" nodes 0 ")),
+            "{rest:?}"
+        );
+        // Another variant is not looked up.
+        let out = session_config("position startpos\ngo depth 1\n", &config);
+        assert!(protocol(&out)[0].starts_with("bestmove "));
+    }
+}
