@@ -27,6 +27,7 @@ const REGISTRY: &str = "kshogi-registry";
 const TUNED_EVAL: &str = "kshogi-tuned-eval";
 const NOTATION: &str = "kshogi-notation";
 const ENGINE: &str = "kshogi-engine";
+const ANALYSIS: &str = "kshogi-analysis";
 const CORE: &str = "kshogi-core";
 
 /// One rule of the tidy.
@@ -336,19 +337,21 @@ fn rules_depend_on_core_only(cx: &Context) -> Result<Outcome, String> {
     Ok(out)
 }
 
-/// Rule 2: notation and the engine are generic: no dependency on a variant or on the crates
-/// that know the variant list; the engine not on notation either.
+/// Rule 2: notation, the engine and the analysis service are generic: no dependency on a
+/// variant or on the crates that know the variant list; the engine and the analysis service
+/// not on notation either; only the analysis service on the solver (its databases).
 fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> {
     let mut out = Outcome::default();
     for p in cx.packages.iter() {
-        if p.name != NOTATION && p.name != ENGINE {
+        if p.name != NOTATION && p.name != ENGINE && p.name != ANALYSIS {
             continue;
         }
         out.checked += 1;
         let forbidden = |name: &str| {
             name.starts_with("kshogi-rules-")
-                || [REGISTRY, TUNED_EVAL, "kshogi-cli", "kshogi-solver"].contains(&name)
-                || (p.name == ENGINE && name == NOTATION)
+                || [REGISTRY, TUNED_EVAL, "kshogi-cli", "kshogi-usi"].contains(&name)
+                || (p.name != ANALYSIS && name == "kshogi-solver")
+                || (p.name != NOTATION && name == NOTATION)
         };
         for d in linked(p).filter(|d| forbidden(&d.name)) {
             out.found.push(manifest_violation(
@@ -366,10 +369,15 @@ fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> 
     Ok(out)
 }
 
-/// Rule 3: notation and engine sources name no variant type and no rules crate.
+/// Rule 3: notation, engine and analysis sources name no variant type and no rules crate.
 fn generic_crates_name_no_variant(cx: &Context) -> Result<Outcome, String> {
     let mut out = Outcome::default();
-    let dirs = ["crates/notation/src", "crates/engine/src"].map(|d| cx.root.join(d));
+    let dirs = [
+        "crates/notation/src",
+        "crates/engine/src",
+        "crates/analysis/src",
+    ]
+    .map(|d| cx.root.join(d));
     for (path, lexed) in non_test_sources(&cx.root, &dirs)? {
         out.checked += 1;
         for t in lexed.tokens() {

@@ -23,6 +23,8 @@ impl Usi {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kshogi"))
             .arg("usi")
             .args(args)
+            // An installed Kinzoku database must not answer for the search.
+            .env("KSHOGI_DB", "/nonexistent/kshogi-tests/kinzoku.kdb")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -168,12 +170,17 @@ fn legal_moves(variant: &str, position: &str) -> Vec<String> {
         .collect()
 }
 
-/// ` var <name>` for each registered variant, in the registry's order (the list itself is
-/// the registry's; the conformance suite checks each variant is offered).
+/// ` var <name>` for each registered variant and its one-word aliases (the reference
+/// engine's names are among them), in the registry's order (the list itself is the
+/// registry's; the conformance suite checks each variant is offered).
 fn registered_vars() -> String {
     kshogi_registry::VariantKind::ALL
         .iter()
-        .map(|k| format!(" var {}", k.name()))
+        .flat_map(|k| {
+            std::iter::once(k.name())
+                .chain(k.info().aliases.iter().copied().filter(|a| !a.contains('-')))
+        })
+        .map(|n| format!(" var {n}"))
         .collect()
 }
 
@@ -187,7 +194,11 @@ fn handshake(usi: &mut Usi, default_variant: &str) {
             registered_vars()
         ),
         "option name USI_Hash type spin default 16 min 1 max 4096",
-        "option name MultiPV type spin default 1 min 1 max 32",
+        "option name USI_MultiPV type spin default 1 min 1 max 32",
+        "option name Threads type spin default 1 min 1 max 512",
+        "option name USI_Ponder type check default false",
+        "option name Dialect type combo default canonical var canonical var fsf",
+        "option name Clear_Hash type button",
         "usiok",
     ]);
     usi.send("isready");
@@ -222,7 +233,8 @@ fn scripted_session() {
     usi.send("isready now");
     usi.expect_error();
 
-    // A good position, then bad ones: the state stays the good one.
+    // A good position, then bad ones: each is an error and leaves no position, so `go`
+    // answers `bestmove resign`; the next good position is used again.
     let good = "startpos moves 1e1d+";
     let white_moves = legal_moves("kyoto", good);
     usi.send(&format!("position {good}"));
@@ -237,6 +249,10 @@ fn scripted_session() {
     usi.expect_error();
     usi.send("position fen whatever");
     usi.expect_error();
+    usi.send("go depth 1");
+    assert!(usi.expect_error().contains("no position"));
+    assert_eq!(usi.bestmove(), "resign");
+    usi.send(&format!("position {good}"));
     usi.send("go depth 1");
     let mv = usi.bestmove();
     assert!(
@@ -411,4 +427,17 @@ fn mate_in_one_over_usi() {
     usi.send("quit");
     let (status, _, _) = usi.finish();
     assert!(status.success());
+}
+
+#[test]
+fn a_database_that_cannot_be_used_is_an_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_kshogi"))
+        .args(["usi", "--db", "/nonexistent/kshogi-tests/none.kdb"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the kshogi binary runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("error: "), "{stderr}");
 }
