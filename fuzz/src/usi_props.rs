@@ -26,25 +26,36 @@
 //! line:
 //!
 //! - all output is UTF-8 text ending in a line end, with no control character other than
-//!   the line ends, no empty line and no line longer than 4 KiB; an error line
-//!   (`info string error: ...`) has at most 300 characters after the prefix (plus `...`);
+//!   the line ends and no line longer than 4 KiB (empty lines come only in the answer to
+//!   `go perft`, which is checked whole); an error line (`info string error: ...`) has at
+//!   most 300 characters after the prefix (plus `...`);
 //! - a line that is not UTF-8 or longer than 64 KiB, an unknown command, a known command
 //!   with wrong arguments, gets exactly one error line and changes nothing;
-//! - `isready` gets exactly `readyok`; `usi` the six handshake lines ending in `usiok`, with
-//!   the start variant as `USI_Variant` default; `position`, `setoption`, `ponderhit` and
-//!   empty lines print nothing unless they are wrong;
-//! - `position` is accepted exactly when `kshogi_notation::parse_game` accepts its text, and
-//!   then sets the game that later answers are checked against; `setoption name
-//!   USI_Variant` switches the variant (to its start position) as the model expects;
-//! - every `go` accepted (no error line) gets exactly one answer: at once, or for
-//!   `go infinite` at the next command that ends a search (`stop`, `go`, `usinewgame`,
-//!   `gameover`, a new hash size or variant, `quit`, end of input), and nowhere else;
-//!   `quit` ends the session, and nothing is left unanswered at the end;
-//! - a `bestmove` is the canonical USI text of a legal move of the position of its `go`,
-//!   or, when that game is over, `win` if the side to move has won and `resign` otherwise;
-//!   a `go mate` gets `checkmate` and `nomate`, `timeout` or a line of legal moves that ends
-//!   in a position the side to move of the `go` has won; every `info` line of a search has the fields in order and a `pv` of legal
-//!   moves.
+//! - `isready` gets exactly `readyok`; `usi` and `uci` the ten handshake lines ending in
+//!   `usiok` / `uciok`, with the start variant as `USI_Variant` / `UCI_Variant` default
+//!   (after `uci` moves are read and written in UCI coordinates, with Fairy-Stockfish's
+//!   letters unless `Dialect` says otherwise); `position`, `setoption` (except `Threads`
+//!   above 1, one `info string`), `ponderhit` and empty lines print nothing unless they are
+//!   wrong;
+//! - `position` is accepted exactly when `kshogi_notation::parse_game` accepts its text
+//!   (`fen` read as `sfen`), and then sets the game that later answers are checked against;
+//!   a rejected one leaves no game, and the next `go` answers an error line and
+//!   `bestmove resign` (`checkmate nomate` for `go mate`, nothing more for `go perft`);
+//!   `setoption name USI_Variant` switches the variant (to its start position) as the
+//!   model expects;
+//! - `go perft N` prints exactly the model's count (depth capped at the budget's), one line
+//!   per legal move in the current dialect, a blank line, `Nodes searched: N`, a blank line;
+//! - every other `go` accepted (no error line) gets exactly one answer: at once, or for
+//!   `go infinite` and `go ponder` at the next command that ends a search (`stop`, `go`,
+//!   `usinewgame`, `gameover`, a new hash size or variant, `Clear_Hash`, `quit`, end of
+//!   input; `ponderhit` for `go ponder`), and nowhere else; `quit` ends the session, and
+//!   nothing is left unanswered at the end;
+//! - a `bestmove` is the text of a legal move of the position of its `go`, written as the
+//!   `Dialect` and the protocol say (with `ponder <move>` legal after it, when
+//!   `USI_Ponder` is on), or, when that game is over, `win` if the side to move has won and
+//!   `resign` otherwise; a `go mate` gets `checkmate` and `nomate`, `timeout` or a line of
+//!   legal moves that ends in a position the side to move of the `go` has won; every `info`
+//!   line of a search has the fields in order and a `pv` of legal moves.
 
 use kshogi_core::Variant;
 use kshogi_core::{Game, Position};

@@ -177,8 +177,13 @@ fn registered_vars() -> String {
     kshogi_registry::VariantKind::ALL
         .iter()
         .flat_map(|k| {
-            std::iter::once(k.name())
-                .chain(k.info().aliases.iter().copied().filter(|a| !a.contains('-')))
+            std::iter::once(k.name()).chain(
+                k.info()
+                    .aliases
+                    .iter()
+                    .copied()
+                    .filter(|a| !a.contains('-')),
+            )
         })
         .map(|n| format!(" var {n}"))
         .collect()
