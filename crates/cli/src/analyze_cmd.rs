@@ -15,7 +15,7 @@ use kshogi_engine::mate::{self, MateResult};
 use kshogi_engine::{Info, Limits, Line, Score};
 use kshogi_notation::kif::kif_move_text;
 use kshogi_notation::{
-    diagram, move_to_usi, move_to_usi_in, parse_game, to_sfen_in, DiagramStyle, Dialect,
+    game_diagram, move_to_usi, move_to_usi_in, parse_game, to_sfen_in, DiagramStyle, Dialect,
 };
 use kshogi_registry::{with_variant, EngineFor, Registered, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
@@ -742,8 +742,7 @@ impl<V: Registered> Analysis<V> {
 
     /// The text output.
     pub fn to_text(&self, style: DiagramStyle) -> String {
-        let pos = self.game.position();
-        let mut out = diagram(pos, self.game.moves().last().copied(), style);
+        let mut out = game_diagram(&self.game, style, self.dialect);
         let _ = writeln!(out, "status: {}", self.status);
         let _ = writeln!(out, "legal moves: {}", self.legal_moves);
         let over = self.game.outcome().is_some();

@@ -5,7 +5,9 @@ use crate::variant_select;
 use clap::{Args, ValueEnum};
 use kshogi_core::Variant;
 use kshogi_core::{Color, Game};
-use kshogi_notation::{diagram, move_to_usi_in, parse_game, to_sfen_in, DiagramStyle, Dialect};
+use kshogi_notation::{
+    game_diagram, move_to_usi_in, parse_game, to_sfen_in, DiagramStyle, Dialect,
+};
 use kshogi_registry::{with_variant, VariantKind};
 use serde::Serialize;
 use std::ffi::OsStr;
@@ -16,8 +18,8 @@ pub const SHOW_HELP: &str = "\
 Text output: White's hand, the board (files numbered across the top, highest on the left;
 rank letters on the right; uppercase letters are Black's pieces, lowercase White's, `.` an
 empty square, the last move's destination in brackets), Black's hand, `ply <N>, <side> to
-move`, the Kinzoku countdown while it runs, `last move: <usi>` when the moves list is not
-empty, and `status: <status>` when the side to move is in check or the game is over.
+move`, the Kinzoku countdown while it runs, `last move: <usi>` (in the --dialect asked for)
+when the moves list is not empty, and `status: <status>` when the side to move is in check or the game is over.
 
 Colour (--color): `auto` colours only when stdout is a terminal and the NO_COLOR
 environment variable is unset or empty; `always` and `never` decide regardless.
@@ -53,7 +55,7 @@ pub struct ShowArgs {
     /// Print one JSON object instead of the diagram
     #[arg(long)]
     pub json: bool,
-    /// With --json: the dialect of the SFEN and the last move
+    /// The dialect of the last move (and with --json of the SFEN)
     #[command(flatten)]
     pub dialect: crate::DialectArg,
     /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
@@ -156,7 +158,7 @@ pub fn show<V: Variant>(
         s.push('\n');
         return Ok(s);
     }
-    let mut out = diagram(pos, last, style);
+    let mut out = game_diagram(&game, style, dialect);
     if game.outcome().is_some() || pos.in_check() {
         out.push_str("status: ");
         out.push_str(&status(&game));

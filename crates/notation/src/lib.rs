@@ -29,7 +29,7 @@ mod usi;
 #[cfg(feature = "serde")]
 pub mod serde_support;
 
-pub use diagram::{diagram, DiagramStyle};
+pub use diagram::{diagram, game_diagram, DiagramStyle};
 pub use position_arg::{parse_game, PositionArgError};
 pub use sfen::{
     board_shape, parse_sfen, to_sfen, to_sfen_in, Dialect, SfenError, SfenErrorKind, UnknownDialect,
