@@ -15,7 +15,8 @@ use kshogi_engine::mate::{self, MateResult};
 use kshogi_engine::{Info, Limits, Line, Score};
 use kshogi_notation::kif::kif_move_text;
 use kshogi_notation::{
-    game_diagram, move_to_usi, move_to_usi_in, parse_game, to_sfen_in, DiagramStyle, Dialect,
+    game_diagram, move_to_usi, move_to_usi_in, parse_game, parse_usi, svg, to_sfen_in,
+    DiagramStyle, Dialect,
 };
 use kshogi_registry::{with_variant, EngineFor, Registered, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
@@ -87,6 +88,10 @@ positions, not game histories: only a repetition that already ended the game cou
     db_path::db_path_help!(),
     "
 A damaged database file is an error, never a wrong answer.
+
+--svg draws the position as `kshogi show --svg` does, with an arrow for the best move (the
+first line's), on stdout; with -o FILE to FILE (never over an existing file without
+--force), and then the text or --json output on stdout.
 See docs/analysis.md."
 );
 
@@ -123,6 +128,8 @@ pub struct AnalyzeArgs {
     /// The dialect of the SFEN and the moves written (text and JSON)
     #[command(flatten)]
     pub dialect: crate::DialectArg,
+    #[command(flatten)]
+    pub svg: crate::svg_out::SvgArgs,
     /// The Kinzoku database to answer from [default: see below, if the file is there]
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
@@ -185,6 +192,7 @@ impl AnalyzeArgs {
 /// Runs `kshogi analyze`: picks the variant, installs the Ctrl-C handler, analyses and
 /// renders.
 pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
+    args.svg.check(args.json)?;
     let kind = variant_select::select(args.variant, &args.position)?;
     let stop = interrupt::stop_flag();
     let progress = std::io::stderr().is_terminal();
@@ -201,7 +209,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
     // The solver's database covers Kinzoku only (so far); every other variant is searched.
     if kind.name() != Kinzoku::NAME {
         return with_variant!(kind, V => {
-            analyze::<V>(pos, &settings, stop, progress)?.render(args.json, style)
+            analyze::<V>(pos, &settings, stop, progress)?.emit(args, style)
         });
     }
     // A wrong position is reported before anything about the database.
@@ -212,7 +220,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
                 // Kinzoku's pieces have no other letters: its moves read the same in both
                 // dialects; the SFEN is written in the one asked for.
                 a.dialect = settings.dialect;
-                return a.render(args.json, style);
+                return a.emit(args, style);
             }
             None => Exact::NotCovered {
                 path: db.path().to_path_buf(),
@@ -223,7 +231,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
     };
     let mut a = analyze::<Kinzoku>(pos, &settings, stop, progress)?;
     a.exact = exact;
-    a.render(args.json, style)
+    a.emit(args, style)
 }
 
 /// The database for a Kinzoku position.
@@ -705,6 +713,28 @@ impl<V: Registered> Analysis<V> {
         }
     }
 
+    /// What the arguments ask for: [`Analysis::render`], or with `--svg` the picture with an
+    /// arrow for the best move (the first line's), to stdout or to `-o FILE` (and then the
+    /// rendered text or JSON to stdout).
+    fn emit(&self, args: &AnalyzeArgs, style: DiagramStyle) -> Result<String, CliError> {
+        if !args.svg.svg {
+            return self.render(args.json, style);
+        }
+        let pos = self.game.position();
+        let best = self.lines.first().and_then(|l| parse_usi(pos, &l.mv).ok());
+        let picture = svg(
+            pos,
+            self.game.moves().last().copied(),
+            best,
+            args.svg.style(),
+        );
+        let otherwise = match args.svg.output {
+            Some(_) => self.render(args.json, style)?,
+            None => String::new(),
+        };
+        args.svg.deliver(picture, otherwise)
+    }
+
     /// The `--json` output: one object on one line.
     pub fn to_json(&self) -> Result<String, CliError> {
         let pos = self.game.position();
@@ -922,6 +952,7 @@ mod tests {
             },
             color: ColorChoice::Never,
             json: false,
+            svg: crate::svg_out::SvgArgs::default(),
             db: None,
             position: "startpos".into(),
         };

@@ -4,7 +4,8 @@
 //! reference engine's aliases), USI moves in both dialects, and the `POSITION` argument of
 //! the command line (`startpos` or an SFEN, optionally followed by `moves ...`).
 //!
-//! It also draws text board diagrams for the terminal ([`diagram`]) and, with the default
+//! It also draws board diagrams: text for the terminal ([`diagram`]) and self-contained SVG
+//! pictures for pages and print ([`svg()`]); and, with the default
 //! `serde` feature, gives positions, moves and games their serde forms (SFEN strings, USI
 //! strings and game records; see `serde_support`).
 //!
@@ -24,6 +25,7 @@ mod diagram;
 pub mod kif;
 mod position_arg;
 mod sfen;
+mod svg;
 mod usi;
 
 #[cfg(feature = "serde")]
@@ -34,4 +36,5 @@ pub use position_arg::{parse_game, PositionArgError};
 pub use sfen::{
     board_shape, parse_sfen, to_sfen, to_sfen_in, Dialect, SfenError, SfenErrorKind, UnknownDialect,
 };
+pub use svg::{svg, RankLabels, SvgStyle};
 pub use usi::{move_to_usi, move_to_usi_in, parse_usi, UsiError};
