@@ -16,7 +16,9 @@ use kshogi_analysis::{Analyzer, DatabaseUse, MateSummary, PerfectPlay, Request, 
 use kshogi_core::{Color, Game, Position, Variant};
 use kshogi_engine::{Info, Limits};
 use kshogi_notation::kif::kif_move_text;
-use kshogi_notation::{diagram, move_to_usi_in, parse_game, to_sfen_in, DiagramStyle, Dialect};
+use kshogi_notation::{
+    game_diagram, move_to_usi_in, parse_game, parse_usi, svg, to_sfen_in, DiagramStyle, Dialect,
+};
 use kshogi_registry::{with_variant, Registered, VariantKind};
 use kshogi_solver::db::Database;
 use kshogi_solver::value::Value;
@@ -80,6 +82,10 @@ positions, not game histories: only a repetition that already ended the game cou
     db_path::db_path_help!(),
     "
 A damaged database file is an error, never a wrong answer.
+
+--svg draws the position as `kshogi show --svg` does, with an arrow for the best move (the
+first line's), on stdout; with -o FILE to FILE (never over an existing file without
+--force), and then the text or --json output on stdout.
 See docs/analysis.md."
 );
 
@@ -116,6 +122,8 @@ pub struct AnalyzeArgs {
     /// The dialect of the SFEN and the moves written (text and JSON)
     #[command(flatten)]
     pub dialect: crate::DialectArg,
+    #[command(flatten)]
+    pub svg: crate::svg_out::SvgArgs,
     /// The Kinzoku database to answer from [default: see below, if the file is there]
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
@@ -178,6 +186,7 @@ impl AnalyzeArgs {
 /// Runs `kshogi analyze`: picks the variant, installs the Ctrl-C handler, analyses and
 /// renders.
 pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
+    args.svg.check(args.json)?;
     let kind = variant_select::select(args.variant, &args.position)?;
     let stop = interrupt::stop_flag();
     let progress = std::io::stderr().is_terminal();
@@ -193,7 +202,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
     let pos = args.position.as_str();
     let db = args.db.as_deref();
     with_variant!(kind, V => {
-        analyze_with_db::<V>(pos, &settings, db, stop, progress)?.render(args.json, style)
+        analyze_with_db::<V>(pos, &settings, db, stop, progress)?.emit(args, style)
     })
 }
 
@@ -491,6 +500,28 @@ impl<V: Registered> Analysis<V> {
         }
     }
 
+    /// What the arguments ask for: [`Analysis::render`], or with `--svg` the picture with an
+    /// arrow for the best move (the first line's), to stdout or to `-o FILE` (and then the
+    /// rendered text or JSON to stdout).
+    fn emit(&self, args: &AnalyzeArgs, style: DiagramStyle) -> Result<String, CliError> {
+        if !args.svg.svg {
+            return self.render(args.json, style);
+        }
+        let pos = self.game.position();
+        let best = self.lines.first().and_then(|l| parse_usi(pos, &l.mv).ok());
+        let picture = svg(
+            pos,
+            self.game.moves().last().copied(),
+            best,
+            args.svg.style(),
+        );
+        let otherwise = match args.svg.output {
+            Some(_) => self.render(args.json, style)?,
+            None => String::new(),
+        };
+        args.svg.deliver(picture, otherwise)
+    }
+
     /// The `--json` output: one object on one line.
     pub fn to_json(&self) -> Result<String, CliError> {
         let pos = self.game.position();
@@ -528,8 +559,7 @@ impl<V: Registered> Analysis<V> {
 
     /// The text output.
     pub fn to_text(&self, style: DiagramStyle) -> String {
-        let pos = self.game.position();
-        let mut out = diagram(pos, self.game.moves().last().copied(), style);
+        let mut out = game_diagram(&self.game, style, self.dialect);
         let _ = writeln!(out, "status: {}", self.status);
         let _ = writeln!(out, "legal moves: {}", self.legal_moves);
         let over = self.game.outcome().is_some();
@@ -710,6 +740,7 @@ mod tests {
             },
             color: ColorChoice::Never,
             json: false,
+            svg: crate::svg_out::SvgArgs::default(),
             db: None,
             position: "startpos".into(),
         };

@@ -42,9 +42,14 @@ pub enum CliError {
     /// or of another format. The message names the file.
     #[error("{0}")]
     Database(String),
-    /// `kshogi solve` cannot (or will not) write its output file; the message names it.
+    /// An output file cannot (or will not) be written (`kshogi solve`, `-o FILE`); the
+    /// message names it.
     #[error("{0}")]
     Output(String),
+    /// Options that cannot go together, found after parsing; exits with status 2 like the
+    /// argument parser's usage errors.
+    #[error("{0}")]
+    Usage(String),
     /// `kshogi solve` was asked for a variant it cannot solve.
     #[error("only Kinzoku Shogi is small enough to solve: {0} has far too many positions; use `kshogi solve kinzoku`")]
     NotSolvable(String),

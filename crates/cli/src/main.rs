@@ -39,6 +39,7 @@ mod progress;
 mod selfplay_cmd;
 mod show_cmd;
 mod solve_cmd;
+mod svg_out;
 mod variant_select;
 
 use clap::builder::TypedValueParser as _;
@@ -472,6 +473,10 @@ fn main() -> ExitCode {
                 .and_then(|()| stdout.flush());
             eprintln!("error: {}", printable(&message));
             ExitCode::from(interrupt::INTERRUPTED_EXIT as u8)
+        }
+        Err(e @ CliError::Usage(_)) => {
+            eprintln!("error: {}", printable(&e.to_string()));
+            ExitCode::from(2)
         }
         Err(e) => {
             eprintln!("error: {}", printable(&e.to_string()));

@@ -1,11 +1,14 @@
 //! `kshogi show`: the board diagram of a position, or a JSON summary of it.
 
 use crate::error::CliError;
+use crate::svg_out::SvgArgs;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
 use kshogi_core::Variant;
 use kshogi_core::{Color, Game};
-use kshogi_notation::{diagram, move_to_usi_in, parse_game, to_sfen_in, DiagramStyle, Dialect};
+use kshogi_notation::{
+    game_diagram, move_to_usi_in, parse_game, svg, to_sfen_in, DiagramStyle, Dialect,
+};
 use kshogi_registry::{with_variant, VariantKind};
 use serde::Serialize;
 use std::ffi::OsStr;
@@ -16,8 +19,8 @@ pub const SHOW_HELP: &str = "\
 Text output: White's hand, the board (files numbered across the top, highest on the left;
 rank letters on the right; uppercase letters are Black's pieces, lowercase White's, `.` an
 empty square, the last move's destination in brackets), Black's hand, `ply <N>, <side> to
-move`, the Kinzoku countdown while it runs, `last move: <usi>` when the moves list is not
-empty, and `status: <status>` when the side to move is in check or the game is over.
+move`, the Kinzoku countdown while it runs, `last move: <usi>` (in the --dialect asked for)
+when the moves list is not empty, and `status: <status>` when the side to move is in check or the game is over.
 
 Colour (--color): `auto` colours only when stdout is a terminal and the NO_COLOR
 environment variable is unset or empty; `always` and `never` decide regardless.
@@ -28,7 +31,14 @@ JSON output (--json): exactly one object on one line,
 where `status` is `ongoing`, `check`, `<black|white> wins by <checkmate|stalemate|king
 entry|bare king|perpetual check>` or `draw by <stalemate|repetition>`, `last_move` is the
 last move of the moves list in canonical USI (null without one) and `legal_moves` counts
-the legal moves (0 once the game is over).";
+the legal moves (0 once the game is over).
+
+SVG output (--svg): a self-contained SVG picture of the board (kanji pieces, White's upside
+down, both hands, the last move's squares marked, files numbered across the top and ranks
+down the right side in kanji, or USI letters with --ranks letters), on stdout. With
+-o FILE it is written to FILE instead, and stdout shows the text (or --json) output as
+without --svg; an existing FILE is never replaced unless --force is given. See
+docs/notation.md.";
 
 /// When to colour the diagram.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -53,9 +63,11 @@ pub struct ShowArgs {
     /// Print one JSON object instead of the diagram
     #[arg(long)]
     pub json: bool,
-    /// With --json: the dialect of the SFEN and the last move
+    /// The dialect of the last move (and with --json of the SFEN)
     #[command(flatten)]
     pub dialect: crate::DialectArg,
+    #[command(flatten)]
+    pub svg: SvgArgs,
     /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
     #[arg(value_name = "POSITION")]
     pub position: String,
@@ -73,6 +85,7 @@ pub fn use_color(choice: ColorChoice, no_color: Option<&OsStr>, stdout_is_termin
 
 /// Runs `kshogi show`: picks the variant, decides on colour, and renders.
 pub fn run(args: &ShowArgs) -> Result<String, CliError> {
+    args.svg.check(args.json)?;
     let kind = variant_select::select(args.variant, &args.position)?;
     let color = use_color(
         args.color,
@@ -84,7 +97,7 @@ pub fn run(args: &ShowArgs) -> Result<String, CliError> {
         ..DiagramStyle::PLAIN
     };
     let pos = args.position.as_str();
-    with_variant!(kind, V => show::<V>(pos, style, args.json, args.dialect.dialect))
+    with_variant!(kind, V => show::<V>(pos, style, args.json, args.dialect.dialect, &args.svg))
 }
 
 /// The `--json` output. Serialised with the fields in this order.
@@ -124,8 +137,31 @@ pub fn show<V: Variant>(
     style: DiagramStyle,
     json: bool,
     dialect: Dialect,
+    svg_args: &SvgArgs,
 ) -> Result<String, CliError> {
     let game = parse_game::<V>(position)?;
+    let pos = game.position();
+    let last = game.moves().last().copied();
+    if svg_args.svg {
+        let picture = svg(pos, last, None, svg_args.style());
+        // Standard output shows the usual text (or JSON) when the SVG goes to a file.
+        let otherwise = if svg_args.output.is_some() {
+            text_or_json(&game, style, json, dialect)?
+        } else {
+            String::new()
+        };
+        return svg_args.deliver(picture, otherwise);
+    }
+    text_or_json(&game, style, json, dialect)
+}
+
+/// The diagram as text, or the `--json` object.
+fn text_or_json<V: Variant>(
+    game: &Game<V>,
+    style: DiagramStyle,
+    json: bool,
+    dialect: Dialect,
+) -> Result<String, CliError> {
     let pos = game.position();
     let last = game.moves().last().copied();
     if json {
@@ -144,7 +180,7 @@ pub fn show<V: Variant>(
             sfen: to_sfen_in(pos, dialect),
             side_to_move: pos.side_to_move(),
             in_check: pos.in_check(),
-            status: status(&game),
+            status: status(game),
             last_move,
             legal_moves: if game.outcome().is_some() {
                 0
@@ -156,10 +192,10 @@ pub fn show<V: Variant>(
         s.push('\n');
         return Ok(s);
     }
-    let mut out = diagram(pos, last, style);
+    let mut out = game_diagram(game, style, dialect);
     if game.outcome().is_some() || pos.in_check() {
         out.push_str("status: ");
-        out.push_str(&status(&game));
+        out.push_str(&status(game));
         out.push('\n');
     }
     Ok(out)

@@ -116,6 +116,36 @@ fn show_json_writes_the_sfen_and_last_move_in_the_dialect() {
 }
 
 #[test]
+fn show_text_writes_the_last_move_in_the_dialect() {
+    // 1e1d+ makes Black's pawn a rook (`+P` to the reference engine); 1d1c turns it back
+    // into a pawn, which that dialect marks `-` (NOTATION.md), kshogi's own form `+`.
+    let game = "startpos moves 1e1d+ 5a5b+ 1d1c";
+    for (dialect, line) in [
+        ("fsf", "last move: 1d1c-"),
+        ("canonical", "last move: 1d1c+"),
+    ] {
+        let (ok, out) = kshogi(&[
+            "show",
+            "--color",
+            "never",
+            "--dialect",
+            dialect,
+            "--variant",
+            "kyoto",
+            game,
+        ]);
+        assert!(ok);
+        assert!(out.lines().any(|l| l == line), "{dialect}: {out}");
+    }
+    let (ok, out) = kshogi(&["show", "--color", "never", "--variant", "kyoto", game]);
+    assert!(ok);
+    assert!(
+        out.lines().any(|l| l == "last move: 1d1c+"),
+        "default: {out}"
+    );
+}
+
+#[test]
 fn analyze_writes_its_lines_and_sfen_in_the_dialect() {
     // Black mates with a gold drop; the reference engine writes the gold as `+N` (a promoted
     // knight), so the drop is `+N*..`, and the gold/knight pair in hand as `N`.

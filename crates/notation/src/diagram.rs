@@ -1,8 +1,8 @@
 //! A text board diagram for people at a terminal; see [`diagram`].
 
-use crate::sfen::piece_letters;
-use crate::usi::move_to_usi;
-use kshogi_core::{Color, Move, Piece, Position, Square, Variant};
+use crate::sfen::{piece_letters, Dialect};
+use crate::usi::{move_to_usi, move_to_usi_in};
+use kshogi_core::{Color, Game, Move, Piece, Position, Square, Variant};
 use std::fmt::Write as _;
 
 /// How a diagram is drawn.
@@ -98,8 +98,9 @@ fn cell<V: Variant>(out: &mut String, piece: Option<Piece>, highlight: bool, sty
     out.push(if highlight { ']' } else { ' ' });
 }
 
-/// A kanji numeral for a hand count (2 to 99), as Japanese records write it (`歩二`).
-fn kanji_count(n: u8) -> String {
+/// A kanji numeral for a hand count (2 to 99), as Japanese records write it (`歩二`); also
+/// the rank numerals of the SVG diagram (1 to 26).
+pub(crate) fn kanji_count(n: u8) -> String {
     const DIGITS: [char; 10] = ['〇', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
     let (tens, ones) = (n / 10, n % 10);
     let mut s = String::new();
@@ -209,9 +210,60 @@ pub fn diagram<V: Variant>(
     last_move: Option<Move>,
     style: DiagramStyle,
 ) -> String {
+    let last_move = last_move.filter(|&mv| is_well_formed::<V>(mv));
+    let text = last_move.map(move_to_usi::<V>);
+    draw(pos, last_move, text, style)
+}
+
+/// Draws the final position of `game` as [`diagram`] does, with its last move (if any)
+/// marked and written in `dialect` on the `last move:` line.
+///
+/// The reference engine's dialect may write a move differently from the canonical one
+/// (`-` for a Kyoto rook turning back into a pawn), and which it writes depends on the
+/// piece that moved; so this takes the game, whose position before the last move is known.
+///
+/// ```
+/// use kshogi_notation::{game_diagram, parse_game, DiagramStyle, Dialect};
+/// use kshogi_rules_kyoto::Kyoto;
+///
+/// // 1e1d+ turns the pawn into a rook; 1d1c- (reference engine) turns it back.
+/// let game = parse_game::<Kyoto>("startpos moves 1e1d+ 5a5b+ 1d1c").unwrap();
+/// let canonical = game_diagram(&game, DiagramStyle::PLAIN, Dialect::Canonical);
+/// let fsf = game_diagram(&game, DiagramStyle::PLAIN, Dialect::Fsf);
+/// assert!(canonical.ends_with("last move: 1d1c+\n"));
+/// assert!(fsf.ends_with("last move: 1d1c-\n"));
+/// ```
+pub fn game_diagram<V: Variant>(game: &Game<V>, style: DiagramStyle, dialect: Dialect) -> String {
+    let (before, last_move) = before_last_move(game);
+    let last_move = last_move.filter(|&mv| is_well_formed::<V>(mv));
+    let text = last_move.map(|mv| move_to_usi_in(&before, mv, dialect));
+    draw(game.position(), last_move, text, style)
+}
+
+/// The position before the last move of `game`, and that move (`None`: no moves, and the
+/// start position).
+pub(crate) fn before_last_move<V: Variant>(game: &Game<V>) -> (Position<V>, Option<Move>) {
+    let moves = game.moves();
+    let Some((&last, earlier)) = moves.split_last() else {
+        return (*game.start(), None);
+    };
+    let mut before = *game.start();
+    for &m in earlier {
+        before = before.after(m);
+    }
+    (before, Some(last))
+}
+
+/// The diagram of `pos`, with `last_move` (already checked to be well formed) marked and
+/// `last_text` on the `last move:` line.
+fn draw<V: Variant>(
+    pos: &Position<V>,
+    last_move: Option<Move>,
+    last_text: Option<String>,
+    style: DiagramStyle,
+) -> String {
     let g = V::GEOMETRY;
     let has_hands = V::tables().slots > 0;
-    let last_move = last_move.filter(|&mv| is_well_formed::<V>(mv));
     let target: Option<Square> = last_move.map(Move::to);
     let cell_width: usize = if style.kanji { 5 } else { 4 };
     let mut out = String::new();
@@ -251,8 +303,8 @@ pub fn diagram<V: Variant>(
         out.push_str(&line);
         out.push('\n');
     }
-    if let Some(mv) = last_move {
-        let _ = writeln!(out, "last move: {}", move_to_usi::<V>(mv));
+    if let Some(text) = last_text {
+        let _ = writeln!(out, "last move: {text}");
     }
     out
 }

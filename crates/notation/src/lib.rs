@@ -4,7 +4,8 @@
 //! reference engine's aliases), USI moves in both dialects, and the `POSITION` argument of
 //! the command line (`startpos` or an SFEN, optionally followed by `moves ...`).
 //!
-//! It also draws text board diagrams for the terminal ([`diagram`]) and, with the default
+//! It also draws board diagrams: text for the terminal ([`diagram`]) and self-contained SVG
+//! pictures for pages and print ([`svg()`]); and, with the default
 //! `serde` feature, gives positions, moves and games their serde forms (SFEN strings, USI
 //! strings and game records; see `serde_support`).
 //!
@@ -25,14 +26,16 @@ pub mod kif;
 mod position_arg;
 mod sfen;
 pub mod uci;
+mod svg;
 mod usi;
 
 #[cfg(feature = "serde")]
 pub mod serde_support;
 
-pub use diagram::{diagram, DiagramStyle};
+pub use diagram::{diagram, game_diagram, DiagramStyle};
 pub use position_arg::{parse_game, PositionArgError};
 pub use sfen::{
     board_shape, parse_sfen, to_sfen, to_sfen_in, Dialect, SfenError, SfenErrorKind, UnknownDialect,
 };
+pub use svg::{svg, RankLabels, SvgStyle};
 pub use usi::{move_to_usi, move_to_usi_in, parse_usi, UsiError};
