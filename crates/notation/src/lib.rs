@@ -21,6 +21,7 @@
 //! variant), on the registry, the engine, the solver or the command line.
 
 mod diagram;
+mod illegal;
 pub mod kif;
 mod position_arg;
 mod sfen;
@@ -30,6 +31,7 @@ mod usi;
 pub mod serde_support;
 
 pub use diagram::{diagram, DiagramStyle};
+pub use illegal::{describe_illegal, Wording};
 pub use position_arg::{parse_game, PositionArgError};
 pub use sfen::{
     board_shape, parse_sfen, to_sfen, to_sfen_in, Dialect, SfenError, SfenErrorKind, UnknownDialect,

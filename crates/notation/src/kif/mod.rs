@@ -50,7 +50,7 @@ mod encoding;
 mod error;
 mod read;
 mod record;
-mod text;
+pub(crate) mod text;
 mod write;
 
 #[cfg(test)]
