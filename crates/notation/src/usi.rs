@@ -322,4 +322,99 @@ mod tests {
             Err(UsiError::Syntax { .. })
         ));
     }
+
+    /// Every reason a USI move can have, in the words and with the typed reason from core.
+    #[test]
+    fn illegal_moves_say_why() {
+        use kshogi_core::{DropRule, IllegalMove};
+        use kshogi_rules_minishogi::Minishogi;
+        fn check<V: Variant>(sfen: &str, text: &str, reason: &str) -> Option<IllegalMove> {
+            let pos = parse_sfen::<V>(sfen).unwrap();
+            let e = parse_usi(&pos, text).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("`{text}` is not legal here: {reason}"),
+                "{sfen} {text}"
+            );
+            e.reason().copied()
+        }
+        let start = "pgkst/5/5/5/TSKGP b - 1";
+        let cases = [
+            (start, "1d1c", "there is no piece on 1d"),
+            (
+                start,
+                "5a5b+",
+                "the pawn on 5a is not black's: it is white's, and black is to move",
+            ),
+            (start, "2e2c+", "the gold on 2e cannot go to 2c here"),
+            (
+                start,
+                "2e3e+",
+                "the gold on 2e cannot take black's own king on 3e",
+            ),
+            (
+                start,
+                "3e3d+",
+                "the king does not flip or promote on this move, so it takes no mark",
+            ),
+            (start, "T*3c", "black has no tokin in hand"),
+            (
+                "k4/5/5/p4/R3K b - 1",
+                "5e5b+",
+                "the rook on 5e cannot go to 5b: white's pawn on 5d is in the way",
+            ),
+            (
+                "k1r2/5/5/2S2/2K2 b - 1",
+                "3d2c+",
+                "the silver on 3d cannot go to 2c: it would leave black's king in check from \
+                 the rook on 3a",
+            ),
+            (
+                "k1r2/5/5/5/1K3 b - 1",
+                "4e3d",
+                "the king on 4e cannot go to 3d: it would be in check there from the rook on 3a",
+            ),
+            (
+                "k1r2/5/5/5/2K2 b T 1",
+                "T*1c",
+                "a tokin dropped on 1c would leave black's king in check from the rook on 3a",
+            ),
+            (
+                "k4/5/5/5/4K b T 1",
+                "T*1e",
+                "1e is occupied by black's king",
+            ),
+            (
+                "k4/G4/R4/5/4K w - 10",
+                "5a4a",
+                "the game is over (black wins by checkmate)",
+            ),
+        ];
+        for (sfen, text, reason) in cases {
+            assert!(check::<Kyoto>(sfen, text, reason).is_some());
+        }
+        let mate = "4k/2S2/3G1/5/K4 b P 1";
+        assert_eq!(
+            check::<Minishogi>(mate, "P*1b", "a pawn drop may not give checkmate"),
+            Some(IllegalMove::DropRefused {
+                side: Color::Black,
+                kind: kshogi_rules_minishogi::PAWN,
+                to: Minishogi::GEOMETRY.parse_square("1b").unwrap(),
+                rule: DropRule::PawnDropMate,
+            })
+        );
+        check::<Minishogi>(mate, "P*3a", "a pawn dropped on 3a could never move");
+        check::<Minishogi>(
+            "4k/2S2/3G1/4P/K4 b P 1",
+            "P*1c",
+            "black already has an unpromoted pawn on file 1 (nifu): the one on 1d",
+        );
+        check::<Minishogi>(
+            "4k/5/5/5/K4 b R 1",
+            "+R*3c",
+            "a dragon is never dropped: it goes to the hand as a rook and is dropped as one",
+        );
+        // Refused before any position is consulted, with the same words.
+        check::<Kyoto>(start, "K*3c", "a king is never dropped");
+    }
 }
