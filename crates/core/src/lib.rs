@@ -4,7 +4,9 @@
 //! squares with USI names, bitboards, a piece model in which a piece may have two faces,
 //! compact moves, validated positions with an incremental Zobrist hash, legal move
 //! generation (checks, pins, drops) as bitboard bundles, make/unmake, game status, games
-//! with each variant's repetition rule, and perft.
+//! with each variant's repetition rule, and perft; and the one query every move reader asks
+//! ([`Position::resolve`]): which legal move a [`MoveRequest`] names, or, as an
+//! [`IllegalMove`], why none.
 //!
 //! A variant plugs in by implementing [`Variant`] in a crate of its own. Everything here is
 //! generic over that trait and monomorphised per variant, so the hot path has no dynamic
@@ -29,6 +31,7 @@ mod mv;
 mod perft;
 mod piece;
 mod position;
+mod resolve;
 mod square;
 pub mod tables;
 mod variant;
@@ -41,6 +44,7 @@ pub use mv::{Move, MoveList, MAX_MOVES};
 pub use perft::{divide, divide_interruptible, divide_parallel, perft, perft_parallel};
 pub use piece::{Kind, Movement, Piece, PieceDef, MAX_KINDS, MAX_SLOTS};
 pub use position::{Position, PositionError, Setup, Undo, MAX_PLY};
+pub use resolve::{DropRule, FlipRequest, IllegalMove, MoveRequest};
 pub use square::{Geometry, Square, SquareName, MAX_SQUARES};
 pub use tables::Tables;
 pub use variant::{

@@ -22,17 +22,19 @@
 //! variant), on the registry, the engine, the solver or the command line.
 
 mod diagram;
+mod illegal;
 pub mod kif;
 mod position_arg;
 mod sfen;
-pub mod uci;
 mod svg;
+pub mod uci;
 mod usi;
 
 #[cfg(feature = "serde")]
 pub mod serde_support;
 
 pub use diagram::{diagram, game_diagram, DiagramStyle};
+pub use illegal::{describe_illegal, Wording};
 pub use position_arg::{parse_game, PositionArgError};
 pub use sfen::{
     board_shape, parse_sfen, to_sfen, to_sfen_in, Dialect, SfenError, SfenErrorKind, UnknownDialect,

@@ -89,6 +89,7 @@ pub fn parse_game<V: Variant>(text: &str) -> Result<Game<V>, PositionArgError> {
                     error: UsiError::Illegal {
                         text: mv_text.to_string(),
                         reason: e.to_string(),
+                        why: None,
                     },
                 })
             }

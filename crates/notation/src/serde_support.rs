@@ -195,6 +195,7 @@ impl<V: Variant> FromStr for UsiMove<V> {
             UsiText::Board { from, to, .. } if from == to => Err(UsiError::Illegal {
                 text: text.to_string(),
                 reason: "a piece cannot move onto its own square".into(),
+                why: None,
             }),
             UsiText::Board { from, to, mark } => Ok(UsiMove::new(Move::board(from, to, mark))),
         }
@@ -388,6 +389,7 @@ impl<V: Variant> GameRecord<V> {
                     error: UsiError::Illegal {
                         text: text.clone(),
                         reason: e.to_string(),
+                        why: None,
                     },
                 },
             })?;

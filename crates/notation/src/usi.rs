@@ -1,7 +1,9 @@
 //! USI moves: `7g7f`, `2b3a+`, `T*3a`, and the reference engine's dialect.
 
+use crate::illegal::{describe_illegal, Wording};
 use crate::sfen::{face_letters, is_promoted_face, lookup_piece, piece_letters, Dialect};
-use kshogi_core::{Color, Kind, Move, Piece, Position, Square, Variant};
+use kshogi_core::{Color, FlipRequest, IllegalMove, Kind, Move, MoveRequest, Piece, Position};
+use kshogi_core::{Square, Variant};
 
 /// Why a USI move text was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -19,9 +21,23 @@ pub enum UsiError {
     Illegal {
         /// The text.
         text: String,
-        /// Why.
+        /// Why, in words.
         reason: String,
+        /// Why, as core's typed reason, when the move was checked against a position
+        /// ([`Position::resolve`]); `None` for a reason found otherwise (a game rule such as
+        /// the ply limit, or a check without a position).
+        why: Option<IllegalMove>,
     },
+}
+
+impl UsiError {
+    /// Core's typed reason why the move is not legal, if it has one.
+    pub fn reason(&self) -> Option<&IllegalMove> {
+        match self {
+            UsiError::Illegal { why, .. } => why.as_ref(),
+            UsiError::Syntax { .. } => None,
+        }
+    }
 }
 
 /// The canonical USI text of a move: origin, destination and `+` when the piece flips or
@@ -89,13 +105,6 @@ fn syntax(text: &str, reason: impl Into<String>) -> UsiError {
     }
 }
 
-fn illegal(text: &str, reason: impl Into<String>) -> UsiError {
-    UsiError::Illegal {
-        text: text.to_string(),
-        reason: reason.into(),
-    }
-}
-
 /// A USI move as written, checked for form but not against a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum UsiText {
@@ -147,9 +156,12 @@ pub(crate) fn read_usi_text<V: Variant>(text: &str) -> Result<UsiText, UsiError>
                 ),
             ));
         };
-        let def = &V::PIECES[p.kind.index()];
-        if def.hand_slot.is_none() {
-            return Err(illegal(text, format!("a {} is never dropped", def.name)));
+        if V::PIECES[p.kind.index()].hand_slot.is_none() {
+            let why = IllegalMove::NeverDropped {
+                kind: p.kind,
+                instead: None,
+            };
+            return Err(rejected::<V>(text, why));
         }
         return Ok(UsiText::Drop { kind: p.kind, to });
     }
@@ -176,104 +188,39 @@ pub(crate) fn read_usi_text<V: Variant>(text: &str) -> Result<UsiText, UsiError>
     Ok(UsiText::Board { from, to, mark })
 }
 
-/// Why a drop of `kind` onto the empty square `to`, with the piece in hand, is not legal:
-/// one of the variant's declared drop rules, or else the check rule.
-fn drop_reason<V: Variant>(pos: &Position<V>, kind: kshogi_core::Kind, to: Square) -> String {
-    let g = V::GEOMETRY;
-    let us = pos.side_to_move();
-    let rules = V::DROP_RULES;
-    let name = V::PIECES[kind.index()].name;
-    if rules.no_dead_drops && V::tables().dead[us.index()][kind.index()].has(to) {
-        return format!("a {name} dropped on {} could never move", g.name(to));
-    }
-    if rules.pawn == Some(kind) {
-        let file = V::tables().file[to.index()];
-        if rules.nifu && (pos.pieces(us, kind) & file).any() {
-            return format!(
-                "{us} already has an unpromoted {name} on file {} (nifu)",
-                g.file(to)
-            );
-        }
-        if rules.no_pawn_drop_mate && !pos.in_check() {
-            let after = pos.after(Move::drop(kind, to));
-            if after.in_check() && !after.has_legal_move_unadjudicated() {
-                return format!("a {name} drop may not give checkmate");
-            }
-        }
-    }
-    "the drop leaves the king in check".to_string()
-}
-
 /// Parses a USI move in `pos`, returning the legal move it names.
 ///
 /// Accepts `+` or `-` as the flip mark on a move that flips, and no mark at all (every flip
-/// in these variants is mandatory); drops by either face's letter (upper- or lowercase) and
-/// the reference engine's `+L*3a` form. A flip mark on a move that does not flip is an error.
+/// in these variants is mandatory; in Minishogi no mark means no promotion); drops by either
+/// face's letter (upper- or lowercase) and the reference engine's `+L*3a` form. A flip mark
+/// on a move that does not flip is an error.
+///
+/// The move is found by core's [`Position::resolve`]; when it is not legal, the error
+/// carries core's typed reason ([`UsiError::reason`]) and its words ([`describe_illegal`]).
 pub fn parse_usi<V: Variant>(pos: &Position<V>, text: &str) -> Result<Move, UsiError> {
-    let g = V::GEOMETRY;
-    let (from, to, mark) = match read_usi_text::<V>(text)? {
-        UsiText::Drop { kind, to } => {
-            let mv = Move::drop(kind, to);
-            if pos.is_legal(mv) {
-                return Ok(mv);
-            }
-            let def = &V::PIECES[kind.index()];
-            let slot = def.hand_slot.map(usize::from).unwrap_or(0);
-            let reason = if pos.hand(pos.side_to_move(), slot) == 0 {
-                format!("{} has no {} in hand", pos.side_to_move(), def.name)
-            } else if pos.piece_at(to).is_some() {
-                format!("{} is occupied", g.name(to))
+    let request = match read_usi_text::<V>(text)? {
+        UsiText::Drop { kind, to } => MoveRequest::Drop { kind, to },
+        UsiText::Board { from, to, mark } => MoveRequest::Board {
+            from,
+            to,
+            kind: None,
+            flip: if mark {
+                FlipRequest::Flip
             } else {
-                drop_reason(pos, kind, to)
-            };
-            return Err(illegal(text, reason));
-        }
-        UsiText::Board { from, to, mark } => (from, to, mark),
+                FlipRequest::Unmarked
+            },
+        },
     };
-    let legal = pos.legal_moves();
-    let candidates: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| m.from() == Some(from) && m.to() == to)
-        .collect();
-    if candidates.is_empty() {
-        let reason = match pos.piece_at(from) {
-            None => format!("no piece on {}", g.name(from)),
-            Some(p) if p.color != pos.side_to_move() => {
-                format!(
-                    "the piece on {} is not {}'s",
-                    g.name(from),
-                    pos.side_to_move()
-                )
-            }
-            Some(p) => format!(
-                "the {} on {} cannot go to {}",
-                V::PIECES[p.kind.index()].name,
-                g.name(from),
-                g.name(to)
-            ),
-        };
-        return Err(illegal(text, reason));
-    }
-    if mark {
-        candidates
-            .iter()
-            .copied()
-            .find(|m| m.is_flip())
-            .ok_or_else(|| {
-                illegal(
-                    text,
-                    "the piece does not flip or promote on this move, so it takes no mark",
-                )
-            })
-    } else {
-        // With a mandatory flip the only candidate flips; with an optional one, no mark
-        // means no flip.
-        Ok(candidates
-            .iter()
-            .copied()
-            .find(|m| !m.is_flip())
-            .unwrap_or(candidates[0]))
+    pos.resolve(&request)
+        .map_err(|why| rejected::<V>(text, why))
+}
+
+/// The [`UsiError::Illegal`] of a move that core's query refused.
+pub(crate) fn rejected<V: Variant>(text: &str, why: IllegalMove) -> UsiError {
+    UsiError::Illegal {
+        text: text.to_string(),
+        reason: describe_illegal::<V>(&why, Wording::Usi),
+        why: Some(why),
     }
 }
 
@@ -374,5 +321,100 @@ mod tests {
             parse_usi(&pos, "１d1c"),
             Err(UsiError::Syntax { .. })
         ));
+    }
+
+    /// Every reason a USI move can have, in the words and with the typed reason from core.
+    #[test]
+    fn illegal_moves_say_why() {
+        use kshogi_core::{DropRule, IllegalMove};
+        use kshogi_rules_minishogi::Minishogi;
+        fn check<V: Variant>(sfen: &str, text: &str, reason: &str) -> Option<IllegalMove> {
+            let pos = parse_sfen::<V>(sfen).unwrap();
+            let e = parse_usi(&pos, text).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("`{text}` is not legal here: {reason}"),
+                "{sfen} {text}"
+            );
+            e.reason().copied()
+        }
+        let start = "pgkst/5/5/5/TSKGP b - 1";
+        let cases = [
+            (start, "1d1c", "there is no piece on 1d"),
+            (
+                start,
+                "5a5b+",
+                "the pawn on 5a is not black's: it is white's, and black is to move",
+            ),
+            (start, "2e2c+", "the gold on 2e cannot go to 2c here"),
+            (
+                start,
+                "2e3e+",
+                "the gold on 2e cannot take black's own king on 3e",
+            ),
+            (
+                start,
+                "3e3d+",
+                "the king does not flip or promote on this move, so it takes no mark",
+            ),
+            (start, "T*3c", "black has no tokin in hand"),
+            (
+                "k4/5/5/p4/R3K b - 1",
+                "5e5b+",
+                "the rook on 5e cannot go to 5b: white's pawn on 5d is in the way",
+            ),
+            (
+                "k1r2/5/5/2S2/2K2 b - 1",
+                "3d2c+",
+                "the silver on 3d cannot go to 2c: it would leave black's king in check from \
+                 the rook on 3a",
+            ),
+            (
+                "k1r2/5/5/5/1K3 b - 1",
+                "4e3d",
+                "the king on 4e cannot go to 3d: it would be in check there from the rook on 3a",
+            ),
+            (
+                "k1r2/5/5/5/2K2 b T 1",
+                "T*1c",
+                "a tokin dropped on 1c would leave black's king in check from the rook on 3a",
+            ),
+            (
+                "k4/5/5/5/4K b T 1",
+                "T*1e",
+                "1e is occupied by black's king",
+            ),
+            (
+                "k4/G4/R4/5/4K w - 10",
+                "5a4a",
+                "the game is over (black wins by checkmate)",
+            ),
+        ];
+        for (sfen, text, reason) in cases {
+            assert!(check::<Kyoto>(sfen, text, reason).is_some());
+        }
+        let mate = "4k/2S2/3G1/5/K4 b P 1";
+        assert_eq!(
+            check::<Minishogi>(mate, "P*1b", "a pawn drop may not give checkmate"),
+            Some(IllegalMove::DropRefused {
+                side: Color::Black,
+                kind: kshogi_rules_minishogi::PAWN,
+                to: Minishogi::GEOMETRY.parse_square("1b").unwrap(),
+                rule: DropRule::PawnDropMate,
+            })
+        );
+        check::<Minishogi>(mate, "P*3a", "a pawn dropped on 3a could never move");
+        check::<Minishogi>(
+            "4k/2S2/3G1/4P/K4 b P 1",
+            "P*1c",
+            "black already has an unpromoted pawn on file 1 (nifu): the one on 1d",
+        );
+        check::<Minishogi>(
+            "4k/5/5/5/K4 b R 1",
+            "+R*3c",
+            "a dragon is never dropped: it goes to the hand as a rook and is dropped as one",
+        );
+        // Refused before any position is consulted, with the same words.
+        check::<Kyoto>(start, "K*3c", "a king is never dropped");
     }
 }

@@ -1,6 +1,6 @@
 //! Errors of KIF reading: every one names the line (and the column where it helps).
 
-use kshogi_core::{Outcome, PositionError};
+use kshogi_core::{IllegalMove, Outcome, PositionError};
 
 /// What is wrong with a KIF record.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -25,8 +25,11 @@ pub enum KifErrorKind {
     IllegalMove {
         /// The move as written (without number and time).
         text: String,
-        /// Why it is not legal.
+        /// Why it is not legal, in words.
         reason: String,
+        /// Why, as core's typed reason ([`kshogi_core::Position::resolve`]); `None` for a
+        /// reason of the game rather than the position (the ply limit).
+        why: Option<IllegalMove>,
     },
     /// A move after the game has ended by the rules (checkmate, repetition, ...).
     #[error("move `{text}` comes after the game ended ({outcome})")]

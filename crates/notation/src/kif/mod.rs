@@ -46,11 +46,18 @@
 //! assert!(to_kif(&record).contains("   1 １四歩成(15)\n"));
 //! ```
 
+// Reading, by job: bytes to text (`encoding`), text to classified lines (`lex`), the
+// header area (`header`), board diagrams (`diagram`), move lines to core's move requests
+// (`move_line`), and the replay of the record by the rules (`replay`).
+mod diagram;
 mod encoding;
 mod error;
-mod read;
+mod header;
+mod lex;
+mod move_line;
 mod record;
-mod text;
+mod replay;
+pub(crate) mod text;
 mod write;
 
 #[cfg(test)]
@@ -58,9 +65,10 @@ mod tests;
 
 pub use encoding::decode_kif;
 pub use error::{KifError, KifErrorKind};
-pub use read::{kif_variant, parse_kif, parse_kif_among, read_kif};
+pub use header::kif_variant;
 pub use record::{
     summary_line, KifEnd, KifHeaderLine, KifMove, KifRecord, KifResult, KifSpecial, KifTime,
     SideNames,
 };
+pub use replay::{parse_kif, parse_kif_among, read_kif};
 pub use write::{kif_diagram, kif_move_text, to_kif};

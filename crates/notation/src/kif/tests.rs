@@ -154,7 +154,11 @@ fn malformed_move_lines_name_line_and_column() {
             "the origin as a file digit and a rank digit",
         ),
         ("   1 １四歩成(15\n", 13, "expected `)`"),
-        ("   1 １四歩成\n", 10, "the origin such as `(35)`, or `打`"),
+        (
+            "   1 １四歩成x\n",
+            10,
+            "the origin such as `(35)`, `打` for a drop, or the end",
+        ),
         (
             "   1 １四\n",
             8,
@@ -388,7 +392,7 @@ fn the_variant_header() {
         VariantInfo::of::<kshogi_rules_micro::Micro>(),
         VariantInfo::of::<Kinzoku>(),
     ];
-    let kif_variant = |text: &str| super::read::kif_variant(text, &KNOWN);
+    let kif_variant = |text: &str| super::kif_variant(text, &KNOWN);
     assert_eq!(kif_variant("# x\n手合割：五分摩訶将棋\n").unwrap(), 1);
     assert_eq!(kif_variant("手合割：金属将棋　\n").unwrap(), 2);
     assert_eq!(kif_variant("手合割：京都\n").unwrap(), 0);
@@ -405,7 +409,7 @@ fn the_variant_header() {
     assert_eq!(e.line, 1);
     // Reading as a variant: another known variant or standard shogi is an error; an
     // unknown name is accepted (the caller chose the variant) and written back corrected.
-    let e = super::read::parse_kif_among::<Kyoto>("手合割：五分摩訶将棋\n", &KNOWN).unwrap_err();
+    let e = super::parse_kif_among::<Kyoto>("手合割：五分摩訶将棋\n", &KNOWN).unwrap_err();
     assert_err(
         &e,
         1,
@@ -579,4 +583,136 @@ fn comment_after_the_move_on_the_same_line() {
     assert_err(&e, 3, Some(15), "unexpected `# text` after the move");
     let e = kyoto("   1 １四歩成(15) ( 0:03/00:00:03) x *c\n").unwrap_err();
     assert_err(&e, 3, Some(32), "a comment `* …`");
+}
+
+/// Reads `moves` after the diagram of `sfen` (written by the writer, so the diagram is
+/// right), and returns the error of the last line.
+fn after_diagram<V: kshogi_core::Variant>(sfen: &str, moves: &str) -> KifError {
+    let head = to_kif(&KifRecord::new(parse_sfen::<V>(sfen).unwrap()));
+    let text = format!("{head}{moves}");
+    let e = parse_kif::<V>(&text).unwrap_err();
+    assert_eq!(e.line, text.lines().count(), "{e}");
+    e
+}
+
+#[test]
+fn every_reason_core_gives_reads_in_kif_squares() {
+    use kshogi_core::{DropRule, IllegalMove};
+    use kshogi_rules_minishogi::Minishogi;
+    let why = |e: &KifError| match &e.kind {
+        KifErrorKind::IllegalMove { why, .. } => *why,
+        _ => None,
+    };
+    // From the Kyoto start.
+    let cases: [(&str, &str); 4] = [
+        (
+            "   1 ２五金(35)\n",
+            "the piece on ３五 is a king (玉), not 金",
+        ),
+        (
+            "   1 ３五金(25)\n",
+            "the gold on ２五 cannot take black's own king on ３五",
+        ),
+        ("   1 ３三玉打\n", "a king is never dropped"),
+        (
+            "   1 ５二歩成(51)\n",
+            "the pawn on ５一 is not black's: it is white's, and black is to move",
+        ),
+    ];
+    for (line, reason) in cases {
+        let e = kyoto(line).unwrap_err();
+        assert_err(&e, 3, Some(6), reason);
+        assert!(why(&e).is_some(), "{e}");
+    }
+    // Blocked: Black's rook on ５五 and White's pawn on ５四.
+    let e = after_diagram::<Kyoto>("k4/5/5/p4/R3K b - 1", "   1 ５二飛成(55)\n");
+    assert!(
+        e.to_string()
+            .contains("the rook on ５五 cannot go to ５二: white's pawn on ５四 is in the way"),
+        "{e}"
+    );
+    // Pinned: the silver on ３四 may not leave the file of White's rook on ３一.
+    let e = after_diagram::<Kyoto>("k1r2/5/5/2S2/2K2 b - 1", "   1 ２三銀成(34)\n");
+    assert!(
+        e.to_string().contains(
+            "column 6: illegal move `２三銀成(34)`: the silver on ３四 cannot go to ２三: it \
+             would leave black's king in check from the rook on ３一"
+        ),
+        "{e}"
+    );
+    // In check, a drop must block.
+    let e = after_diagram::<Kyoto>("k1r2/5/5/5/2K2 b T 1", "   1 １三と打\n");
+    assert!(
+        e.to_string().contains(
+            "a tokin dropped on １三 would leave black's king in check from the rook on ３一"
+        ),
+        "{e}"
+    );
+    // Minishogi's drop rules are named (White king １一, Black's gold ２三, silver ３二).
+    let mate = "4k/2S2/3G1/5/K4 b P 1";
+    let e = after_diagram::<Minishogi>(mate, "   1 １二歩打\n");
+    assert!(
+        e.to_string().contains("a pawn drop may not give checkmate"),
+        "{e}"
+    );
+    assert!(matches!(
+        why(&e),
+        Some(IllegalMove::DropRefused {
+            rule: DropRule::PawnDropMate,
+            ..
+        })
+    ));
+    let e = after_diagram::<Minishogi>(mate, "   1 ３一歩打\n");
+    assert!(
+        e.to_string()
+            .contains("a pawn dropped on ３一 could never move"),
+        "{e}"
+    );
+    let e = after_diagram::<Minishogi>("4k/2S2/3G1/4P/K4 b P 1", "   1 １三歩打\n");
+    assert!(
+        e.to_string()
+            .contains("black already has an unpromoted pawn on file 1 (nifu): the one on １四"),
+        "{e}"
+    );
+    // A captured dragon is a rook in hand, dropped as a rook.
+    let e = after_diagram::<Minishogi>("4k/5/5/5/K4 b R 1", "   1 ３三龍打\n");
+    assert!(e.to_string().contains("a dragon is never dropped"), "{e}");
+    // After the game ended by the rules: the typed game-over error.
+    let e = after_diagram::<Kyoto>("k4/G4/R4/5/4K w - 10", "  10 ４一玉(51)\n");
+    assert!(matches!(e.kind, KifErrorKind::GameOver { .. }), "{e}");
+}
+
+#[test]
+fn moves_without_origin_are_read_when_only_one_piece_fits() {
+    // From the start: the pawn (the only one) and the gold.
+    let r = kyoto("   1 １四歩\n   2 ４二金\n").unwrap();
+    assert_eq!(to_sfen(r.position()), "p1kst/1n3/5/4R/TSKG1 b - 3");
+    // The writer adds the origins back.
+    assert!(
+        to_kif(&r).ends_with("   1 １四歩成(15)\n   2 ４二金成(41)\n"),
+        "{}",
+        to_kif(&r)
+    );
+    // A piece that is only in hand is dropped.
+    let head = "   1 １四歩成(15)\n   2 ５二歩成(51)\n   3 １一飛成(14)\n   4 ５一飛成(52)\n";
+    let r = kyoto(&format!("{head}   5 ３三と\n")).unwrap();
+    assert_eq!(to_sfen(r.position()), "pgksP/5/2T2/5/TSKG1 w - 6");
+    // Two golds that both reach ４四: the origins are listed and the line is an error.
+    let e = after_diagram::<Kyoto>("k4/5/5/5/G1G1K b - 1", "   1 ４四金\n");
+    assert!(
+        e.to_string().contains(
+            "column 6: illegal move `４四金`: more than one gold can go to ４四 (from ３五, \
+             ５五); write the origin, such as `(35)`"
+        ),
+        "{e}"
+    );
+    let e = kyoto("   1 ２三金\n").unwrap_err();
+    assert_err(&e, 3, Some(6), "no gold of black's can go to ２三");
+    let e = kyoto("   1 ２三飛\n").unwrap_err();
+    assert_err(
+        &e,
+        3,
+        Some(6),
+        "black has no rook (飛) on the board or in hand",
+    );
 }

@@ -1,6 +1,6 @@
 //! Characters of KIF text: numerals, spaces, piece kanji and display widths.
 
-use kshogi_core::{Kind, Variant};
+use kshogi_core::{Kind, Square, Variant};
 
 /// Kanji rank numerals, rank 1 (`a`) first.
 pub(crate) const RANK_KANJI: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
@@ -19,6 +19,12 @@ pub(crate) fn full_width_digit(n: u8) -> char {
 /// The kanji numeral of a rank index (0 = `一`).
 pub(crate) fn rank_kanji(rank: u8) -> char {
     RANK_KANJI.get(usize::from(rank)).copied().unwrap_or('?')
+}
+
+/// A square in KIF notation (`２四`).
+pub(crate) fn kif_square<V: Variant>(sq: Square) -> String {
+    let g = V::GEOMETRY;
+    format!("{}{}", full_width_digit(g.file(sq)), rank_kanji(g.rank(sq)))
 }
 
 /// The value of an ASCII or full-width decimal digit.

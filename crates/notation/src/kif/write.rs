@@ -1,6 +1,6 @@
 //! Writing a [`KifRecord`] as KIF text (UTF-8).
 
-use super::read::STATE_KEY;
+use super::diagram::STATE_KEY;
 use super::record::{KifHeaderLine, KifRecord, KifTime, SideNames, HANDICAP_KEY};
 use super::text::{
     display_width, full_width_digit, kanji_count, kanji_of, kif_name_of, rank_kanji,
