@@ -95,7 +95,7 @@ impl fmt::Display for EngineError {
                 waited,
             } => write!(
                 f,
-                "the engine gave no {waiting_for} within {:.1} s",
+                "the engine did not answer within {:.1} s (awaiting {waiting_for})",
                 waited.as_secs_f64()
             ),
             EngineError::Garbage {
