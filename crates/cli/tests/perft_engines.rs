@@ -305,6 +305,23 @@ fn the_suite_exports_with_its_provenance() {
     assert_eq!(rows[0]["convention"], "every legal move counts");
 }
 
+/// `perft/suite.tsv` is publishable: every row says where its count comes from and under
+/// which counting convention.
+fn the_project_suite_says_where_every_count_comes_from() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../perft/suite.tsv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let rows = kshogi_perft_suite::parse_suite(&text, "perft/suite.tsv").unwrap();
+    let bare: Vec<usize> = rows
+        .iter()
+        .filter(|r| r.source.is_none() || r.convention.is_none())
+        .map(|r| r.line)
+        .collect();
+    assert!(
+        bare.is_empty(),
+        "perft/suite.tsv rows without #: source/convention: {bare:?}"
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--fake-engine") {
