@@ -108,7 +108,13 @@ where `sfen` is the canonical SFEN of the position counted (after the moves list
 measured.
 
 DEPTH has no upper bound: the count grows roughly tenfold per ply, so a large depth may
-run for a very long time.";
+run for a very long time.
+
+With --suite FILE, every row of a suite file is counted (by kshogi, or by a USI engine's
+`go perft` with --engine) and compared; a table, the failing rows with their divides, and
+with --report a JSON report; exit status 1 when a row fails. With --diff, kshogi and
+--engine (or two engines) are compared on POSITION and DEPTH down to the first position
+whose legal move lists differ. See docs/perft.md.";
 
 /// Perft, legal moves, diagrams, KIF, analysis and a USI engine for small shogi variants.
 #[derive(Debug, Parser)]
@@ -224,10 +230,10 @@ struct PerftArgs {
     #[command(flatten)]
     dialect: DialectArg,
     /// Also print the count below each legal root move
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["suite", "diff"])]
     divide: bool,
     /// Print one JSON object instead of text
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["suite", "diff"])]
     json: bool,
     /// Worker threads; the work is split over the root moves and their replies
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]

@@ -9,8 +9,8 @@
 //! ([`Engine::perft`], in the reference engine's output form: `move: count` lines, then
 //! `Nodes searched: N`). The engine is killed when the [`Engine`] is dropped.
 //!
-//! This crate uses the standard library (and `shlex`) only: it knows no variant, no position
-//! and no kshogi crate; callers give it positions as text.
+//! This crate uses the standard library (and `shlex`) only: it depends on no kshogi crate and
+//! must not know a variant or a position; callers give it positions and moves as text.
 
 use std::collections::VecDeque;
 use std::fmt;
