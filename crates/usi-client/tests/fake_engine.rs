@@ -43,7 +43,8 @@ fn fake_engine(mode: &str) -> ! {
     std::process::exit(0)
 }
 
-/// Starts this binary as the fake engine `mode`, with a 1 s read timeout.
+/// Starts this binary as the fake engine `mode`: a 1 s read timeout where the test waits for
+/// it (`hang`, `silent`), 20 s elsewhere, so that a loaded machine does not fail a test.
 fn start(mode: &str) -> Engine {
     let me = std::env::current_exe().expect("the test binary's path");
     let argv = vec![
@@ -51,7 +52,12 @@ fn start(mode: &str) -> Engine {
         "--fake-engine".into(),
         mode.into(),
     ];
-    Engine::spawn_argv(&argv, Duration::from_secs(1)).expect("the fake engine starts")
+    let timeout = Duration::from_secs(if matches!(mode, "hang" | "silent") {
+        1
+    } else {
+        20
+    });
+    Engine::spawn_argv(&argv, timeout).expect("the fake engine starts")
 }
 
 fn perft(mode: &str) -> Result<PerftAnswer, EngineError> {
@@ -61,7 +67,8 @@ fn perft(mode: &str) -> Result<PerftAnswer, EngineError> {
     assert_eq!(info.options, ["Threads"]);
     e.is_ready()?;
     e.position("startpos-ish b - 1", &["7g7f".into()])?;
-    e.perft(2, Instant::now() + Duration::from_secs(1))
+    let timeout = e.timeout;
+    e.perft(2, Instant::now() + timeout)
 }
 
 fn right_answer() {
