@@ -307,6 +307,45 @@ fn the_suite_exports_with_its_provenance() {
     assert_eq!(rows[0]["convention"], "every legal move counts");
 }
 
+/// A suite that does not read, a file that is missing and an engine given rows of several
+/// variants are errors that say where and what, with exit status 1 and nothing counted.
+fn bad_suites_are_errors_naming_the_place() {
+    let dir = temp_dir("bad");
+    let bad = dir.join("bad.tsv");
+    std::fs::write(&bad, "# x\nkyoto\tstartpos\t2\t1,37\tquick\n").unwrap();
+    let out = kshogi(&["perft", "--suite", bad.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr.contains("bad.tsv:2:18: nodes `1,37` is not a whole number"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    let missing = dir.join("missing.tsv");
+    let out = kshogi(&["perft", "--suite", missing.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("cannot read the suite"), "{stderr}");
+    let mixed = dir.join("mixed.tsv");
+    std::fs::write(
+        &mixed,
+        "kyoto\tstartpos\t1\t12\tquick\nmicro\tstartpos\t1\t9\tquick\n",
+    )
+    .unwrap();
+    let engine = engine("right");
+    let out = kshogi(&[
+        "perft",
+        "--suite",
+        mixed.to_str().unwrap(),
+        "--engine",
+        &engine,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("give --variant"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `perft/suite.tsv` is publishable: every row says where its count comes from and under
 /// which counting convention.
 fn the_project_suite_says_where_every_count_comes_from() {
@@ -406,6 +445,10 @@ fn main() {
         (
             stringify!(the_suite_exports_with_its_provenance),
             the_suite_exports_with_its_provenance,
+        ),
+        (
+            stringify!(bad_suites_are_errors_naming_the_place),
+            bad_suites_are_errors_naming_the_place,
         ),
         (
             stringify!(the_project_suite_says_where_every_count_comes_from),
