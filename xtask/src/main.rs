@@ -232,7 +232,7 @@ mod tests {
         else {
             panic!("perft options")
         };
-        assert_eq!((opts.tier, opts.threads), (perft::suite::Tier::Full, 2));
+        assert_eq!((opts.tier, opts.threads), (perft::Tier::Full, 2));
         assert_eq!(
             parse_args(["release", "0.2.0", "--dry-run"]),
             Ok(Task::Release(ReleaseOptions {

@@ -57,6 +57,10 @@ pub enum CliError {
     /// already on stdout).
     #[error("{0}")]
     Verify(String),
+    /// `kshogi perft --suite` or `--diff` could not run, or rows failed (the report is
+    /// already on stdout); the message names the suite file and lines.
+    #[error("{0}")]
+    Suite(String),
     /// Serialising the JSON output failed (not expected to happen).
     #[error("could not write JSON: {0}")]
     Json(#[from] serde_json::Error),

@@ -35,6 +35,10 @@ mod error;
 mod interrupt;
 mod moves_cmd;
 mod perft_cmd;
+mod perft_diff_cmd;
+mod perft_engine;
+mod perft_report;
+mod perft_suite_cmd;
 mod progress;
 mod selfplay_cmd;
 mod show_cmd;
@@ -106,7 +110,13 @@ where `sfen` is the canonical SFEN of the position counted (after the moves list
 measured.
 
 DEPTH has no upper bound: the count grows roughly tenfold per ply, so a large depth may
-run for a very long time.";
+run for a very long time.
+
+With --suite FILE, every row of a suite file is counted (by kshogi, or by a USI engine's
+`go perft` with --engine) and compared; a table, the failing rows with their divides, and
+with --report a JSON report; exit status 1 when a row fails. With --diff, kshogi and
+--engine (or two engines) are compared on POSITION and DEPTH down to the first position
+whose legal move lists differ. See docs/perft.md.";
 
 /// Perft, legal moves, diagrams, KIF, analysis and a USI engine for small shogi variants.
 #[derive(Debug, Parser)]
@@ -222,20 +232,28 @@ struct PerftArgs {
     #[command(flatten)]
     dialect: DialectArg,
     /// Also print the count below each legal root move
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["suite", "diff"])]
     divide: bool,
     /// Print one JSON object instead of text
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["suite", "diff"])]
     json: bool,
     /// Worker threads; the work is split over the root moves and their replies
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
+    /// Find the first position where kshogi and --engine (or two engines) disagree: descend
+    /// the divides of POSITION to where their legal move lists differ
+    #[arg(long, requires = "engines", conflicts_with = "suite")]
+    diff: bool,
+    #[command(flatten)]
+    suite: perft_suite_cmd::SuiteArgs,
+    #[command(flatten)]
+    engine: perft_engine::EngineArgs,
     /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
-    #[arg(value_name = "POSITION")]
-    position: String,
+    #[arg(value_name = "POSITION", required_unless_present = "suite")]
+    position: Option<String>,
     /// Number of plies to count: a non-negative whole number
-    #[arg(value_name = "DEPTH")]
-    depth: String,
+    #[arg(value_name = "DEPTH", required_unless_present = "suite")]
+    depth: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -322,14 +340,32 @@ struct UsiArgs {
 }
 
 fn perft(args: &PerftArgs) -> Result<String, CliError> {
-    let depth = perft_cmd::parse_depth(&args.depth)?;
-    let kind = variant_select::select(args.variant.variant, &args.position)?;
-    let stop = interrupt::stop_flag();
-    let (pos, div, threads) = (
-        args.position.as_str(),
-        args.divide,
-        usize::from(args.threads),
+    let threads = usize::from(args.threads);
+    if args.suite.suite.is_some() {
+        if args.position.is_some() {
+            return Err(CliError::Suite(
+                "--suite runs the suite's positions: give no POSITION or DEPTH".into(),
+            ));
+        }
+        return perft_suite_cmd::run(&args.suite, args.variant.variant, threads, &args.engine);
+    }
+    let (position, depth) = (
+        args.position.as_deref().unwrap_or_default(),
+        args.depth.as_deref().unwrap_or_default(),
     );
+    let depth = perft_cmd::parse_depth(depth)?;
+    let kind = variant_select::select(args.variant.variant, position)?;
+    if args.diff {
+        return with_variant!(kind, V => perft_diff_cmd::run::<V>(position, depth, threads, &args.engine));
+    }
+    if !args.engine.engines.is_empty() {
+        return Err(CliError::Suite(
+            "--engine counts with --suite or --diff; without them `kshogi perft` counts with kshogi"
+                .into(),
+        ));
+    }
+    let stop = interrupt::stop_flag();
+    let (pos, div) = (position, args.divide);
     with_variant!(kind, V => {
         perft_cmd::run_perft::<V>(pos, depth, div, threads, stop, args.dialect.dialect)?
             .render(args.json)

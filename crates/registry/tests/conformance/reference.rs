@@ -2,8 +2,7 @@
 //! nodes`, `#` comments), a verbatim copy of the counts of independent implementations.
 
 use crate::{for_each_variant, Failures};
-use kshogi_core::{perft, Variant};
-use kshogi_notation::parse_sfen;
+use kshogi_perft_suite::{parse_table, run_rows, Layout, SuiteRow};
 use kshogi_registry::{with_variant, VariantKind};
 
 /// Rows with at most this many nodes run in the default (debug) test; the rest are the deep
@@ -18,72 +17,53 @@ const VARIANTS_NOT_YET_REGISTERED: &[&str] = &[];
 /// The table, read at compile time.
 const TABLE: &str = include_str!("../../../../perft/reference.tsv");
 
-/// One data row of the table.
-struct Row {
-    line: usize,
-    variant: String,
-    sfen: String,
-    depth: u32,
-    nodes: u64,
-}
-
-/// The data rows, and the lines that are not rows (`line N: what is wrong`).
-fn rows() -> (Vec<Row>, Vec<String>) {
-    let mut rows = Vec::new();
-    let mut bad = Vec::new();
-    for (i, l) in TABLE.lines().enumerate() {
-        let line = i + 1;
-        if l.trim().is_empty() || l.starts_with('#') {
-            continue;
-        }
-        let f: Vec<&str> = l.split('\t').collect();
-        if f.len() != 4 {
-            bad.push(format!("line {line}: {} fields, expected 4: {l}", f.len()));
-            continue;
-        }
-        let (Ok(depth), Ok(nodes)) = (f[2].parse::<u32>(), f[3].parse::<u64>()) else {
-            bad.push(format!(
-                "line {line}: depth and nodes must be whole numbers: {l}"
-            ));
-            continue;
-        };
-        rows.push(Row {
-            line,
-            variant: f[0].to_string(),
-            sfen: f[1].to_string(),
-            depth,
-            nodes,
-        });
+/// The data rows (read by `kshogi-perft-suite`, the library downstream variant crates use
+/// too), and the table's error if it does not read.
+fn rows() -> (Vec<SuiteRow>, Vec<String>) {
+    match parse_table(
+        TABLE,
+        "perft/reference.tsv",
+        Layout::Reference {
+            quick_limit: QUICK_LIMIT,
+        },
+    ) {
+        Ok(rows) => (rows, Vec::new()),
+        Err(e) => (Vec::new(), vec![e.to_string()]),
     }
-    (rows, bad)
 }
 
 /// Runs rows of one variant; returns how many ran.
-fn run<V: Variant>(rows: &[&Row], f: &mut Failures) -> usize {
-    for row in rows {
-        let mut pos = match parse_sfen::<V>(&row.sfen) {
-            Ok(p) => p,
-            Err(e) => {
-                f.fail(format!(
-                    "line {}: position `{}`: does not read: {e}",
-                    row.line, row.sfen
-                ));
-                continue;
-            }
+fn run<V: kshogi_core::Variant>(rows: &[&SuiteRow], f: &mut Failures) -> usize {
+    let report = run_rows::<V>(rows.iter().copied());
+    for r in report.mismatches() {
+        let row = &r.row;
+        let what = match &r.got {
+            Ok(got) => format!("expected {} nodes, got {got}", row.nodes),
+            Err(e) => e.clone(),
         };
-        let got = perft(&mut pos, row.depth);
-        f.check(got == row.nodes, || {
-            format!(
-                "line {}: position `{}` depth {}: expected {} nodes, got {got}",
-                row.line, row.sfen, row.depth, row.nodes
-            )
-        });
+        let divide: Vec<String> = r
+            .divide
+            .iter()
+            .flatten()
+            .map(|(mv, n)| format!("{mv} {n}"))
+            .collect();
+        f.fail(format!(
+            "line {}: position `{}` depth {}: {what}{}",
+            row.line,
+            row.sfen,
+            row.depth,
+            if divide.is_empty() {
+                String::new()
+            } else {
+                format!(" (divide: {})", divide.join(", "))
+            }
+        ));
     }
     rows.len()
 }
 
 /// Checks the table's names, then runs the rows `select` picks for every registered variant.
-fn check(test: &str, select: impl Fn(&Row) -> bool) {
+fn check(test: &str, select: impl Fn(&SuiteRow) -> bool) {
     let (rows, bad) = rows();
     let unknown: Vec<String> = rows
         .iter()
@@ -107,7 +87,7 @@ fn check(test: &str, select: impl Fn(&Row) -> bool) {
     );
     let mut ran = 0;
     for_each_variant(test, |kind, f| {
-        let mine: Vec<&Row> = rows
+        let mine: Vec<&SuiteRow> = rows
             .iter()
             .filter(|r| VariantKind::from_name(&r.variant) == Some(kind) && select(r))
             .collect();
@@ -146,7 +126,7 @@ fn reference_table_covers_every_variant() {
         );
     }
     for_each_variant("reference_table_covers_every_variant", |kind, f| {
-        let mine: Vec<&Row> = rows
+        let mine: Vec<&SuiteRow> = rows
             .iter()
             .filter(|r| VariantKind::from_name(&r.variant) == Some(kind))
             .collect();

@@ -1,5 +1,5 @@
-//! The machine-readable side of the perft runner: what `kshogi perft --json` prints, the
-//! report that `--json FILE` writes, and the comparisons with a `--baseline` report.
+//! The machine-readable side of `kshogi perft --suite`: the report that `--report FILE`
+//! writes, and the comparisons with a `--baseline` report.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -11,22 +11,16 @@ pub const REPORT_FORMAT: u32 = 1;
 /// process scheduling and timer resolution make them too noisy.
 pub const MIN_COMPARABLE_MS: f64 = 50.0;
 
-/// One line of `kshogi perft --json` output (keys documented in the README).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct KshogiPerft {
-    /// Variant name.
-    pub variant: String,
-    /// Canonical SFEN of the position counted.
-    pub sfen: String,
-    /// Depth counted.
-    pub depth: u32,
+/// One count of a row, by kshogi or an engine.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Count {
     /// Leaves counted.
     pub nodes: u64,
-    /// Leaves below each root move, with `--divide`.
-    #[serde(default)]
+    /// Leaves below each root move (canonical USI where kshogi reads the move), when asked
+    /// for or when the counter gives it anyway (an engine's `go perft`).
     pub divide: Option<BTreeMap<String, u64>>,
-    /// Wall-clock milliseconds (whole).
-    pub time_ms: u64,
+    /// Counting time in milliseconds, fractional.
+    pub time_ms: f64,
     /// Nodes per second.
     pub nps: u64,
 }
@@ -40,6 +34,9 @@ pub struct Machine {
     pub arch: String,
     /// Logical CPUs available to the process.
     pub cpus: usize,
+    /// The engine command the rows ran on, when not kshogi itself (`--engine`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
     /// `kshogi --version` output, if it ran.
     pub kshogi_version: Option<String>,
     /// Short git revision of the workspace, with `-dirty` for uncommitted changes to
@@ -60,17 +57,21 @@ pub struct ReportRow {
     pub depth: u32,
     /// The suite's count.
     pub expected: u64,
-    /// kshogi's count; `null` when kshogi failed.
+    /// Where the expected count comes from (the suite's `#: source:`), if it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The counting convention of the expected count (the suite's `#: convention:`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub convention: Option<String>,
+    /// The count; `null` when the counter failed.
     pub nodes: Option<u64>,
-    /// Whether kshogi ran and its count equals `expected`.
+    /// Whether the counter ran and its count equals `expected`.
     pub ok: bool,
-    /// kshogi's counting time in milliseconds, fractional (recovered from its `nodes` and
-    /// `nps`, which it computes from the exact time; its whole-millisecond `time_ms` when it
-    /// counted no node); `null` when it failed.
+    /// The counting time in milliseconds, fractional; `null` when the counter failed.
     pub time_ms: Option<f64>,
-    /// kshogi's nodes per second; `null` when it failed.
+    /// Nodes per second; `null` when the counter failed.
     pub nps: Option<u64>,
-    /// Why kshogi failed on this row, if it did.
+    /// Why the counter failed on this row, if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// Leaves below each root move: for a mismatching row (from the `--divide` rerun), or
@@ -95,9 +96,9 @@ pub struct Totals {
     pub passed: usize,
     /// Rows that mismatched or failed to run.
     pub failed: usize,
-    /// Sum of kshogi's counts.
+    /// Sum of the counts.
     pub nodes: u64,
-    /// Sum of kshogi's times, in milliseconds.
+    /// Sum of the counting times, in milliseconds.
     pub time_ms: f64,
     /// `nodes` per second of `time_ms`; 0 when no time was measured.
     pub nps: u64,
@@ -130,17 +131,7 @@ pub fn nodes_per_second(nodes: u64, time_ms: f64) -> u64 {
     }
 }
 
-/// kshogi's counting time in fractional milliseconds: `nodes / nps` when it counted any
-/// node (kshogi computes `nps` from the exact elapsed time), else its whole `time_ms`.
-pub fn precise_ms(out: &KshogiPerft) -> f64 {
-    if out.nodes > 0 && out.nps > 0 {
-        out.nodes as f64 * 1000.0 / out.nps as f64
-    } else {
-        out.time_ms as f64
-    }
-}
-
-/// The report written by `--json FILE` and read by `--baseline FILE`.
+/// The report written by `--report FILE` and read by `--baseline FILE`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// [`REPORT_FORMAT`].
@@ -198,7 +189,7 @@ impl Baseline {
     /// Reads a baseline report; `origin` names the file in the error.
     pub fn parse(text: &str, origin: &str) -> Result<Baseline, String> {
         serde_json::from_str(text).map_err(|e| {
-            format!("{origin}: not a perft report (as written by `cargo xtask perft --json`): {e}")
+            format!("{origin}: not a perft report (as written by `kshogi perft --suite FILE --report FILE`): {e}")
         })
     }
 
@@ -333,6 +324,8 @@ mod tests {
             nps: time_ms.map(|_| 1000),
             error: None,
             divide: None,
+            source: None,
+            convention: None,
         }
     }
 
@@ -354,34 +347,7 @@ mod tests {
     }
 
     #[test]
-    fn kshogi_json_is_read() {
-        let text = r#"{"variant":"kyoto","sfen":"pgkst/5/5/5/TSKGP b - 1","depth":1,"nodes":12,"divide":{"1e1d+":1},"time_ms":0,"nps":28500104}"#;
-        let out: KshogiPerft = serde_json::from_str(text).unwrap();
-        assert_eq!(out.nodes, 12);
-        assert_eq!(out.divide.unwrap()["1e1d+"], 1);
-        let plain: KshogiPerft = serde_json::from_str(
-            r#"{"variant":"micro","sfen":"s","depth":0,"nodes":1,"time_ms":0,"nps":0}"#,
-        )
-        .unwrap();
-        assert_eq!(plain.divide, None);
-    }
-
-    #[test]
-    fn precise_time_comes_from_nodes_and_nps() {
-        let out = |nodes, time_ms, nps| KshogiPerft {
-            variant: "kyoto".into(),
-            sfen: "s".into(),
-            depth: 6,
-            nodes,
-            divide: None,
-            time_ms,
-            nps,
-        };
-        // README's example: 2,829,234 nodes at 56,820,317 nps is 49.79 ms (printed as 49).
-        let ms = precise_ms(&out(2_829_234, 49, 56_820_317));
-        assert!((ms - 49.792).abs() < 0.001, "{ms}");
-        assert_eq!(precise_ms(&out(0, 0, 0)), 0.0);
-        assert_eq!(precise_ms(&out(5, 3, 0)), 3.0);
+    fn nodes_per_second_of_fractional_milliseconds() {
         assert_eq!(nodes_per_second(1000, 0.5), 2_000_000);
         assert_eq!(nodes_per_second(1000, 0.0), 0);
     }

@@ -1,0 +1,974 @@
+//! `kshogi perft --suite FILE`: runs a perft suite (the format of `perft/suite.tsv`, read by
+//! `kshogi-perft-suite`) with kshogi itself or, with `--engine`, with another USI engine's
+//! `go perft`, and compares every count with the suite's.
+//!
+//! It prints a table, then each failing row with both counts and its divide (and that
+//! divide's difference from a baseline report's, when there is one), optionally writes a
+//! JSON report (`--report`), and optionally compares the speed of each row with an earlier
+//! report (`--baseline`, `--tolerance`). `--export-json` writes the suite itself as JSON for
+//! other projects. See `docs/perft.md`.
+
+use crate::error::CliError;
+use crate::perft_engine::{EngineArgs, EngineCounter};
+use crate::perft_report::{
+    compare_speed, divide_difference, nodes_per_second, Baseline, Count, Machine, Report,
+    ReportRow, SpeedCheck, Totals, MIN_COMPARABLE_MS, REPORT_FORMAT,
+};
+use clap::builder::TypedValueParser as _;
+use clap::Args;
+use kshogi_core::Variant;
+use kshogi_notation::parse_game;
+use kshogi_perft_suite::run::run_row;
+use kshogi_perft_suite::{parse_suite, select, RunOptions, SuiteRow, Tier};
+use kshogi_registry::{with_variant, VariantKind};
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The default `--tolerance`, in percent.
+pub const DEFAULT_TOLERANCE_PCT: f64 = 25.0;
+
+/// Version of the `--export-json` layout, written as `format`.
+pub const EXPORT_FORMAT: u32 = 1;
+
+/// The suite options of `kshogi perft`.
+#[derive(Debug, Clone, Args)]
+pub struct SuiteArgs {
+    /// Run every row of this suite file (variant, SFEN, depth, nodes, tier; see docs/perft.md)
+    /// instead of counting one POSITION
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<PathBuf>,
+    /// With --suite: the rows to run, `quick` or `full` (all rows) [default: quick]
+    #[arg(long, value_name = "TIER", requires = "suite",
+          value_parser = clap::builder::PossibleValuesParser::new(["quick", "full"])
+              .map(|s| Tier::parse(&s).expect("a listed tier")))]
+    pub tier: Option<Tier>,
+    /// With --suite: write a JSON report of the run to FILE
+    #[arg(long, value_name = "FILE", requires = "suite")]
+    pub report: Option<PathBuf>,
+    /// With --suite: compare speed (and divides) with an earlier --report; fail when a row is
+    /// slower than the tolerance in the best of 3 runs (rows under 50 ms in the baseline are
+    /// skipped as too noisy)
+    #[arg(long, value_name = "FILE", requires = "suite")]
+    pub baseline: Option<PathBuf>,
+    /// With --baseline: the allowed slowdown, in percent
+    #[arg(long, value_name = "PCT", default_value_t = DEFAULT_TOLERANCE_PCT,
+          value_parser = parse_percent, requires = "baseline")]
+    pub tolerance: f64,
+    /// With --suite: record every row's divide in the report, not only a failing row's
+    #[arg(long, requires = "suite")]
+    pub with_divide: bool,
+    /// With --suite: write the suite's rows (with where each count comes from and its
+    /// counting convention) as JSON to FILE (`-`: standard output) and run nothing
+    #[arg(long, value_name = "FILE", requires = "suite")]
+    pub export_json: Option<PathBuf>,
+}
+
+/// Reads a non-negative percentage, with or without a trailing `%`.
+fn parse_percent(text: &str) -> Result<f64, String> {
+    let number = text.strip_suffix('%').unwrap_or(text);
+    number
+        .parse::<f64>()
+        .ok()
+        .filter(|p| p.is_finite() && *p >= 0.0)
+        .ok_or_else(|| format!("`{text}` is not a percentage such as 25"))
+}
+
+/// The suite as `--export-json` writes it.
+#[derive(serde::Serialize)]
+struct Export<'a> {
+    format: u32,
+    suite: &'a str,
+    rows: &'a [SuiteRow],
+}
+
+/// What counts the rows: kshogi itself, or an engine.
+enum Counter {
+    Kshogi { threads: usize },
+    Engine(Box<EngineCounter>),
+}
+
+impl Counter {
+    /// Counts a row (with its divide when `divide`; an engine always gives it).
+    fn count(&mut self, row: &SuiteRow, divide: bool) -> Result<Count, String> {
+        let kind = VariantKind::from_name(&row.variant).ok_or_else(|| {
+            format!(
+                "kshogi does not know the variant `{}` (known: {})",
+                row.variant,
+                VariantKind::names()
+            )
+        })?;
+        match self {
+            Counter::Kshogi { threads } => {
+                let threads = *threads;
+                with_variant!(kind, V => kshogi_count::<V>(row, threads, divide))
+            }
+            Counter::Engine(engine) => with_variant!(kind, V => engine_count::<V>(engine, row)),
+        }
+    }
+}
+
+/// A row counted by kshogi.
+fn kshogi_count<V: Variant>(row: &SuiteRow, threads: usize, divide: bool) -> Result<Count, String> {
+    let options = RunOptions {
+        threads,
+        always_divide: divide,
+    };
+    let r = run_row::<V>(row, &options);
+    let nodes = r.got?;
+    let time_ms = r.elapsed.as_secs_f64() * 1000.0;
+    Ok(Count {
+        nodes,
+        divide: r.divide.map(|d| d.into_iter().collect()),
+        time_ms,
+        nps: nodes_per_second(nodes, time_ms),
+    })
+}
+
+/// A row counted by the engine.
+fn engine_count<V: Variant>(engine: &mut EngineCounter, row: &SuiteRow) -> Result<Count, String> {
+    let game =
+        parse_game::<V>(&row.sfen).map_err(|e| format!("the position does not read: {e}"))?;
+    let (divide, nodes, elapsed) = engine.count(game.position(), row.depth)?;
+    let time_ms = elapsed.as_secs_f64() * 1000.0;
+    Ok(Count {
+        nodes,
+        divide: Some(divide.into_iter().collect()),
+        time_ms,
+        nps: nodes_per_second(nodes, time_ms),
+    })
+}
+
+/// The report entry of a row from its count.
+fn report_row(row: &SuiteRow, result: &Result<Count, String>, keep_divide: bool) -> ReportRow {
+    let (nodes, time_ms, nps, error) = match result {
+        Ok(c) => (Some(c.nodes), Some(c.time_ms), Some(c.nps), None),
+        Err(e) => (None, None, None, Some(e.clone())),
+    };
+    let ok = nodes == Some(row.nodes);
+    ReportRow {
+        line: row.line,
+        variant: row.variant.clone(),
+        sfen: row.sfen.clone(),
+        depth: row.depth,
+        expected: row.nodes,
+        source: row.source.clone(),
+        convention: row.convention.clone(),
+        nodes,
+        ok,
+        time_ms,
+        nps,
+        error,
+        divide: result
+            .as_ref()
+            .ok()
+            .and_then(|c| c.divide.clone())
+            .filter(|_| keep_divide || !ok),
+    }
+}
+
+/// Prints a line on standard output at once (the table grows as rows finish).
+fn say(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}");
+    let _ = out.flush();
+}
+
+/// Seconds since the Unix epoch.
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// How to run a row again by hand, for the failure report.
+fn rerun_line(row: &SuiteRow, threads: usize, engine: &EngineArgs) -> String {
+    let mut words = vec!["kshogi".to_string(), "perft".to_string()];
+    if let Some(config) = engine.config(0) {
+        words.push("--diff".into());
+        words.push("--engine".into());
+        words.push(config.command.clone());
+        if let Some(v) = &config.variant {
+            words.push("--engine-variant".into());
+            words.push(v.clone());
+        }
+        words.push("--engine-dialect".into());
+        words.push(config.dialect.to_string());
+        for line in &config.init {
+            words.push("--engine-init".into());
+            words.push(line.clone());
+        }
+        for (name, value) in &config.options {
+            words.push("--engine-option".into());
+            words.push(format!("{name}={value}"));
+        }
+    } else {
+        words.push("--divide".into());
+        if threads > 1 {
+            words.push("--threads".into());
+            words.push(threads.to_string());
+        }
+    }
+    words.push("--variant".into());
+    words.push(row.variant.clone());
+    words.push(row.sfen.clone());
+    words.push(row.depth.to_string());
+    words
+        .iter()
+        .map(|w| shell_quote(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs `kshogi perft --suite`: `variant` and `threads` are the `--variant` and `--threads`
+/// of `kshogi perft`. Prints as it goes; `Err` says what failed (mismatching rows, rows
+/// slower than the baseline, or an error before the run), for exit status 1.
+pub fn run(
+    args: &SuiteArgs,
+    variant: Option<VariantKind>,
+    threads: usize,
+    engine: &EngineArgs,
+) -> Result<String, CliError> {
+    let path = args.suite.as_ref().expect("run only with --suite");
+    let origin = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::Input {
+        path: format!("the suite `{origin}`"),
+        message: e.to_string(),
+    })?;
+    let rows = parse_suite(&text, &origin).map_err(|e| CliError::Suite(e.to_string()))?;
+    if let Some(out) = &args.export_json {
+        let mut json = serde_json::to_string_pretty(&Export {
+            format: EXPORT_FORMAT,
+            suite: &origin,
+            rows: &rows,
+        })?;
+        json.push('\n');
+        if out.as_os_str() == "-" {
+            return Ok(json);
+        }
+        std::fs::write(out, json)
+            .map_err(|e| CliError::Output(format!("cannot write {}: {e}", out.display())))?;
+        return Ok(format!(
+            "perft: {} rows of {origin} written to {}\n",
+            rows.len(),
+            out.display()
+        ));
+    }
+    let tier = args.tier.unwrap_or(Tier::Quick);
+    let chosen =
+        select(&rows, tier, variant.map(VariantKind::name), &origin).map_err(CliError::Suite)?;
+    engine.check().map_err(CliError::Suite)?;
+    if engine.engines.len() > 1 {
+        return Err(CliError::Suite(
+            "--suite runs one --engine at a time (two engines are for --diff)".into(),
+        ));
+    }
+    let mut counter = match engine.config(0) {
+        Some(config) => {
+            let variants: std::collections::BTreeSet<&str> =
+                chosen.iter().map(|r| r.variant.as_str()).collect();
+            if variants.len() > 1 {
+                return Err(CliError::Suite(format!(
+                    "the selected rows of {origin} are of {} variants ({}); an engine plays \
+                     one: give --variant",
+                    variants.len(),
+                    variants.into_iter().collect::<Vec<_>>().join(", ")
+                )));
+            }
+            Counter::Engine(Box::new(EngineCounter::new(config)))
+        }
+        None => Counter::Kshogi { threads },
+    };
+    let baseline = match &args.baseline {
+        Some(path) => {
+            let name = path.display().to_string();
+            let text = std::fs::read_to_string(path).map_err(|e| CliError::Input {
+                path: format!("the baseline `{name}`"),
+                message: e.to_string(),
+            })?;
+            Some((
+                Baseline::parse(&text, &name).map_err(CliError::Suite)?,
+                name,
+            ))
+        }
+        None => None,
+    };
+    let counted_by = match engine.engines.first() {
+        Some(command) => format!("the engine `{command}`"),
+        None => format!("kshogi {}", env!("CARGO_PKG_VERSION")),
+    };
+    let machine = Machine {
+        os: std::env::consts::OS.to_string(),
+        arch: std::env::consts::ARCH.to_string(),
+        cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        engine: engine.engines.first().cloned(),
+        kshogi_version: Some(format!("kshogi {}", env!("CARGO_PKG_VERSION"))),
+        kshogi_revision: None,
+    };
+    let started_unix = unix_now();
+
+    say(&format!(
+        "perft: {} of {} rows of {origin} (tier {tier}{}{}) with {counted_by}",
+        chosen.len(),
+        rows.len(),
+        variant
+            .map(|v| format!(", variant {}", v.name()))
+            .unwrap_or_default(),
+        if threads > 1 && engine.engines.is_empty() {
+            format!(", {threads} threads")
+        } else {
+            String::new()
+        },
+    ));
+    say("");
+    say(&table_header());
+
+    let mut progress = Progress::new(chosen.len());
+    let mut report_rows: Vec<ReportRow> = Vec::with_capacity(chosen.len());
+    for (i, row) in chosen.iter().enumerate() {
+        progress.show(i, row);
+        let result = counter.count(row, args.with_divide);
+        let report = report_row(row, &result, args.with_divide);
+        progress.clear();
+        say(&table_row(row, &report));
+        report_rows.push(report);
+    }
+    progress.clear();
+
+    if let Some((base, _)) = &baseline {
+        retime_slow_rows(
+            &mut report_rows,
+            &chosen,
+            base,
+            args.tolerance,
+            &mut counter,
+        );
+    }
+    let totals = Totals::of(&report_rows);
+    say("");
+    say(&format!(
+        "perft: {} rows, {} passed, {} failed; {} nodes in {} ({} Mnps)",
+        totals.rows,
+        totals.passed,
+        totals.failed,
+        totals.nodes,
+        format_ms(Some(totals.time_ms)),
+        format_mnps(Some(totals.nps)),
+    ));
+
+    let failures: Vec<(&SuiteRow, &ReportRow)> = chosen
+        .iter()
+        .copied()
+        .zip(&report_rows)
+        .filter(|(_, r)| !r.ok)
+        .collect();
+    if !failures.is_empty() {
+        say("");
+        say(&format!(
+            "{} row{} of {origin} failed:",
+            failures.len(),
+            plural(failures.len())
+        ));
+        for (row, report) in &failures {
+            say("");
+            let text = describe_failure(
+                row,
+                report,
+                &origin,
+                &rerun_line(row, threads, engine),
+                baseline.as_ref(),
+            );
+            print!("{text}");
+        }
+    }
+
+    let speed = baseline.as_ref().map(|(base, name)| {
+        let check = compare_speed(&report_rows, base, args.tolerance, MIN_COMPARABLE_MS);
+        say("");
+        print!(
+            "{}",
+            describe_speed(&check, &report_rows, base, name, &machine, args.tolerance)
+        );
+        check
+    });
+
+    if let Some(path) = &args.report {
+        let report = Report {
+            format: REPORT_FORMAT,
+            suite: origin.clone(),
+            tier: tier.name().to_string(),
+            variant: variant.map(|v| v.name().to_string()),
+            threads: u32::try_from(threads).unwrap_or(u32::MAX),
+            started_unix,
+            machine,
+            totals,
+            rows: report_rows.clone(),
+        };
+        let mut text = serde_json::to_string_pretty(&report)?;
+        text.push('\n');
+        std::fs::write(path, text).map_err(|e| {
+            CliError::Output(format!("cannot write the report {}: {e}", path.display()))
+        })?;
+        say("");
+        say(&format!("perft: report written to {}", path.display()));
+    }
+
+    let mut problems = Vec::new();
+    if !failures.is_empty() {
+        let lines: Vec<String> = failures
+            .iter()
+            .map(|(row, _)| format!("{origin}:{}", row.line))
+            .collect();
+        problems.push(format!(
+            "{} row{} with a wrong count or an error ({})",
+            failures.len(),
+            plural(failures.len()),
+            lines.join(", ")
+        ));
+    }
+    if let Some(check) = &speed {
+        let slow: Vec<String> = check
+            .too_slow()
+            .map(|s| format!("{origin}:{}", report_rows[s.index].line))
+            .collect();
+        if !slow.is_empty() {
+            problems.push(format!(
+                "{} row{} slower than the baseline by more than {}% ({})",
+                slow.len(),
+                plural(slow.len()),
+                args.tolerance,
+                slow.join(", ")
+            ));
+        }
+    }
+    let _ = std::io::stdout().flush();
+    if problems.is_empty() {
+        Ok(String::new())
+    } else {
+        Err(CliError::Suite(problems.join("; ")))
+    }
+}
+
+/// How many more times a row that looks too slow against the baseline is timed.
+const RETIMES: usize = 2;
+
+/// Times each row that looks slower than the baseline [`RETIMES`] more times and keeps its
+/// best time: noise from other processes only ever adds time, so the minimum is the fairer
+/// measure, and one unlucky run does not fail the comparison.
+fn retime_slow_rows(
+    rows: &mut [ReportRow],
+    chosen: &[&SuiteRow],
+    baseline: &Baseline,
+    tolerance_pct: f64,
+    counter: &mut Counter,
+) {
+    let first = compare_speed(rows, baseline, tolerance_pct, MIN_COMPARABLE_MS);
+    let slow: Vec<usize> = first.too_slow().map(|s| s.index).collect();
+    if slow.is_empty() {
+        return;
+    }
+    say("");
+    say(&format!(
+        "perft: {} row{} slower than the baseline; timing {} {RETIMES} more times, \
+         the best time counts",
+        slow.len(),
+        plural(slow.len()),
+        if slow.len() == 1 { "it" } else { "each" }
+    ));
+    for index in slow {
+        let row = chosen[index];
+        for _ in 0..RETIMES {
+            let Ok(out) = counter.count(row, false) else {
+                continue;
+            };
+            if out.nodes == row.nodes && rows[index].time_ms.is_some_and(|best| out.time_ms < best)
+            {
+                rows[index].time_ms = Some(out.time_ms);
+                rows[index].nps = Some(out.nps);
+            }
+        }
+    }
+}
+
+/// The explanation of a failing row: where it is, both counts, and its divide.
+fn describe_failure(
+    row: &SuiteRow,
+    report: &ReportRow,
+    origin: &str,
+    rerun: &str,
+    baseline: Option<&(Baseline, String)>,
+) -> String {
+    let mut out = String::new();
+    let place = format!(
+        "{origin}:{}: {} {} depth {}",
+        row.line,
+        row.variant,
+        shell_quote(&row.sfen),
+        row.depth
+    );
+    match (&report.error, report.nodes) {
+        (Some(error), _) => out.push_str(&format!("{place}: {error}\n")),
+        (None, Some(got)) => {
+            let diff = i128::from(got) - i128::from(row.nodes);
+            out.push_str(&format!(
+                "{place}: expected {}, got {got} ({diff:+})\n",
+                row.nodes
+            ));
+        }
+        (None, None) => out.push_str(&format!("{place}: no count\n")),
+    }
+    if let Some(source) = &row.source {
+        out.push_str(&format!("  the expected count comes from: {source}\n"));
+    }
+    if let Some(convention) = &row.convention {
+        out.push_str(&format!("  counting convention: {convention}\n"));
+    }
+    out.push_str(&format!("  rerun: {rerun}\n"));
+    if report.error.is_some() {
+        return out;
+    }
+    let divide = report.divide.clone().unwrap_or_default();
+    out.push_str(&format!(
+        "  divide ({} root move{}, {} nodes):\n",
+        divide.len(),
+        plural(divide.len()),
+        report.nodes.unwrap_or(0)
+    ));
+    let width = divide.keys().map(|k| k.len()).max().unwrap_or(0);
+    for (mv, n) in &divide {
+        out.push_str(&format!("    {mv:<width$}  {n}\n"));
+    }
+    let base_divide = baseline.and_then(|(base, name)| {
+        base.find((&row.variant, &row.sfen, row.depth))
+            .and_then(|b| b.divide.as_ref())
+            .map(|d| (d, name))
+    });
+    match base_divide {
+        Some((base, name)) => out.push_str(&describe_divide_difference(base, &divide, name)),
+        None if baseline.is_some() => out.push_str(
+            "  the baseline has no divide for this row (make one with \
+             `--report FILE --with-divide`)\n",
+        ),
+        None => {}
+    }
+    out
+}
+
+/// `"s"` unless `n` is 1.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Quotes a word for a POSIX shell when it needs it, for command lines shown to the user.
+fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=+*:,".contains(&b));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// Width of the position column.
+const POSITION_WIDTH: usize = 30;
+
+/// `text` cut to `width` characters, ending in `...` when cut.
+fn shorten(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(width.saturating_sub(3)).collect();
+    format!("{kept}...")
+}
+
+/// Milliseconds for the table with about three significant digits (`0.012 ms`, `4.56 ms`,
+/// `23.4 ms`, `1234 ms`), seconds from 10 s on; `-` when unknown.
+fn format_ms(ms: Option<f64>) -> String {
+    match ms {
+        None => "-".to_string(),
+        Some(ms) if ms >= 10_000.0 => format!("{:.1} s", ms / 1000.0),
+        Some(ms) if ms >= 1000.0 => format!("{ms:.0} ms"),
+        Some(ms) if ms >= 10.0 => format!("{ms:.1} ms"),
+        Some(ms) if ms >= 1.0 => format!("{ms:.2} ms"),
+        Some(ms) => format!("{ms:.3} ms"),
+    }
+}
+
+/// Millions of nodes per second with one decimal; `-` when unknown or unmeasured.
+fn format_mnps(nps: Option<u64>) -> String {
+    match nps {
+        None | Some(0) => "-".to_string(),
+        Some(nps) => format!("{:.1}", nps as f64 / 1e6),
+    }
+}
+
+/// The table's header line.
+fn table_header() -> String {
+    format!(
+        "{:>5}  {:<8} {:<w$} {:>5} {:>12} {:>12} {:>9} {:>7}  result",
+        "line",
+        "variant",
+        "position",
+        "depth",
+        "expected",
+        "got",
+        "time",
+        "Mnps",
+        w = POSITION_WIDTH
+    )
+}
+
+/// One line of the table.
+fn table_row(row: &SuiteRow, report: &ReportRow) -> String {
+    let status = match (&report.error, report.ok) {
+        (Some(_), _) => "ERROR",
+        (None, true) => "ok",
+        (None, false) => "MISMATCH",
+    };
+    format!(
+        "{:>5}  {:<8} {:<w$} {:>5} {:>12} {:>12} {:>9} {:>7}  {status}",
+        row.line,
+        row.variant,
+        shorten(&row.sfen, POSITION_WIDTH),
+        row.depth,
+        row.nodes,
+        report
+            .nodes
+            .map_or_else(|| "-".to_string(), |n| n.to_string()),
+        format_ms(report.time_ms),
+        format_mnps(report.nps),
+        w = POSITION_WIDTH
+    )
+}
+
+/// The per-move difference between a baseline divide and the current one.
+fn describe_divide_difference(
+    base: &BTreeMap<String, u64>,
+    current: &BTreeMap<String, u64>,
+    name: &str,
+) -> String {
+    let diff = divide_difference(base, current);
+    if diff.is_empty() {
+        return format!("  the divide equals the baseline's ({name}) move for move\n");
+    }
+    let mut out = format!(
+        "  difference from the baseline's divide ({name}), {} move{}:\n",
+        diff.len(),
+        plural(diff.len())
+    );
+    let width = diff.iter().map(|d| d.mv.len()).max().unwrap_or(4).max(4);
+    out.push_str(&format!(
+        "    {:<width$}  {:>12} {:>12} {:>10}\n",
+        "move", "baseline", "now", "diff"
+    ));
+    let shown = |n: Option<u64>| n.map_or_else(|| "absent".to_string(), |n| n.to_string());
+    for d in &diff {
+        let delta = i128::from(d.current.unwrap_or(0)) - i128::from(d.baseline.unwrap_or(0));
+        out.push_str(&format!(
+            "    {:<width$}  {:>12} {:>12} {:>+10}\n",
+            d.mv,
+            shown(d.baseline),
+            shown(d.current),
+            delta
+        ));
+    }
+    out
+}
+
+/// The speed comparison with the baseline, for the terminal.
+fn describe_speed(
+    check: &SpeedCheck,
+    rows: &[ReportRow],
+    baseline: &Baseline,
+    name: &str,
+    machine: &Machine,
+    tolerance_pct: f64,
+) -> String {
+    let mut out = format!("speed against the baseline {name} (tolerance {tolerance_pct}%):\n");
+    if let Some(base) = &baseline.machine {
+        if (base.os.as_str(), base.arch.as_str(), base.cpus)
+            != (machine.os.as_str(), machine.arch.as_str(), machine.cpus)
+        {
+            out.push_str(&format!(
+                "  note: the baseline ran on {}/{} with {} CPUs, this run on {}/{} with {} CPUs\n",
+                base.os, base.arch, base.cpus, machine.os, machine.arch, machine.cpus
+            ));
+        }
+    }
+    out.push_str(&format!(
+        "  {} row{} compared; {} skipped because their baseline time is under {} ms \
+         (too noisy to compare)",
+        check.compared.len(),
+        plural(check.compared.len()),
+        check.too_fast,
+        MIN_COMPARABLE_MS
+    ));
+    if check.missing > 0 {
+        out.push_str(&format!(
+            "; {} not in the baseline (or failed there)",
+            check.missing
+        ));
+    }
+    if check.failed > 0 {
+        out.push_str(&format!("; {} failed in this run", check.failed));
+    }
+    out.push('\n');
+    if check.compared.is_empty() {
+        return out;
+    }
+    out.push_str(&format!(
+        "  {:>5}  {:<8} {:<w$} {:>5} {:>10} {:>10} {:>8}\n",
+        "line",
+        "variant",
+        "position",
+        "depth",
+        "baseline",
+        "now",
+        "change",
+        w = POSITION_WIDTH
+    ));
+    for s in &check.compared {
+        let row = &rows[s.index];
+        out.push_str(&format!(
+            "  {:>5}  {:<8} {:<w$} {:>5} {:>10} {:>10} {:>+7.1}%{}\n",
+            row.line,
+            row.variant,
+            shorten(&row.sfen, POSITION_WIDTH),
+            row.depth,
+            format_ms(Some(s.baseline_ms)),
+            format_ms(Some(s.current_ms)),
+            s.change_pct,
+            if s.too_slow { "  SLOWER" } else { "" },
+            w = POSITION_WIDTH
+        ));
+    }
+    out
+}
+
+/// A one-line progress bar on standard error, drawn only when it is a terminal (so logs and
+/// CI output stay clean).
+struct Progress {
+    /// Whether standard error is a terminal.
+    enabled: bool,
+    /// Rows in the run.
+    total: usize,
+    /// Width of the last line drawn, to clear it.
+    drawn: usize,
+}
+
+impl Progress {
+    /// A progress bar for `total` rows.
+    fn new(total: usize) -> Progress {
+        Progress {
+            enabled: std::io::stderr().is_terminal(),
+            total,
+            drawn: 0,
+        }
+    }
+
+    /// Draws the bar before row `done` (0-based) runs.
+    fn show(&mut self, done: usize, row: &SuiteRow) {
+        if !self.enabled {
+            return;
+        }
+        // About 70 columns at most, so that the line fits a terminal and `\r` can erase it.
+        const BAR: usize = 20;
+        const POSITION: usize = 24;
+        let filled = BAR * done / self.total.max(1);
+        let line = format!(
+            "[{}{}] {}/{}  {} {} depth {}",
+            "#".repeat(filled),
+            "-".repeat(BAR - filled),
+            done,
+            self.total,
+            row.variant,
+            shorten(&row.sfen, POSITION),
+            row.depth
+        );
+        self.drawn = line.chars().count();
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r{line}");
+        let _ = err.flush();
+    }
+
+    /// Erases the bar.
+    fn clear(&mut self) {
+        if !self.enabled || self.drawn == 0 {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r{}\r", " ".repeat(self.drawn));
+        let _ = err.flush();
+        self.drawn = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perft_report::BaselineRow;
+
+    fn row() -> SuiteRow {
+        SuiteRow {
+            line: 7,
+            variant: "kyoto".into(),
+            sfen: "pgkst/5/5/5/TSKGP b - 1".into(),
+            depth: 2,
+            nodes: 138,
+            tier: Tier::Quick,
+            source: Some("made up for the test".into()),
+            convention: None,
+        }
+    }
+
+    fn count(nodes: u64, divide: Option<&[(&str, u64)]>) -> Count {
+        Count {
+            nodes,
+            divide: divide.map(|d| d.iter().map(|&(k, v)| (k.to_string(), v)).collect()),
+            time_ms: 0.0,
+            nps: 28_500_104,
+        }
+    }
+
+    #[test]
+    fn table_cells() {
+        assert_eq!(shorten("abc", 5), "abc");
+        assert_eq!(shorten("abcdefgh", 6), "abc...");
+        assert_eq!(format_ms(Some(0.0123)), "0.012 ms");
+        assert_eq!(format_ms(Some(4.561)), "4.56 ms");
+        assert_eq!(format_ms(Some(23.44)), "23.4 ms");
+        assert_eq!(format_ms(Some(123.44)), "123.4 ms");
+        assert_eq!(format_ms(Some(1234.4)), "1234 ms");
+        assert_eq!(format_ms(Some(12_345.0)), "12.3 s");
+        assert_eq!(format_ms(None), "-");
+        assert_eq!(format_mnps(Some(119_377_218)), "119.4");
+        assert_eq!(format_mnps(Some(0)), "-");
+        let r = row();
+        let report = report_row(&r, &Ok(count(137, None)), false);
+        assert!(!report.ok);
+        let line = table_row(&r, &report);
+        assert!(line.contains("138"), "{line}");
+        assert!(line.contains("137"), "{line}");
+        assert!(line.ends_with("MISMATCH"), "{line}");
+        assert_eq!(
+            table_header().len(),
+            line.len() - "MISMATCH".len() + "result".len()
+        );
+        let failed = report_row(&r, &Err("the engine crashed".into()), false);
+        assert!(table_row(&r, &failed).ends_with("ERROR"));
+        assert_eq!(failed.error.as_deref(), Some("the engine crashed"));
+        assert_eq!(failed.source.as_deref(), Some("made up for the test"));
+    }
+
+    #[test]
+    fn divides_are_kept_for_failures_or_when_asked() {
+        let r = row();
+        let d: &[(&str, u64)] = &[("1e1d+", 138)];
+        assert!(report_row(&r, &Ok(count(138, Some(d))), false)
+            .divide
+            .is_none());
+        assert!(report_row(&r, &Ok(count(138, Some(d))), true)
+            .divide
+            .is_some());
+        assert!(report_row(&r, &Ok(count(137, Some(d))), false)
+            .divide
+            .is_some());
+    }
+
+    #[test]
+    fn shell_quoting() {
+        assert_eq!(shell_quote("--divide"), "--divide");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+    }
+
+    #[test]
+    fn rerun_lines_count_again_or_find_the_divergence() {
+        let r = row();
+        let none = EngineArgs {
+            engines: vec![],
+            variants: vec![],
+            dialects: vec![],
+            options: vec![],
+            init: vec![],
+            timeout: 1.0,
+        };
+        assert_eq!(
+            rerun_line(&r, 2, &none),
+            "kshogi perft --divide --threads 2 --variant kyoto 'pgkst/5/5/5/TSKGP b - 1' 2"
+        );
+        let fsf = EngineArgs {
+            engines: vec!["/opt/fsf/stockfish".into()],
+            variants: vec!["kyotoshogi".into()],
+            dialects: vec![kshogi_notation::Dialect::Fsf],
+            options: vec![("Threads".into(), "1".into())],
+            init: vec!["load /x/y.ini".into()],
+            timeout: 1.0,
+        };
+        assert_eq!(
+            rerun_line(&r, 1, &fsf),
+            "kshogi perft --diff --engine /opt/fsf/stockfish --engine-variant kyotoshogi \
+             --engine-dialect fsf --engine-init 'load /x/y.ini' --engine-option Threads=1 \
+             --variant kyoto 'pgkst/5/5/5/TSKGP b - 1' 2"
+        );
+    }
+
+    #[test]
+    fn a_failure_names_the_row_both_counts_and_the_divide_difference() {
+        let r = row();
+        let got = count(21, Some(&[("1e1d+", 11), ("2e2d+", 10)]));
+        let report = report_row(&r, &Ok(got), false);
+        let base = Baseline {
+            rows: vec![BaselineRow {
+                variant: "kyoto".into(),
+                sfen: r.sfen.clone(),
+                depth: 2,
+                ok: Some(true),
+                time_ms: Some(1.0),
+                divide: Some(
+                    [("1e1d+", 11), ("2e2d+", 11)]
+                        .into_iter()
+                        .map(|(k, v)| (k.to_string(), v))
+                        .collect(),
+                ),
+            }],
+            machine: None,
+        };
+        let text = describe_failure(
+            &r,
+            &report,
+            "perft/suite.tsv",
+            "kshogi perft --divide --variant kyoto 'pgkst/5/5/5/TSKGP b - 1' 2",
+            Some(&(base, "old.json".into())),
+        );
+        let expected = "\
+perft/suite.tsv:7: kyoto 'pgkst/5/5/5/TSKGP b - 1' depth 2: expected 138, got 21 (-117)
+  the expected count comes from: made up for the test
+  rerun: kshogi perft --divide --variant kyoto 'pgkst/5/5/5/TSKGP b - 1' 2
+  divide (2 root moves, 21 nodes):
+    1e1d+  11
+    2e2d+  10
+  difference from the baseline's divide (old.json), 1 move:
+    move       baseline          now       diff
+    2e2d+            11           10         -1
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn percentages() {
+        assert_eq!(parse_percent("10%"), Ok(10.0));
+        assert_eq!(parse_percent("0"), Ok(0.0));
+        assert!(parse_percent("-5").is_err());
+        assert!(parse_percent("x").is_err());
+    }
+}

@@ -1,0 +1,37 @@
+//! # kshogi-perft-suite
+//!
+//! Perft regression suites for shogi variants, as a library:
+//!
+//! - [`suite`]: the suite file format of `perft/suite.tsv` (tab-separated `variant sfen depth
+//!   nodes tier` rows, `#` comments, `#: source:` and `#: convention:` lines saying where the
+//!   counts come from), read with errors that name the file, line and column;
+//! - [`run`]: counting rows against a [`kshogi_core::Variant`] type in-process, with the
+//!   divide of every mismatching row: the call a variant crate makes in its own `cargo test`
+//!   ([`run_rows`]; see `docs/adding-a-variant.md`);
+//! - [`diverge`]: the divergence finder, which walks down the divides of two move generators
+//!   (kshogi's and another engine's, behind [`DivideSource`]) to the first position where
+//!   their legal move lists differ.
+//!
+//! ```
+//! use kshogi_perft_suite::{parse_suite, rows_of, run_rows};
+//! use kshogi_rules_kinzoku::Kinzoku;
+//!
+//! // Kinzoku Shogi from the start: 7 moves, 49 two-ply lines (the reference engine's counts).
+//! let suite = "#: source: reference engine\n\
+//!              kinzoku\tstartpos\t1\t7\tquick\n\
+//!              kinzoku\tstartpos\t2\t49\tquick\n";
+//! let rows = parse_suite(suite, "my-suite.tsv").unwrap();
+//! run_rows::<Kinzoku>(rows_of::<Kinzoku>(&rows)).assert_ok();
+//! ```
+//!
+//! This crate depends on core and notation only: it names no variant, and must not depend
+//! on a rules crate, the registry, the engine or the command line. Running suites against
+//! other programs (USI engines) is the command line's job (`kshogi perft --suite`).
+
+pub mod diverge;
+pub mod run;
+pub mod suite;
+
+pub use diverge::{find_divergence, Difference, Divergence, DivideSource, Finding, Kshogi};
+pub use run::{rows_of, run_rows, run_rows_with, Report, RowResult, RunOptions};
+pub use suite::{parse_suite, parse_table, select, Layout, SuiteError, SuiteRow, Tier};

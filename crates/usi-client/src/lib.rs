@@ -1,0 +1,510 @@
+//! # kshogi-usi-client
+//!
+//! Drives a USI engine as a child process: spawns it from a command line (split by POSIX
+//! shell word rules, without a shell), sends lines, and reads its answers with a deadline on
+//! every read, so that an engine that hangs, crashes or prints garbage is an [`EngineError`]
+//! naming what happened, never a hung or crashed caller. On top of that general core
+//! ([`Engine::send`], [`Engine::read_until`]) sit the steps a test runner needs: the
+//! handshake (`usi`/`usiok`, `isready`/`readyok`), `setoption`, `position` and `go perft`
+//! ([`Engine::perft`], in the reference engine's output form: `move: count` lines, then
+//! `Nodes searched: N`). The engine is killed when the [`Engine`] is dropped.
+//!
+//! This crate uses the standard library (and `shlex`) only: it depends on no kshogi crate and
+//! must not know a variant or a position; callers give it positions and moves as text.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How many of the engine's last standard-error lines a crash report quotes.
+const STDERR_KEPT: usize = 5;
+
+/// The longest line quoted in an error, in characters.
+const QUOTE_MAX: usize = 200;
+
+/// How long to wait for an engine to exit after its output ended, before calling it a crash
+/// with an unknown status.
+const EXIT_WAIT: Duration = Duration::from_millis(500);
+
+/// Why talking to the engine failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineError {
+    /// The command line is empty or does not split into words (an open quote).
+    BadCommand(String),
+    /// The engine could not be started.
+    Spawn {
+        /// The program.
+        program: String,
+        /// The system's reason.
+        message: String,
+    },
+    /// The engine's output ended (it exited or closed it) while an answer was awaited.
+    Crashed {
+        /// What was awaited (`usiok`, `the perft count`).
+        waiting_for: String,
+        /// Its exit status as text (`exit status 3`, `signal 9`), or `still running`.
+        status: String,
+        /// Its last lines on standard error, if any.
+        stderr: Vec<String>,
+    },
+    /// No answer came in time.
+    Timeout {
+        /// What was awaited.
+        waiting_for: String,
+        /// How long it was awaited.
+        waited: Duration,
+    },
+    /// The engine printed a line that is not what the protocol allows here.
+    Garbage {
+        /// What was awaited.
+        waiting_for: String,
+        /// The line (cut to a few hundred characters).
+        line: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::BadCommand(m) => write!(f, "bad engine command: {m}"),
+            EngineError::Spawn { program, message } => {
+                write!(f, "cannot start the engine `{program}`: {message}")
+            }
+            EngineError::Crashed {
+                waiting_for,
+                status,
+                stderr,
+            } => {
+                write!(
+                    f,
+                    "the engine ended ({status}) while awaiting {waiting_for}"
+                )?;
+                if !stderr.is_empty() {
+                    write!(f, "; its last error output: {}", stderr.join(" / "))?;
+                }
+                Ok(())
+            }
+            EngineError::Timeout {
+                waiting_for,
+                waited,
+            } => write!(
+                f,
+                "the engine did not answer within {:.1} s (awaiting {waiting_for})",
+                waited.as_secs_f64()
+            ),
+            EngineError::Garbage {
+                waiting_for,
+                line,
+                reason,
+            } => write!(
+                f,
+                "the engine printed `{line}` while awaiting {waiting_for}: {reason}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Splits a command line into words by POSIX shell rules (quotes, backslashes), without
+/// running a shell.
+pub fn split_command(command: &str) -> Result<Vec<String>, EngineError> {
+    let words = shlex::split(command).ok_or_else(|| {
+        EngineError::BadCommand(format!(
+            "`{command}` does not split into words (an unclosed quote?)"
+        ))
+    })?;
+    if words.is_empty() {
+        return Err(EngineError::BadCommand("the command is empty".into()));
+    }
+    Ok(words)
+}
+
+/// What the engine said about itself in the handshake.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct EngineInfo {
+    /// `id name`, if given.
+    pub name: Option<String>,
+    /// `id author`, if given.
+    pub author: Option<String>,
+    /// The names of its `option name ...` lines, in order.
+    pub options: Vec<String>,
+}
+
+/// The answer to `go perft N`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerftAnswer {
+    /// Each root move as the engine wrote it, with the count below it, in its order.
+    pub divide: Vec<(String, u64)>,
+    /// The `Nodes searched` total.
+    pub nodes: u64,
+}
+
+/// A running engine. Dropping it kills the process.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    /// The program (first word of the command), for messages.
+    program: String,
+    /// The deadline of each handshake read and of commands other than `go`.
+    pub timeout: Duration,
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Engine")
+            .field("program", &self.program)
+            .field("pid", &self.child.id())
+            .finish()
+    }
+}
+
+/// `text` cut to [`QUOTE_MAX`] characters.
+fn quote(text: &str) -> String {
+    if text.chars().count() <= QUOTE_MAX {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(QUOTE_MAX).collect();
+    format!("{cut}...")
+}
+
+/// An exit status as text.
+fn describe_status(status: ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!("exit status {code}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return format!("killed by signal {signal}");
+        }
+    }
+    status.to_string()
+}
+
+impl Engine {
+    /// Starts the engine `command` (split with [`split_command`]); `timeout` bounds each
+    /// read of [`Engine::read_line`] callers that use [`Engine::timeout`].
+    pub fn spawn(command: &str, timeout: Duration) -> Result<Engine, EngineError> {
+        let words = split_command(command)?;
+        Engine::spawn_argv(&words, timeout)
+    }
+
+    /// Starts the engine: program `argv[0]` with the other words as its arguments.
+    pub fn spawn_argv(argv: &[String], timeout: Duration) -> Result<Engine, EngineError> {
+        let Some((program, args)) = argv.split_first() else {
+            return Err(EngineError::BadCommand("the command is empty".into()));
+        };
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| EngineError::Spawn {
+                program: program.clone(),
+                message: e.to_string(),
+            })?;
+        let stdin = child.stdin.take();
+        let (tx, lines) = channel();
+        if let Some(out) = child.stdout.take() {
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(out);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match reader.read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let line = String::from_utf8_lossy(&buf);
+                            let line = line.trim_end_matches(['\n', '\r']).to_string();
+                            if tx.send(line).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        if let Some(err) = child.stderr.take() {
+            let kept = Arc::clone(&stderr);
+            std::thread::spawn(move || {
+                for line in BufReader::new(err).lines() {
+                    let Ok(line) = line else { break };
+                    if let Ok(mut k) = kept.lock() {
+                        if k.len() == STDERR_KEPT {
+                            k.pop_front();
+                        }
+                        k.push_back(quote(line.trim_end()));
+                    }
+                }
+            });
+        }
+        Ok(Engine {
+            child,
+            stdin,
+            lines,
+            stderr,
+            program: program.clone(),
+            timeout,
+        })
+    }
+
+    /// The process id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The error for an engine whose output ended while awaiting `waiting_for`.
+    fn crashed(&mut self, waiting_for: &str) -> EngineError {
+        let until = Instant::now() + EXIT_WAIT;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break describe_status(status),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(10)),
+                Ok(None) => break "its output closed, still running".to_string(),
+                Err(e) => break format!("status unknown: {e}"),
+            }
+        };
+        // Let the stderr reader catch up with the last lines.
+        std::thread::sleep(Duration::from_millis(20));
+        let stderr = self
+            .stderr
+            .lock()
+            .map(|k| k.iter().cloned().collect())
+            .unwrap_or_default();
+        EngineError::Crashed {
+            waiting_for: waiting_for.to_string(),
+            status,
+            stderr,
+        }
+    }
+
+    /// Sends one line (a newline is added).
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        let ok = match self.stdin.as_mut() {
+            Some(stdin) => writeln!(stdin, "{line}")
+                .and_then(|()| stdin.flush())
+                .is_ok(),
+            None => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            self.stdin = None;
+            Err(self.crashed(&format!("`{}` to be read", quote(line))))
+        }
+    }
+
+    /// The next line, waiting until `deadline` at most.
+    pub fn read_line(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &str,
+    ) -> Result<String, EngineError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
+                waiting_for: waiting_for.to_string(),
+                waited: left,
+            }),
+            Err(RecvTimeoutError::Disconnected) => Err(self.crashed(waiting_for)),
+        }
+    }
+
+    /// Reads lines until one satisfies `done` (which may also reject a line as garbage by
+    /// returning `Err(reason)`), all before `deadline`. Returns the lines read, the
+    /// matching one last.
+    pub fn read_until(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &str,
+        mut done: impl FnMut(&str) -> Result<bool, String>,
+    ) -> Result<Vec<String>, EngineError> {
+        let start = Instant::now();
+        let mut lines = Vec::new();
+        loop {
+            let line = self.read_line(deadline, waiting_for).map_err(|e| match e {
+                EngineError::Timeout { waiting_for, .. } => EngineError::Timeout {
+                    waiting_for,
+                    waited: start.elapsed(),
+                },
+                e => e,
+            })?;
+            match done(&line) {
+                Ok(true) => {
+                    lines.push(line);
+                    return Ok(lines);
+                }
+                Ok(false) => lines.push(line),
+                Err(reason) => {
+                    return Err(EngineError::Garbage {
+                        waiting_for: waiting_for.to_string(),
+                        line: quote(&line),
+                        reason,
+                    })
+                }
+            }
+        }
+    }
+
+    /// `usi` ... `usiok`: what the engine says about itself.
+    pub fn handshake(&mut self) -> Result<EngineInfo, EngineError> {
+        self.send("usi")?;
+        let deadline = Instant::now() + self.timeout;
+        let lines = self.read_until(deadline, "`usiok`", |l| Ok(l.trim() == "usiok"))?;
+        let mut info = EngineInfo::default();
+        for line in &lines {
+            let line = line.trim();
+            if let Some(name) = line.strip_prefix("id name ") {
+                info.name = Some(name.trim().to_string());
+            } else if let Some(author) = line.strip_prefix("id author ") {
+                info.author = Some(author.trim().to_string());
+            } else if let Some(rest) = line.strip_prefix("option name ") {
+                let name = rest.split(" type ").next().unwrap_or(rest).trim();
+                info.options.push(name.to_string());
+            }
+        }
+        Ok(info)
+    }
+
+    /// `isready` ... `readyok`.
+    pub fn is_ready(&mut self) -> Result<(), EngineError> {
+        self.send("isready")?;
+        let deadline = Instant::now() + self.timeout;
+        self.read_until(deadline, "`readyok`", |l| Ok(l.trim() == "readyok"))?;
+        Ok(())
+    }
+
+    /// `setoption name NAME value VALUE`.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        self.send(&format!("setoption name {name} value {value}"))
+    }
+
+    /// `position sfen SFEN` (with ` moves ...` when `moves` is not empty).
+    pub fn position(&mut self, sfen: &str, moves: &[String]) -> Result<(), EngineError> {
+        let mut line = format!("position sfen {sfen}");
+        if !moves.is_empty() {
+            line.push_str(" moves ");
+            line.push_str(&moves.join(" "));
+        }
+        self.send(&line)
+    }
+
+    /// `go perft DEPTH` on the position set last, waiting until `deadline`: the divide
+    /// (`move: count` lines) and the `Nodes searched: N` total, which must add up. Blank
+    /// lines and `info` lines are skipped; any other line is garbage.
+    pub fn perft(&mut self, depth: u32, deadline: Instant) -> Result<PerftAnswer, EngineError> {
+        self.send(&format!("go perft {depth}"))?;
+        let mut divide = Vec::new();
+        let mut nodes = None;
+        self.read_until(deadline, "the perft count", |line| {
+            let l = line.trim();
+            if l.is_empty() || l.starts_with("info") {
+                return Ok(false);
+            }
+            if let Some(n) = l.strip_prefix("Nodes searched:") {
+                let n = n.trim();
+                nodes = Some(
+                    n.parse::<u64>()
+                        .map_err(|_| format!("`{n}` is not a node count"))?,
+                );
+                return Ok(true);
+            }
+            let Some((mv, n)) = l.split_once(':') else {
+                return Err("expected `move: count` or `Nodes searched: N`".into());
+            };
+            let (mv, n) = (mv.trim(), n.trim());
+            if mv.is_empty() || mv.contains(char::is_whitespace) {
+                return Err(format!("`{mv}` is not a move"));
+            }
+            let n = n
+                .parse::<u64>()
+                .map_err(|_| format!("`{n}` is not a node count"))?;
+            divide.push((mv.to_string(), n));
+            Ok(false)
+        })?;
+        let nodes = nodes.unwrap_or(0);
+        let sum: u64 = divide.iter().map(|(_, n)| n).sum();
+        if depth > 0 && sum != nodes {
+            return Err(EngineError::Garbage {
+                waiting_for: "the perft count".into(),
+                line: format!("Nodes searched: {nodes}"),
+                reason: format!("its divide adds up to {sum}"),
+            });
+        }
+        Ok(PerftAnswer { divide, nodes })
+    }
+
+    /// Sends `quit` and waits up to `wait` for the engine to exit; kills it otherwise.
+    pub fn quit(mut self, wait: Duration) -> Option<ExitStatus> {
+        let _ = self.send("quit");
+        self.stdin = None;
+        let until = Instant::now() + wait;
+        while Instant::now() < until {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stdin = None;
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_split_like_a_shell() {
+        assert_eq!(
+            split_command("'/opt/my engine/bin' --threads 1 \"a b\"").unwrap(),
+            ["/opt/my engine/bin", "--threads", "1", "a b"]
+        );
+        assert!(matches!(
+            split_command("engine 'open"),
+            Err(EngineError::BadCommand(_))
+        ));
+        assert!(matches!(
+            split_command("  "),
+            Err(EngineError::BadCommand(_))
+        ));
+    }
+
+    #[test]
+    fn a_missing_program_is_a_spawn_error() {
+        let e = Engine::spawn("/nonexistent/engine-xyz", Duration::from_secs(1)).unwrap_err();
+        assert!(
+            matches!(&e, EngineError::Spawn { program, .. } if program == "/nonexistent/engine-xyz"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn long_lines_are_cut_in_messages() {
+        let long = "x".repeat(QUOTE_MAX + 10);
+        assert_eq!(quote(&long).chars().count(), QUOTE_MAX + 3);
+        assert_eq!(quote("short"), "short");
+    }
+}
