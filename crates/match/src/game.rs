@@ -282,7 +282,7 @@ fn run<V: Variant>(
             return Ok(Ending::Fault {
                 loser: side,
                 fault: Fault::Resign,
-                detail: String::new(),
+                detail: "bestmove resign".into(),
             });
         }
         let mv = match parse_usi::<V>(&pos, &answer.best) {

@@ -12,7 +12,8 @@
 //! (`LLR_logistic`) and cutechess-cli use it, with the normal approximation of the sample
 //! mean: for `N` samples of mean `m` and variance `v`, testing `H0: elo = elo0` against
 //! `H1: elo = elo1` with `s0 = L(elo0)` and `s1 = L(elo1)`,
-//! `LLR = N (s1 - s0) (2m - s0 - s1) / (2v)`.
+//! `LLR = N (s1 - s0) (2m - s0 - s1) / (2v)`, where, as fishtest does, an empty count is
+//! taken as 0.001 so that a one-sided result has a variance.
 //! The samples are either single games (trinomial: 0, 1/2, 1) or, since every opening is
 //! played with both colours, game pairs (pentanomial: the pair's score 0, 1/4, ..., 1),
 //! which removes the opening's bias from the variance. The test stops when the LLR leaves
@@ -41,31 +42,35 @@ pub fn elo_of_score(score: f64) -> f64 {
 
 /// Mean and variance of samples with values `values` seen `counts` times; `None` without
 /// samples.
-fn mean_var(values: &[f64], counts: &[u64]) -> Option<(f64, f64, f64)> {
-    let n: u64 = counts.iter().sum();
-    if n == 0 {
+fn mean_var(values: &[f64], counts: &[f64]) -> Option<(f64, f64, f64)> {
+    let n: f64 = counts.iter().sum();
+    if n <= 0.0 {
         return None;
     }
-    let nf = n as f64;
-    let mean = values
-        .iter()
-        .zip(counts)
-        .map(|(v, &c)| v * c as f64)
-        .sum::<f64>()
-        / nf;
+    let mean = values.iter().zip(counts).map(|(v, c)| v * c).sum::<f64>() / n;
     let var = values
         .iter()
         .zip(counts)
-        .map(|(v, &c)| (v - mean).powi(2) * c as f64)
+        .map(|(v, c)| (v - mean).powi(2) * c)
         .sum::<f64>()
-        / nf;
-    Some((nf, mean, var))
+        / n;
+    Some((n, mean, var))
+}
+
+/// Counts as numbers, with fishtest's regularisation for the LLR: a count of 0 becomes
+/// 0.001, so that a one-sided result (every game won) still has a variance.
+fn regularised(counts: &[u64]) -> Vec<f64> {
+    counts
+        .iter()
+        .map(|&c| if c == 0 { 1e-3 } else { c as f64 })
+        .collect()
 }
 
 /// Elo and its 95% error margin from wins, draws and losses; `None` for the margin when
 /// it is not finite (no game, or a score of 0 or 100% in reach of the interval).
 pub fn elo_with_margin(wins: u64, draws: u64, losses: u64) -> (f64, Option<f64>) {
-    let Some((n, mean, var)) = mean_var(&[1.0, 0.5, 0.0], &[wins, draws, losses]) else {
+    let counts = [wins, draws, losses].map(|c| c as f64);
+    let Some((n, mean, var)) = mean_var(&[1.0, 0.5, 0.0], &counts) else {
         return (0.0, None);
     };
     let elo = elo_of_score(mean);
@@ -75,9 +80,12 @@ pub fn elo_with_margin(wins: u64, draws: u64, losses: u64) -> (f64, Option<f64>)
 }
 
 /// The GSPRT LLR (see the module documentation) of samples with values `values` seen
-/// `counts` times; 0 while the variance is 0 (no information yet).
+/// `counts` times (regularised, see [`regularised`]); 0 without samples.
 fn llr(elo0: f64, elo1: f64, values: &[f64], counts: &[u64]) -> f64 {
-    let Some((n, mean, var)) = mean_var(values, counts) else {
+    if counts.iter().all(|&c| c == 0) {
+        return 0.0;
+    }
+    let Some((n, mean, var)) = mean_var(values, &regularised(counts)) else {
         return 0.0;
     };
     if var <= 0.0 {
@@ -212,20 +220,24 @@ mod tests {
         // mean 0.5, variance 0.25, LLR = 100 * 0.014387 * (1 - 1.014387) / 0.5 = -0.0414.
         let l = llr_trinomial(0.0, 10.0, 50, 0, 50);
         assert!(close(l, -0.041_40, 1e-4), "{l}");
-        // No variance: no information.
-        assert_eq!(llr_trinomial(0.0, 5.0, 0, 10, 0), 0.0);
+        // Only draws: the regularisation (0.001 for each empty count) keeps a variance, and
+        // an even score speaks for H0 when H1 is above 0.
+        assert!(llr_trinomial(0.0, 5.0, 0, 10, 0) < 0.0);
+        // Only wins: H1 quickly, instead of no information.
+        assert!(llr_pentanomial(0.0, 5.0, [0, 0, 0, 0, 3]) > 2.95);
+        assert_eq!(llr_pentanomial(0.0, 5.0, [0; 5]), 0.0);
     }
 
     #[test]
     fn pentanomial_llr_by_hand() {
         // Pairs [LL, LD, DD/WL, WD, WW] = [5, 10, 20, 25, 40] (100 pairs):
         // mean = (10 * 0.25 + 20 * 0.5 + 25 * 0.75 + 40) / 100 = 0.7125;
-        // E[x^2] = (10 * 0.0625 + 20 * 0.25 + 25 * 0.5625 + 40) / 100 = 0.599375,
-        // variance = 0.599375 - 0.7125^2 = 0.09171875;
+        // E[x^2] = (10 * 0.0625 + 20 * 0.25 + 25 * 0.5625 + 40) / 100 = 0.596875,
+        // variance = 0.596875 - 0.7125^2 = 0.08921875;
         // H0 0, H1 5: s1 = 1 / (1 + 10^-0.0125) = 0.507195;
-        // LLR = 100 * 0.007195 * (1.425 - 1.007195) / (2 * 0.09171875) = 1.6388.
+        // LLR = 100 * 0.007195 * (1.425 - 1.007195) / (2 * 0.08921875) = 1.6847.
         let l = llr_pentanomial(0.0, 5.0, [5, 10, 20, 25, 40]);
-        assert!(close(l, 1.6388, 5e-4), "{l}");
+        assert!(close(l, 1.6847, 5e-4), "{l}");
     }
 
     #[test]
