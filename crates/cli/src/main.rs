@@ -197,7 +197,7 @@ enum Command {
                       kshogi's rules; write every game as KIF and print a summary with Elo.",
         after_long_help = match_cmd::MATCH_HELP
     )]
-    Match(match_cmd::MatchArgs),
+    Match(Box<match_cmd::MatchArgs>),
     /// Play engine matches against a random or greedy player (for `cargo xtask match`).
     #[command(hide = true)]
     Selfplay(selfplay_cmd::SelfplayArgs),

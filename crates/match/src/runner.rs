@@ -57,7 +57,7 @@ fn opening<V: Variant>(
                     }
                     let n = moves.len() as u64;
                     let mv = moves.iter().copied().nth((rng.next_u64() % n) as usize);
-                    if mv.is_none_or(|mv| game.play(mv).is_err()) {
+                    if !mv.is_some_and(|mv| game.play(mv).is_ok()) {
                         ok = false;
                         break;
                     }
