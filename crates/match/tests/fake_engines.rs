@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 /// The fake engine. Modes: `good` (the first legal move), `crash N` (exits at its move N+1
 /// of a game), `hang` (never answers `go`), `illegal` (`bestmove 5e5e`), `garbage`
 /// (`bestmove` without a move, after noise), `slow-usi` (answers `usi` after 3 s),
-/// `resign`.
+/// `resign`, `slow MS` (the first legal move after MS, and only under a clock: it resigns
+/// when `go` has no `btime`).
 fn fake_engine(mode: &str, arg: u32) -> ! {
     let mut out = std::io::stdout();
     let mut game: Option<Game<Kyoto>> = None;
@@ -51,9 +52,13 @@ fn fake_engine(mode: &str, arg: u32) -> ! {
                     std::process::exit(0)
                 }
                 "illegal" => "bestmove 5e5e\n".into(),
+                "slow" if !l.contains("btime") => "bestmove resign\n".into(),
                 "garbage" => "hello\nbestmove\n".into(),
                 "resign" => "bestmove resign\n".into(),
                 _ => {
+                    if mode == "slow" {
+                        std::thread::sleep(Duration::from_millis(u64::from(arg)));
+                    }
                     let mv = game
                         .as_ref()
                         .and_then(|g| g.position().legal_moves().iter().next().copied());
@@ -163,6 +168,38 @@ fn tests() {
     a_loses_by("slow-usi", "start failure");
     a_loses_by("resign", "resignation");
     println!("misbehaving engines: ok");
+
+    // A clock: 400 ms for the game, no byoyomi, a 100 ms margin. An engine taking 150 ms a
+    // move has 100 ms left after two moves, overdraws within the margin on the third (the
+    // clock stops at 0) and loses on the fourth; with a 200 ms byoyomi it never does.
+    let mut cfg = config("slow 150", "good", 2);
+    cfg.margin = Duration::from_millis(100);
+    cfg.time = TimeControl::Clock {
+        base: Duration::from_millis(400),
+        increment: Duration::ZERO,
+        byoyomi: Duration::ZERO,
+    };
+    let s = play(&cfg).unwrap();
+    assert!(
+        s.game_list
+            .iter()
+            .all(|g| g.reason == "time forfeit" && g.fault_by == "slow 150"),
+        "{}",
+        s.to_text()
+    );
+    cfg.time = TimeControl::Clock {
+        base: Duration::from_millis(400),
+        increment: Duration::ZERO,
+        byoyomi: Duration::from_millis(200),
+    };
+    cfg.max_plies = 12;
+    let s = play(&cfg).unwrap();
+    assert!(
+        s.game_list.iter().all(|g| g.fault_by.is_empty()),
+        "{}",
+        s.to_text()
+    );
+    println!("clocks: ok");
 
     // An engine that cannot start at all stops the match.
     let mut cfg = config("good", "good", 2);
