@@ -61,6 +61,10 @@ pub enum CliError {
     /// already on stdout); the message names the suite file and lines.
     #[error("{0}")]
     Suite(String),
+    /// `kshogi match` could not play (bad settings, an engine that cannot start, an
+    /// output that cannot be written); the message says which.
+    #[error("{0}")]
+    Match(String),
     /// Serialising the JSON output failed (not expected to happen).
     #[error("could not write JSON: {0}")]
     Json(#[from] serde_json::Error),

@@ -33,6 +33,7 @@ mod convert_cmd;
 mod db_path;
 mod error;
 mod interrupt;
+mod match_cmd;
 mod moves_cmd;
 mod perft_cmd;
 mod perft_diff_cmd;
@@ -201,6 +202,14 @@ enum Command {
                       \"board\", \"width\", \"height\", \"kif_names\"}."
     )]
     Variants(VariantsArgs),
+    /// Play a match between two USI engines, refereed by kshogi's rules.
+    #[command(
+        long_about = "Play a match between two USI engines (time per move or a clock, \
+                      random or listed openings, a number of games or an SPRT), refereed by \
+                      kshogi's rules; write every game as KIF and print a summary with Elo.",
+        after_long_help = match_cmd::MATCH_HELP
+    )]
+    Match(Box<match_cmd::MatchArgs>),
     /// Play engine matches against a random or greedy player (for `cargo xtask match`).
     #[command(hide = true)]
     Selfplay(selfplay_cmd::SelfplayArgs),
@@ -484,6 +493,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve_cmd::run(args),
         Command::Usi(args) => serve_usi(args),
         Command::Variants(args) => variants(args),
+        Command::Match(args) => match_cmd::run(args),
         Command::Selfplay(args) => selfplay_cmd::run(args),
     };
     match result {

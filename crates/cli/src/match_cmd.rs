@@ -1,0 +1,298 @@
+//! `kshogi match`: a match between two USI engines, refereed by kshogi's rules. The work is
+//! `kshogi-match`'s ([`kshogi_match::run_match`]); this module reads the arguments, shows
+//! the progress on stderr and prints the summary.
+
+use crate::error::CliError;
+use crate::progress::Reporter;
+use crate::variant_select;
+use clap::builder::TypedValueParser as _;
+use clap::Args;
+use kshogi_match::{EngineSpec, MatchConfig, Openings, Sprt, TimeControl};
+use kshogi_notation::Dialect;
+use kshogi_registry::VariantKind;
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The help after the options.
+pub const MATCH_HELP: &str = "\
+Each opening is played twice, engine A taking Black in the odd-numbered games. The referee is
+kshogi's rules (repetition, the Kinzoku countdown, Dobutsu's try, ...); a game longer than
+--max-plies plies is a draw by adjudication. An engine that crashes, answers later than its
+time plus --margin, prints a `bestmove` without a move or plays an illegal move loses the
+game (the reason is recorded) and is restarted for its next game.
+
+Example, kshogi against the reference engine in Kyoto Shogi, 100 ms a move:
+  kshogi match --variant kyoto --games 20 --movetime 100 --engine-a 'kshogi usi' \\
+    --engine-b /path/to/stockfish --b-variant kyotoshogi --b-dialect fsf --out games/
+
+Output: the summary as text (or one JSON object with --json): games, A's wins, draws and
+losses, score, Elo of A over B with its 95% margin, game pairs by A's points, the SPRT's
+LLR and bounds, the endings by reason, each failure. See docs/strength.md.";
+
+fn dialect_parser() -> impl clap::builder::TypedValueParser<Value = Dialect> {
+    clap::builder::PossibleValuesParser::new(["canonical", "fsf"])
+        .map(|s| s.parse::<Dialect>().expect("a listed dialect"))
+}
+
+/// `NAME=VALUE`.
+fn parse_option(s: &str) -> Result<(String, String), String> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    if k.trim().is_empty() {
+        return Err(format!("`{s}` has no option name"));
+    }
+    Ok((k.trim().to_string(), v.trim().to_string()))
+}
+
+/// The arguments of `kshogi match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name,
+          help = format!("The variant: {}", VariantKind::names()))]
+    variant: VariantKind,
+    /// Engine A's command line (split like a shell does, no shell runs)
+    #[arg(long, value_name = "CMD")]
+    engine_a: String,
+    /// Engine B's command line
+    #[arg(long, value_name = "CMD")]
+    engine_b: String,
+    /// Engine A's name in records [default: its command]
+    #[arg(long, value_name = "NAME")]
+    a_name: Option<String>,
+    /// Engine B's name in records [default: its command]
+    #[arg(long, value_name = "NAME")]
+    b_name: Option<String>,
+    /// A USI option of engine A, NAME=VALUE (repeatable)
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_option)]
+    a_option: Vec<(String, String)>,
+    /// A USI option of engine B, NAME=VALUE (repeatable)
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_option)]
+    b_option: Vec<(String, String)>,
+    /// Engine A's USI_Variant value [default: the variant's name]
+    #[arg(long, value_name = "NAME")]
+    a_variant: Option<String>,
+    /// Engine B's USI_Variant value (the reference engine: kyotoshogi, micro, ...)
+    #[arg(long, value_name = "NAME")]
+    b_variant: Option<String>,
+    /// The dialect engine A is sent positions and moves in
+    #[arg(long, value_name = "D", default_value = "canonical", value_parser = dialect_parser())]
+    a_dialect: Dialect,
+    /// The dialect engine B is sent positions and moves in
+    #[arg(long, value_name = "D", default_value = "canonical", value_parser = dialect_parser())]
+    b_dialect: Dialect,
+    /// A line sent to engine A after `usiok`, before the options (repeatable)
+    #[arg(long, value_name = "LINE")]
+    a_init: Vec<String>,
+    /// A line sent to engine B after `usiok`, before the options (repeatable), e.g.
+    /// 'load /path/kinzoku.ini'
+    #[arg(long, value_name = "LINE")]
+    b_init: Vec<String>,
+    /// Number of games (rounded up to even); with --sprt, the most games played
+    #[arg(long, value_name = "N", default_value_t = 100,
+          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    games: u32,
+    /// Time per move in milliseconds (the default time control: 100 ms)
+    #[arg(long, value_name = "MS", conflicts_with = "time",
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    movetime: Option<u64>,
+    /// A clock instead: each side's time for the game, in milliseconds
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=86_400_000))]
+    time: Option<u64>,
+    /// With --time: milliseconds added after each move (binc/winc)
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 0,
+        requires = "time",
+        conflicts_with = "byoyomi"
+    )]
+    inc: u64,
+    /// With --time: milliseconds per move once the clock is empty
+    #[arg(long, value_name = "MS", default_value_t = 0, requires = "time")]
+    byoyomi: u64,
+    /// Milliseconds an engine may exceed its time by before it loses on time
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    margin: u64,
+    /// Milliseconds an engine has for `usiok` and `readyok`
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    handshake_timeout: u64,
+    /// Random plies from the start position for each opening
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 4,
+        conflicts_with = "openings"
+    )]
+    random_plies: u32,
+    /// Seed of the random openings
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// A file of openings, one position per line (an SFEN, optionally with ` moves ...`);
+    /// blank lines and lines starting with `#` are skipped
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// Stop when an SPRT decides: ELO0,ELO1[,ALPHA,BETA] (alpha and beta default to 0.05)
+    #[arg(long, value_name = "E0,E1[,A,B]", value_parser = parse_sprt)]
+    sprt: Option<Sprt>,
+    /// Games played at once (each with its own two engine processes)
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    concurrency: u16,
+    /// Plies after which a game is adjudicated a draw
+    #[arg(long, value_name = "N", default_value_t = kshogi_match::DEFAULT_MAX_PLIES,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_plies: u32,
+    /// Write every game as KIF here (`game-0001.kif`, ...); the directory must be new or
+    /// empty
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// `E0,E1[,A,B]`.
+fn parse_sprt(s: &str) -> Result<Sprt, String> {
+    let parts: Vec<f64> = s
+        .split(',')
+        .map(|p| {
+            p.trim()
+                .parse::<f64>()
+                .map_err(|_| format!("`{p}` is not a number"))
+        })
+        .collect::<Result<_, _>>()?;
+    let sprt = match parts.as_slice() {
+        [e0, e1] => Sprt {
+            elo0: *e0,
+            elo1: *e1,
+            alpha: 0.05,
+            beta: 0.05,
+        },
+        [e0, e1, a, b] => Sprt {
+            elo0: *e0,
+            elo1: *e1,
+            alpha: *a,
+            beta: *b,
+        },
+        _ => return Err("expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA".into()),
+    };
+    sprt.validate()?;
+    Ok(sprt)
+}
+
+/// Reads an openings file: one position per line, `#` comments and blank lines skipped.
+fn read_openings(path: &PathBuf) -> Result<Vec<(String, String)>, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::Input {
+        path: format!("`{}`", path.display()),
+        message: e.to_string(),
+    })?;
+    Ok(text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|(i, l)| {
+            (
+                format!("{}:{}", path.display(), i + 1),
+                l.trim().to_string(),
+            )
+        })
+        .collect())
+}
+
+fn spec(
+    cmd: &str,
+    name: &Option<String>,
+    options: &[(String, String)],
+    variant: &Option<String>,
+    dialect: Dialect,
+    init: &[String],
+) -> EngineSpec {
+    EngineSpec {
+        command: cmd.to_string(),
+        name: name.clone().unwrap_or_else(|| cmd.to_string()),
+        options: options.to_vec(),
+        variant_name: variant.clone(),
+        dialect,
+        init: init.to_vec(),
+    }
+}
+
+/// Runs `kshogi match`.
+pub fn run(args: &MatchArgs) -> Result<String, CliError> {
+    let a = spec(
+        &args.engine_a,
+        &args.a_name,
+        &args.a_option,
+        &args.a_variant,
+        args.a_dialect,
+        &args.a_init,
+    );
+    let b = spec(
+        &args.engine_b,
+        &args.b_name,
+        &args.b_option,
+        &args.b_variant,
+        args.b_dialect,
+        &args.b_init,
+    );
+    let mut cfg = MatchConfig::new(args.variant, a, b, args.games);
+    cfg.time = match args.time {
+        Some(t) => TimeControl::Clock {
+            base: Duration::from_millis(t),
+            increment: Duration::from_millis(args.inc),
+            byoyomi: Duration::from_millis(args.byoyomi),
+        },
+        None => TimeControl::MoveTime(Duration::from_millis(args.movetime.unwrap_or(100))),
+    };
+    cfg.margin = Duration::from_millis(args.margin);
+    cfg.handshake_timeout = Duration::from_millis(args.handshake_timeout);
+    cfg.openings = match &args.openings {
+        Some(path) => Openings::List(read_openings(path)?),
+        None => Openings::Random {
+            plies: args.random_plies,
+            seed: args.seed,
+        },
+    };
+    cfg.sprt = args.sprt;
+    cfg.concurrency = usize::from(args.concurrency);
+    cfg.max_plies = args.max_plies;
+    cfg.out_dir = args.out.clone();
+    let reporter = Reporter::new(std::io::stderr().is_terminal());
+    let stop = crate::interrupt::stop_flag();
+    let summary = kshogi_match::run_match(&cfg, stop, &mut |s, total| {
+        reporter.update("match", true, s.games, total, "games", &s.progress_line());
+    })
+    .map_err(|e| CliError::Match(e.to_string()))?;
+    reporter.done(None);
+    if args.json {
+        let mut s = serde_json::to_string(&summary)?;
+        s.push('\n');
+        Ok(s)
+    } else {
+        Ok(summary.to_text())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sprt_and_option_arguments() {
+        let s = parse_sprt("0,5").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
+        let s = parse_sprt("-1.5, 3, 0.1, 0.2").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-1.5, 3.0, 0.1, 0.2));
+        assert!(parse_sprt("5,0").is_err());
+        assert!(parse_sprt("0").is_err());
+        assert!(parse_sprt("0,x").is_err());
+        assert_eq!(
+            parse_option("Hash=16").unwrap(),
+            ("Hash".into(), "16".into())
+        );
+        assert!(parse_option("Hash").is_err());
+        assert!(parse_option("=3").is_err());
+    }
+}

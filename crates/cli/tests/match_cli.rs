@@ -1,0 +1,95 @@
+//! `kshogi match` end to end: `kshogi usi` against itself, and the errors of bad settings.
+
+use std::process::Command;
+
+fn kshogi() -> &'static str {
+    env!("CARGO_BIN_EXE_kshogi")
+}
+
+fn run(args: &[&str]) -> std::process::Output {
+    Command::new(kshogi())
+        .args(args)
+        .output()
+        .expect("kshogi runs")
+}
+
+#[test]
+fn kshogi_against_itself_writes_records_and_json() {
+    let dir = std::env::temp_dir().join(format!("kshogi-match-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let engine = format!("'{}' usi", kshogi());
+    let dir_text = dir.display().to_string();
+    let args = [
+        "match",
+        "--variant",
+        "micro",
+        "--games",
+        "2",
+        "--movetime",
+        "10",
+        "--engine-a",
+        &engine,
+        "--engine-b",
+        &engine,
+        "--a-name",
+        "one",
+        "--b-name",
+        "two",
+        "--out",
+        &dir_text,
+        "--json",
+    ];
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"], 2);
+    assert_eq!(v["engine_a"], "one");
+    let wdl = ["wins", "draws", "losses"].map(|k| v[k].as_u64().unwrap());
+    assert_eq!(wdl.iter().sum::<u64>(), 2);
+    assert_eq!(v["game_list"][0]["fault_by"], "", "{v}");
+    assert!(dir.join("game-0001.kif").exists() && dir.join("game-0002.kif").exists());
+    // The directory now holds records: a second match refuses it and overwrites nothing.
+    let before = std::fs::read(dir.join("game-0001.kif")).unwrap();
+    let again = run(&args);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("not empty"));
+    assert_eq!(std::fs::read(dir.join("game-0001.kif")).unwrap(), before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_settings_are_errors() {
+    let out = run(&[
+        "match",
+        "--variant",
+        "kyoto",
+        "--games",
+        "2",
+        "--engine-a",
+        "/nonexistent/eng",
+        "--engine-b",
+        "/nonexistent/eng",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: engine /nonexistent/eng: cannot start"),
+        "{err}"
+    );
+    let out = run(&[
+        "match",
+        "--variant",
+        "kyoto",
+        "--sprt",
+        "5,0",
+        "--engine-a",
+        "x",
+        "--engine-b",
+        "y",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}

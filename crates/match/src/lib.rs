@@ -1,0 +1,193 @@
+//! # kshogi-match
+//!
+//! A match runner and referee for USI engines in every registered variant: two engines
+//! (each with its command, USI options, `USI_Variant` name, notation dialect and extra
+//! start-up commands) play games from openings (random plies from a seed, or a list of
+//! positions), each opening with both colours, under a time control (time per move, or a
+//! clock with byoyomi or increment), a fixed number of games or until an SPRT decides,
+//! several games at once. kshogi's own rules referee every game ([`kshogi_core::Game`]:
+//! repetition, the Kinzoku countdown, Dobutsu's try and the rest); a game that reaches the
+//! ply limit is a draw by adjudication. An engine that crashes, does not answer in time,
+//! prints garbage or plays an illegal move loses that game, with the reason recorded, and
+//! is started again for its next game; the runner itself never waits without a deadline.
+//! Every game can be written as a KIF record, and the [`Summary`] gives wins, draws,
+//! losses, score, Elo with its error margin, the SPRT's LLR and the endings by reason
+//! ([`stats`] has the formulas).
+//!
+//! Entry point: [`run_match`] with a [`MatchConfig`]. The `kshogi match` command is a thin
+//! front end over it.
+//!
+//! This crate sits above the registry, notation and the USI client; it must not depend on
+//! the command line, the engine's search or the solver (the engines are other processes).
+
+mod game;
+mod play;
+mod runner;
+pub mod stats;
+mod summary;
+
+pub use play::{go, GoAnswer};
+pub use runner::run_match;
+pub use stats::{Sprt, SprtDecision};
+pub use summary::{GameReport, ReasonCount, SprtReport, Summary};
+
+use kshogi_notation::Dialect;
+use kshogi_registry::VariantKind;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The default ply limit: a game still running after this many plies (the opening's
+/// included) is adjudicated a draw. The small variants' games are short (a few dozen
+/// plies); 300 is what the reference engine's runner and `kshogi selfplay` use.
+pub const DEFAULT_MAX_PLIES: u32 = 300;
+
+/// The default margin an engine may exceed its time by before it loses on time.
+pub const DEFAULT_MARGIN: Duration = Duration::from_millis(1000);
+
+/// The default deadline of the handshake (`usiok`, `readyok`).
+pub const DEFAULT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// One engine of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The command line, split by shell word rules (no shell runs).
+    pub command: String,
+    /// The name in records and the summary.
+    pub name: String,
+    /// `setoption` pairs (name, value), sent after `USI_Variant`.
+    pub options: Vec<(String, String)>,
+    /// The `USI_Variant` value; `None` for the registry's name of the variant (`kyoto`).
+    pub variant_name: Option<String>,
+    /// The dialect of the SFEN and moves it is sent (it may answer in either).
+    pub dialect: Dialect,
+    /// Lines sent after `usiok`, before the options (`load kinzoku.ini`).
+    pub init: Vec<String>,
+}
+
+impl EngineSpec {
+    /// An engine with default settings: its command as its name, the canonical dialect.
+    pub fn new(command: &str) -> EngineSpec {
+        EngineSpec {
+            command: command.to_string(),
+            name: command.to_string(),
+            options: Vec::new(),
+            variant_name: None,
+            dialect: Dialect::Canonical,
+            init: Vec::new(),
+        }
+    }
+}
+
+/// How much time an engine has.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A fixed time per move: `go movetime MS`.
+    MoveTime(Duration),
+    /// A clock: `go btime .. wtime .. byoyomi ..` or `binc .. winc ..`. An engine loses on
+    /// time when a move takes more than its remaining time plus byoyomi plus the margin.
+    Clock {
+        /// Each side's time at the start of the game.
+        base: Duration,
+        /// Time added after each move.
+        increment: Duration,
+        /// Time per move once the clock is empty.
+        byoyomi: Duration,
+    },
+}
+
+/// Where the games start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Openings {
+    /// From the variant's start, `plies` uniformly random legal plies, reproducible from
+    /// `seed` (an opening that ends the game is drawn again).
+    Random {
+        /// Random plies.
+        plies: u32,
+        /// The seed.
+        seed: u64,
+    },
+    /// Positions in order (`sfen ... [moves ...]` or an SFEN, as `kshogi` position
+    /// arguments), each with a label for messages (`file.txt:3`); used again from the first
+    /// when the match needs more.
+    List(Vec<(String, String)>),
+}
+
+/// A whole match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The variant.
+    pub variant: VariantKind,
+    /// Engine A (whose score the summary gives) and engine B.
+    pub engines: [EngineSpec; 2],
+    /// The time control.
+    pub time: TimeControl,
+    /// How much an engine may exceed its time before it loses on time.
+    pub margin: Duration,
+    /// The deadline of `usiok` and `readyok`.
+    pub handshake_timeout: Duration,
+    /// The openings.
+    pub openings: Openings,
+    /// The number of games (with an SPRT, the most games played). Rounded up to even so
+    /// that every opening is played with both colours.
+    pub games: u32,
+    /// An SPRT that stops the match when decided.
+    pub sprt: Option<Sprt>,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The ply limit (see [`DEFAULT_MAX_PLIES`]).
+    pub max_plies: u32,
+    /// The directory the KIF records are written to (see [`run_match`]); `None` for none.
+    pub out_dir: Option<PathBuf>,
+}
+
+impl MatchConfig {
+    /// A match of `games` games between `a` and `b`, with the defaults: random 4-ply
+    /// openings from seed 1, 100 ms per move, one game at a time, no records.
+    pub fn new(variant: VariantKind, a: EngineSpec, b: EngineSpec, games: u32) -> MatchConfig {
+        MatchConfig {
+            variant,
+            engines: [a, b],
+            time: TimeControl::MoveTime(Duration::from_millis(100)),
+            margin: DEFAULT_MARGIN,
+            handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
+            openings: Openings::Random { plies: 4, seed: 1 },
+            games,
+            sprt: None,
+            concurrency: 1,
+            max_plies: DEFAULT_MAX_PLIES,
+            out_dir: None,
+        }
+    }
+}
+
+/// Why a match could not be played (a game lost by an engine is not an error).
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// A setting is out of range.
+    #[error("{0}")]
+    Config(String),
+    /// An opening could not be read or played.
+    #[error("opening {label}: {message}")]
+    Opening {
+        /// Where it came from (`file:line`, or `random opening 3`).
+        label: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// An engine cannot be started at all (no such program, a bad command line).
+    #[error("engine {name}: {message}")]
+    Engine {
+        /// The engine's name.
+        name: String,
+        /// The reason.
+        message: String,
+    },
+    /// The output directory cannot be used, or a record cannot be written.
+    #[error("{path}: {message}")]
+    Output {
+        /// The path.
+        path: PathBuf,
+        /// The reason.
+        message: String,
+    },
+}

@@ -1,0 +1,259 @@
+//! The statistics of a match: score, Elo with its 95% error margin, and the log-likelihood
+//! ratio (LLR) of a sequential probability ratio test (SPRT).
+//!
+//! Elo is the logistic model: a score fraction `s` means `elo(s) = -400 log10(1/s - 1)`, and
+//! an Elo difference `e` means the expected score `L(e) = 1 / (1 + 10^(-e/400))`.
+//!
+//! The error margin is cutechess-cli's: with `N` games of mean score `m` and per-game
+//! standard deviation `sd`, `d = 1.959964 sd / sqrt(N)` and the margin is
+//! `(elo(m + d) - elo(m - d)) / 2`.
+//!
+//! The LLR is the generalised SPRT (GSPRT) of Michel Van den Bergh, as fishtest
+//! (`LLR_logistic`) and cutechess-cli use it, with the normal approximation of the sample
+//! mean: for `N` samples of mean `m` and variance `v`, testing `H0: elo = elo0` against
+//! `H1: elo = elo1` with `s0 = L(elo0)` and `s1 = L(elo1)`,
+//! `LLR = N (s1 - s0) (2m - s0 - s1) / (2v)`, where, as fishtest does, an empty count is
+//! taken as 0.001 so that a one-sided result has a variance.
+//! The samples are either single games (trinomial: 0, 1/2, 1) or, since every opening is
+//! played with both colours, game pairs (pentanomial: the pair's score 0, 1/4, ..., 1),
+//! which removes the opening's bias from the variance. The test stops when the LLR leaves
+//! `(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))`.
+
+use serde::Serialize;
+
+/// The 97.5% quantile of the standard normal distribution.
+const Z95: f64 = 1.959_963_985;
+
+/// The expected score of an Elo difference (logistic model).
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference of a score fraction in (0, 1); infinite at 0 and 1.
+pub fn elo_of_score(score: f64) -> f64 {
+    if score <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if score >= 1.0 {
+        return f64::INFINITY;
+    }
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// Mean and variance of samples with values `values` seen `counts` times; `None` without
+/// samples.
+fn mean_var(values: &[f64], counts: &[f64]) -> Option<(f64, f64, f64)> {
+    let n: f64 = counts.iter().sum();
+    if n <= 0.0 {
+        return None;
+    }
+    let mean = values.iter().zip(counts).map(|(v, c)| v * c).sum::<f64>() / n;
+    let var = values
+        .iter()
+        .zip(counts)
+        .map(|(v, c)| (v - mean).powi(2) * c)
+        .sum::<f64>()
+        / n;
+    Some((n, mean, var))
+}
+
+/// Counts as numbers, with fishtest's regularisation for the LLR: a count of 0 becomes
+/// 0.001, so that a one-sided result (every game won) still has a variance.
+fn regularised(counts: &[u64]) -> Vec<f64> {
+    counts
+        .iter()
+        .map(|&c| if c == 0 { 1e-3 } else { c as f64 })
+        .collect()
+}
+
+/// Elo and its 95% error margin from wins, draws and losses; `None` for the margin when
+/// it is not finite (no game, or a score of 0 or 100% in reach of the interval).
+pub fn elo_with_margin(wins: u64, draws: u64, losses: u64) -> (f64, Option<f64>) {
+    let counts = [wins, draws, losses].map(|c| c as f64);
+    let Some((n, mean, var)) = mean_var(&[1.0, 0.5, 0.0], &counts) else {
+        return (0.0, None);
+    };
+    let elo = elo_of_score(mean);
+    let d = Z95 * var.sqrt() / n.sqrt();
+    let margin = (elo_of_score(mean + d) - elo_of_score(mean - d)) / 2.0;
+    (elo, margin.is_finite().then_some(margin))
+}
+
+/// The GSPRT LLR (see the module documentation) of samples with values `values` seen
+/// `counts` times (regularised, see [`regularised`]); 0 without samples.
+fn llr(elo0: f64, elo1: f64, values: &[f64], counts: &[u64]) -> f64 {
+    if counts.iter().all(|&c| c == 0) {
+        return 0.0;
+    }
+    let Some((n, mean, var)) = mean_var(values, &regularised(counts)) else {
+        return 0.0;
+    };
+    if var <= 0.0 {
+        return 0.0;
+    }
+    let (s0, s1) = (expected_score(elo0), expected_score(elo1));
+    n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+}
+
+/// The LLR of single games (trinomial model).
+pub fn llr_trinomial(elo0: f64, elo1: f64, wins: u64, draws: u64, losses: u64) -> f64 {
+    llr(elo0, elo1, &[1.0, 0.5, 0.0], &[wins, draws, losses])
+}
+
+/// The LLR of game pairs (pentanomial model): `pairs[k]` is the number of pairs in which
+/// the first engine scored `k / 2` points out of 2 (`pairs[0]` lost both, `pairs[4]` won
+/// both).
+pub fn llr_pentanomial(elo0: f64, elo1: f64, pairs: [u64; 5]) -> f64 {
+    llr(elo0, elo1, &[0.0, 0.25, 0.5, 0.75, 1.0], &pairs)
+}
+
+/// The SPRT's stopping bounds `(lower, upper)` for error rates `alpha` and `beta`.
+pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
+    ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+}
+
+/// An SPRT: the hypotheses `elo0` and `elo1` (logistic Elo) and the error rates.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Sprt {
+    /// The Elo of H0.
+    pub elo0: f64,
+    /// The Elo of H1.
+    pub elo1: f64,
+    /// The false positive rate (accepting H1 when H0 holds).
+    pub alpha: f64,
+    /// The false negative rate.
+    pub beta: f64,
+}
+
+/// What an SPRT concluded.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SprtDecision {
+    /// The LLR fell below the lower bound: H0 (elo0) accepted.
+    H0,
+    /// The LLR rose above the upper bound: H1 (elo1) accepted.
+    H1,
+    /// Neither bound reached.
+    Undecided,
+}
+
+impl Sprt {
+    /// Checks the parameters: elo0 < elo1, alpha and beta in (0, 1/2).
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo0 < self.elo1) {
+            return Err(format!(
+                "SPRT: elo0 ({}) must be below elo1 ({})",
+                self.elo0, self.elo1
+            ));
+        }
+        for (name, v) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(v > 0.0 && v < 0.5) {
+                return Err(format!("SPRT: {name} ({v}) must be between 0 and 0.5"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The decision for an LLR.
+    pub fn decide(&self, llr: f64) -> SprtDecision {
+        let (lower, upper) = sprt_bounds(self.alpha, self.beta);
+        if llr >= upper {
+            SprtDecision::H1
+        } else if llr <= lower {
+            SprtDecision::H0
+        } else {
+            SprtDecision::Undecided
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, eps: f64) -> bool {
+        (a - b).abs() <= eps
+    }
+
+    #[test]
+    fn elo_of_known_scores() {
+        // 75% is 400 log10(3) = 190.85 Elo; 50% is 0; 64% is 100.0 (the classic table).
+        assert!(close(elo_of_score(0.75), 190.849, 1e-3));
+        assert!(close(elo_of_score(0.5), 0.0, 1e-12));
+        assert!(close(elo_of_score(0.64), 99.96, 0.01));
+        assert!(close(expected_score(400.0), 10.0 / 11.0, 1e-12));
+        assert!(close(expected_score(elo_of_score(0.3)), 0.3, 1e-12));
+        assert_eq!(elo_of_score(1.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn margin_by_hand() {
+        // 60 wins, 20 draws, 20 losses: mean 0.7, variance (60 * 0.09 + 20 * 0.04 +
+        // 20 * 0.49) / 100 = 0.16, sd 0.4, d = 1.96 * 0.04 = 0.0784;
+        // elo(0.7784) = 218.25, elo(0.6216) = 86.22, margin (218.25 - 86.22) / 2 = 66.01;
+        // elo(0.7) = 147.19.
+        let (elo, margin) = elo_with_margin(60, 20, 20);
+        assert!(close(elo, 147.19, 0.01), "{elo}");
+        assert!(close(margin.unwrap(), 66.01, 0.02), "{margin:?}");
+        // All wins: the margin is not finite.
+        assert_eq!(elo_with_margin(5, 0, 0).1, None);
+        assert_eq!(elo_with_margin(0, 0, 0), (0.0, None));
+    }
+
+    #[test]
+    fn bounds_as_fishtest_prints_them() {
+        // fishtest and cutechess print (-2.94, 2.94) for alpha = beta = 0.05:
+        // ln(0.05 / 0.95) = -2.9444.
+        let (lo, hi) = sprt_bounds(0.05, 0.05);
+        assert!(close(lo, -2.944_44, 1e-4) && close(hi, 2.944_44, 1e-4));
+        let (lo, hi) = sprt_bounds(0.05, 0.1);
+        assert!(close(lo, (0.1f64 / 0.95).ln(), 1e-12) && close(hi, (0.9f64 / 0.05).ln(), 1e-12));
+    }
+
+    #[test]
+    fn trinomial_llr_by_hand() {
+        // 60/20/20, H0 0 Elo, H1 10 Elo: s0 = 0.5, s1 = 1 / (1 + 10^-0.025) = 0.514387;
+        // LLR = 100 * 0.014387 * (1.4 - 1.014387) / (2 * 0.16) = 1.7337.
+        let l = llr_trinomial(0.0, 10.0, 60, 20, 20);
+        assert!(close(l, 1.7337, 2e-4), "{l}");
+        // A dead even result favours H0 when H1 is above 0: 50/0/50, H0 0, H1 10:
+        // mean 0.5, variance 0.25, LLR = 100 * 0.014387 * (1 - 1.014387) / 0.5 = -0.0414.
+        let l = llr_trinomial(0.0, 10.0, 50, 0, 50);
+        assert!(close(l, -0.041_40, 1e-4), "{l}");
+        // Only draws: the regularisation (0.001 for each empty count) keeps a variance, and
+        // an even score speaks for H0 when H1 is above 0.
+        assert!(llr_trinomial(0.0, 5.0, 0, 10, 0) < 0.0);
+        // Only wins: H1 quickly, instead of no information.
+        assert!(llr_pentanomial(0.0, 5.0, [0, 0, 0, 0, 3]) > 2.95);
+        assert_eq!(llr_pentanomial(0.0, 5.0, [0; 5]), 0.0);
+    }
+
+    #[test]
+    fn pentanomial_llr_by_hand() {
+        // Pairs [LL, LD, DD/WL, WD, WW] = [5, 10, 20, 25, 40] (100 pairs):
+        // mean = (10 * 0.25 + 20 * 0.5 + 25 * 0.75 + 40) / 100 = 0.7125;
+        // E[x^2] = (10 * 0.0625 + 20 * 0.25 + 25 * 0.5625 + 40) / 100 = 0.596875,
+        // variance = 0.596875 - 0.7125^2 = 0.08921875;
+        // H0 0, H1 5: s1 = 1 / (1 + 10^-0.0125) = 0.507195;
+        // LLR = 100 * 0.007195 * (1.425 - 1.007195) / (2 * 0.08921875) = 1.6847.
+        let l = llr_pentanomial(0.0, 5.0, [5, 10, 20, 25, 40]);
+        assert!(close(l, 1.6847, 5e-4), "{l}");
+    }
+
+    #[test]
+    fn decisions_and_validation() {
+        let s = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        assert!(s.validate().is_ok());
+        assert_eq!(s.decide(3.0), SprtDecision::H1);
+        assert_eq!(s.decide(-3.0), SprtDecision::H0);
+        assert_eq!(s.decide(0.0), SprtDecision::Undecided);
+        assert!(Sprt { elo0: 5.0, ..s }.validate().is_err());
+        assert!(Sprt { alpha: 0.0, ..s }.validate().is_err());
+        assert!(Sprt { beta: 0.7, ..s }.validate().is_err());
+    }
+}

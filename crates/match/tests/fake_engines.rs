@@ -1,0 +1,252 @@
+//! Matches against fake engines. This test binary is its own fake engine: started with
+//! `--fake-engine MODE` it speaks USI and plays (or misbehaves) as MODE says; started by
+//! `cargo test` it runs the tests, each of which starts it again as one or two engines.
+
+use kshogi_core::Game;
+use kshogi_match::{
+    run_match, EngineSpec, MatchConfig, MatchError, Openings, Sprt, Summary, TimeControl,
+};
+use kshogi_notation::{move_to_usi, parse_game};
+use kshogi_registry::VariantKind;
+use kshogi_rules_kyoto::Kyoto;
+use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The fake engine. Modes: `good` (the first legal move), `crash N` (exits at its move N+1
+/// of a game), `hang` (never answers `go`), `illegal` (`bestmove 5e5e`), `garbage`
+/// (`bestmove` without a move, after noise), `slow-usi` (answers `usi` after 3 s),
+/// `resign`, `slow MS` (the first legal move after MS, and only under a clock: it resigns
+/// when `go` has no `btime`).
+fn fake_engine(mode: &str, arg: u32) -> ! {
+    let mut out = std::io::stdout();
+    let mut game: Option<Game<Kyoto>> = None;
+    let mut moves_in_game = 0;
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let l = line.trim();
+        let reply = if l == "usi" {
+            if mode == "slow-usi" {
+                std::thread::sleep(Duration::from_secs(3));
+            }
+            "id name fake\nusiok\n".to_string()
+        } else if l == "isready" {
+            "readyok\n".into()
+        } else if l == "usinewgame" {
+            moves_in_game = 0;
+            String::new()
+        } else if l == "quit" {
+            std::process::exit(0)
+        } else if let Some(p) = l.strip_prefix("position ") {
+            game = parse_game::<Kyoto>(p).ok();
+            String::new()
+        } else if l.starts_with("go") {
+            moves_in_game += 1;
+            match mode {
+                "crash" if moves_in_game > arg => {
+                    eprintln!("fake engine: crashing on purpose");
+                    std::process::exit(3)
+                }
+                "hang" => {
+                    std::thread::sleep(Duration::from_secs(60));
+                    std::process::exit(0)
+                }
+                "illegal" => "bestmove 5e5e\n".into(),
+                "slow" if !l.contains("btime") => "bestmove resign\n".into(),
+                "garbage" => "hello\nbestmove\n".into(),
+                "resign" => "bestmove resign\n".into(),
+                _ => {
+                    if mode == "slow" {
+                        std::thread::sleep(Duration::from_millis(u64::from(arg)));
+                    }
+                    let mv = game
+                        .as_ref()
+                        .and_then(|g| g.position().legal_moves().iter().next().copied());
+                    match mv {
+                        Some(mv) => format!(
+                            "info depth 1 score cp 0\nbestmove {}\n",
+                            move_to_usi::<Kyoto>(mv)
+                        ),
+                        None => "bestmove resign\n".into(),
+                    }
+                }
+            }
+        } else {
+            String::new()
+        };
+        let _ = out.write_all(reply.as_bytes());
+        let _ = out.flush();
+    }
+    std::process::exit(0)
+}
+
+fn engine(mode: &str) -> EngineSpec {
+    let me = std::env::current_exe().expect("the test binary's path");
+    let mut spec = EngineSpec::new(&format!("'{}' --fake-engine {mode}", me.display()));
+    spec.name = mode.to_string();
+    spec
+}
+
+fn config(a: &str, b: &str, games: u32) -> MatchConfig {
+    let mut cfg = MatchConfig::new(VariantKind::Kyoto, engine(a), engine(b), games);
+    cfg.time = TimeControl::MoveTime(Duration::from_millis(20));
+    cfg.margin = Duration::from_millis(300);
+    cfg.handshake_timeout = Duration::from_millis(500);
+    cfg.max_plies = 40;
+    cfg.openings = Openings::Random { plies: 2, seed: 7 };
+    cfg
+}
+
+fn play(cfg: &MatchConfig) -> Result<Summary, MatchError> {
+    let stop = AtomicBool::new(false);
+    let mut calls = 0;
+    let s = run_match(cfg, &stop, &mut |_, _| calls += 1);
+    if let Ok(s) = &s {
+        assert_eq!(calls, s.games, "progress after every game");
+    }
+    s
+}
+
+/// Engine A (`mode`) loses every game by `reason`, B (`good`) wins them.
+fn a_loses_by(mode: &str, reason: &str) {
+    let t = Instant::now();
+    let s = play(&config(mode, "good", 2)).unwrap();
+    assert_eq!((s.games, s.losses), (2, 2), "{}", s.to_text());
+    for g in &s.game_list {
+        assert_eq!(g.reason, reason, "{}", s.to_text());
+        assert_eq!(g.fault_by, mode);
+        assert!(!g.detail.is_empty(), "{mode}: {}", s.to_text());
+    }
+    assert!(
+        t.elapsed() < Duration::from_secs(20),
+        "bounded: {:?}",
+        t.elapsed()
+    );
+}
+
+fn tests() {
+    // Two correct engines, records written, the directory never reused.
+    let dir = std::env::temp_dir().join(format!("kshogi-match-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut cfg = config("good", "good", 3);
+    cfg.out_dir = Some(dir.clone());
+    cfg.concurrency = 2;
+    let s = play(&cfg).unwrap();
+    assert_eq!(s.games, 4, "3 games rounded up to 2 pairs");
+    assert_eq!(s.pairs.iter().sum::<u64>(), 2);
+    assert!(
+        s.game_list.iter().all(|g| g.fault_by.is_empty()),
+        "{}",
+        s.to_text()
+    );
+    for n in 1..=4 {
+        let kif = std::fs::read_to_string(dir.join(format!("game-{n:04}.kif"))).unwrap();
+        assert!(
+            kif.contains("手合割：京都将棋") && kif.contains("先手：good"),
+            "{kif}"
+        );
+        let record = kshogi_notation::kif::parse_kif::<Kyoto>(&kif).unwrap();
+        assert_eq!(record.moves().len(), s.game_list[n - 1].plies);
+    }
+    // Games 1 and 2 share an opening, with colours swapped.
+    assert_eq!(s.game_list[0].opening, s.game_list[1].opening);
+    assert_eq!(
+        (s.game_list[0].a_color, s.game_list[1].a_color),
+        ("black", "white")
+    );
+    let again = play(&cfg).unwrap_err();
+    assert!(matches!(again, MatchError::Output { .. }), "{again}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    println!("good engines: ok");
+
+    // Misbehaving engines lose; the crashing one is restarted and crashes again in game 2
+    // (not a start failure).
+    a_loses_by("crash 2", "engine crash");
+    a_loses_by("hang", "time forfeit");
+    a_loses_by("illegal", "illegal move");
+    a_loses_by("garbage", "protocol error");
+    a_loses_by("slow-usi", "start failure");
+    a_loses_by("resign", "resignation");
+    println!("misbehaving engines: ok");
+
+    // A clock: 400 ms for the game, no byoyomi, a 100 ms margin. An engine taking 150 ms a
+    // move has 100 ms left after two moves, overdraws within the margin on the third (the
+    // clock stops at 0) and loses on the fourth; with a 200 ms byoyomi it never does.
+    let mut cfg = config("slow 150", "good", 2);
+    cfg.margin = Duration::from_millis(100);
+    cfg.time = TimeControl::Clock {
+        base: Duration::from_millis(400),
+        increment: Duration::ZERO,
+        byoyomi: Duration::ZERO,
+    };
+    let s = play(&cfg).unwrap();
+    assert!(
+        s.game_list
+            .iter()
+            .all(|g| g.reason == "time forfeit" && g.fault_by == "slow 150"),
+        "{}",
+        s.to_text()
+    );
+    cfg.time = TimeControl::Clock {
+        base: Duration::from_millis(400),
+        increment: Duration::ZERO,
+        byoyomi: Duration::from_millis(200),
+    };
+    cfg.max_plies = 12;
+    let s = play(&cfg).unwrap();
+    assert!(
+        s.game_list.iter().all(|g| g.fault_by.is_empty()),
+        "{}",
+        s.to_text()
+    );
+    println!("clocks: ok");
+
+    // An engine that cannot start at all stops the match.
+    let mut cfg = config("good", "good", 2);
+    cfg.engines[1] = EngineSpec::new("/nonexistent/engine-xyz");
+    assert!(matches!(play(&cfg), Err(MatchError::Engine { .. })));
+
+    // An SPRT stops as soon as it decides: every game won.
+    let mut cfg = config("good", "resign", 100);
+    cfg.sprt = Some(Sprt {
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+    });
+    let s = play(&cfg).unwrap();
+    let sprt = s.sprt.as_ref().unwrap();
+    assert_eq!(
+        sprt.decision,
+        kshogi_match::SprtDecision::H1,
+        "{}",
+        s.to_text()
+    );
+    assert!(s.games < 10 && s.wins == s.games, "{}", s.to_text());
+    assert_eq!(s.stopped_early.as_deref(), Some("the SPRT decided"));
+    println!("sprt: ok");
+
+    // Openings from a list; a bad one is an error naming it.
+    let mut cfg = config("good", "good", 2);
+    cfg.openings = Openings::List(vec![("list:1".into(), "nope".into())]);
+    let e = play(&cfg).unwrap_err();
+    assert!(e.to_string().starts_with("opening list:1"), "{e}");
+    let mut cfg = config("good", "good", 2);
+    cfg.openings = Openings::List(vec![(
+        "list:1".into(),
+        "sfen pgkst/5/5/5/TSKGP b - 1 moves 1e1d".into(),
+    )]);
+    let s = play(&cfg).unwrap();
+    assert_eq!(s.game_list[0].opening, "list:1");
+    println!("openings: ok");
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--fake-engine") {
+        let mode = args.get(i + 1).map(String::as_str).unwrap_or("good");
+        let arg = args.get(i + 2).and_then(|a| a.parse().ok()).unwrap_or(0);
+        fake_engine(mode, arg);
+    }
+    tests();
+}
