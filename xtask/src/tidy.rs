@@ -28,6 +28,8 @@ const TUNED_EVAL: &str = "kshogi-tuned-eval";
 const NOTATION: &str = "kshogi-notation";
 const ENGINE: &str = "kshogi-engine";
 const ANALYSIS: &str = "kshogi-analysis";
+const PERFT_SUITE: &str = "kshogi-perft-suite";
+const USI_CLIENT: &str = "kshogi-usi-client";
 const CORE: &str = "kshogi-core";
 
 /// One rule of the tidy.
@@ -337,21 +339,23 @@ fn rules_depend_on_core_only(cx: &Context) -> Result<Outcome, String> {
     Ok(out)
 }
 
-/// Rule 2: notation, the engine and the analysis service are generic: no dependency on a
-/// variant or on the crates that know the variant list; the engine and the analysis service
-/// not on notation either; only the analysis service on the solver (its databases).
+/// Rule 2: notation, the engine, the analysis service and the perft-suite library are
+/// generic: no dependency on a variant or on the crates that know the variant list; the
+/// engine and the analysis service not on notation either; only the analysis service on the
+/// solver (its databases). The USI client depends on no kshogi crate at all.
 fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> {
     let mut out = Outcome::default();
     for p in cx.packages.iter() {
-        if p.name != NOTATION && p.name != ENGINE && p.name != ANALYSIS {
+        if ![NOTATION, ENGINE, ANALYSIS, PERFT_SUITE, USI_CLIENT].contains(&p.name.as_str()) {
             continue;
         }
         out.checked += 1;
         let forbidden = |name: &str| {
-            name.starts_with("kshogi-rules-")
+            (p.name == USI_CLIENT && name.starts_with("kshogi-"))
+                || name.starts_with("kshogi-rules-")
                 || [REGISTRY, TUNED_EVAL, "kshogi-cli", "kshogi-usi"].contains(&name)
                 || (p.name != ANALYSIS && name == "kshogi-solver")
-                || (p.name != NOTATION && name == NOTATION)
+                || (p.name != NOTATION && p.name != PERFT_SUITE && name == NOTATION)
         };
         for d in linked(p).filter(|d| forbidden(&d.name)) {
             out.found.push(manifest_violation(
@@ -369,13 +373,16 @@ fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> 
     Ok(out)
 }
 
-/// Rule 3: notation, engine and analysis sources name no variant type and no rules crate.
+/// Rule 3: notation, engine, analysis, perft-suite and USI-client sources name no variant
+/// type and no rules crate.
 fn generic_crates_name_no_variant(cx: &Context) -> Result<Outcome, String> {
     let mut out = Outcome::default();
     let dirs = [
         "crates/notation/src",
         "crates/engine/src",
         "crates/analysis/src",
+        "crates/perft-suite/src",
+        "crates/usi-client/src",
     ]
     .map(|d| cx.root.join(d));
     for (path, lexed) in non_test_sources(&cx.root, &dirs)? {
