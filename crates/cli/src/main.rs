@@ -38,6 +38,7 @@ mod progress;
 mod selfplay_cmd;
 mod show_cmd;
 mod solve_cmd;
+mod solve_dobutsu;
 mod variant_select;
 
 use clap::builder::TypedValueParser as _;

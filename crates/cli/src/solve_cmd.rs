@@ -131,10 +131,22 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", hide = true, default_value_t = 6,
           value_parser = clap::value_parser!(u8).range(1..=6), conflicts_with = "verify")]
     pub max_pieces: u8,
+    /// Dobutsu only: solve a sub-game with these piece pairs besides the lions (letters R, B,
+    /// P, or `all`)
+    #[arg(long, value_name = "PAIRS", hide = true, default_value = "all",
+          value_parser = crate::solve_dobutsu::parse_pieces, conflicts_with = "verify")]
+    pub pieces: [bool; 3],
 }
 
 /// Runs `kshogi solve`.
 pub fn run(args: &SolveArgs) -> Result<String, CliError> {
+    if args.variant.name() == kshogi_rules_dobutsu::Dobutsu::NAME && !args.verify {
+        let threads = args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        );
+        return crate::solve_dobutsu::build(args, threads, args.pieces);
+    }
     if args.variant.name() != Kinzoku::NAME {
         return Err(CliError::NotSolvable(args.variant.name().to_string()));
     }
