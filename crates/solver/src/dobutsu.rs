@@ -279,12 +279,12 @@ impl DobutsuIndex {
             return None;
         }
         let mut code = 0;
-        for k in 0..3 {
+        for (k, &n) in on.iter().enumerate() {
             let black = c.hand[0][k];
-            if on[k] as u8 + black + c.hand[1][k] != self.totals[k] {
+            if n as u8 + black + c.hand[1][k] != self.totals[k] {
                 return None;
             }
-            code = code * 6 + pair_code(on[k] as u8, black);
+            code = code * 6 + pair_code(n as u8, black);
         }
         let class_no = self.by_code[code];
         if class_no == usize::MAX {
@@ -410,7 +410,7 @@ impl Indexed for DobutsuIndex {
         self.index_of(c)
     }
 
-    fn from_position(&self, pos: &Position<Dobutsu>) -> DState {
+    fn compact_of(&self, pos: &Position<Dobutsu>) -> DState {
         Self::compact(pos)
     }
 

@@ -62,7 +62,7 @@ pub trait Indexed: Sync {
     fn index(&self, c: &Self::Compact) -> Option<u64>;
 
     /// The compact form of a position.
-    fn from_position(&self, pos: &Position<Self::V>) -> Self::Compact;
+    fn compact_of(&self, pos: &Position<Self::V>) -> Self::Compact;
 
     /// The setup of a compact position (ply 1).
     fn to_setup(&self, c: &Self::Compact) -> Setup<Self::V>;
@@ -101,7 +101,7 @@ pub trait Indexed: Sync {
 
     /// The entry of any position (either side to move, either mirror image).
     fn index_any(&self, pos: &Position<Self::V>) -> Option<u64> {
-        let mut c = self.from_position(pos);
+        let mut c = self.compact_of(pos);
         if self.side(&c) == Color::White {
             c = self.flip(&c);
         }
@@ -621,7 +621,7 @@ pub fn reachable<I: Indexed>(
     let make = || -> Vec<AtomicU64> { (0..words).map(|_| AtomicU64::new(0)).collect() };
     let seen = [make(), make(), make(), make()];
     let key = |pos: &Position<I::V>| -> Option<(u8, u32)> {
-        let mut c = ix.from_position(pos);
+        let mut c = ix.compact_of(pos);
         let white = ix.side(&c) == Color::White;
         if white {
             c = ix.flip(&c);
