@@ -44,6 +44,7 @@ mod progress;
 mod selfplay_cmd;
 mod show_cmd;
 mod solve_cmd;
+mod solve_dobutsu;
 mod svg_out;
 mod variant_select;
 

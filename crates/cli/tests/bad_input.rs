@@ -332,8 +332,10 @@ fn cases(files: &Path) -> Vec<Case> {
         case("analyze db fake header", &["analyze", "--db", fake_db, KINZOKU], 1, "not a usable Kinzoku database"),
         case("analyze db empty name", &["analyze", "--db", "", KINZOKU], 2, "--db"),
         // solve: only Kinzoku, options in range, files that are databases.
-        case("solve kyoto", &["solve", "kyoto"], 1, "only Kinzoku Shogi is small enough to solve"),
-        case("solve micro", &["solve", "micro", "--max-pieces", "1"], 1, "only Kinzoku Shogi"),
+        case("solve kyoto", &["solve", "kyoto"], 1, "only Kinzoku and Dobutsu Shogi are small enough to solve"),
+        case("solve micro", &["solve", "micro", "--max-pieces", "1"], 1, "only Kinzoku and Dobutsu Shogi"),
+        case("solve dobutsu verify", &["solve", "dobutsu", "--verify"], 1, "no Dobutsu database file"),
+        case("solve dobutsu bad pieces", &["solve", "dobutsu", "--pieces", "RX"], 2, "`X` in `RX`"),
         case("solve unknown variant", &["solve", "chess"], 2, "chess"),
         case("solve missing variant", &["solve"], 2, "required arguments"),
         case("solve threads 0", &["solve", "kinzoku", "--threads", "0"], 2, "--threads"),

@@ -212,13 +212,13 @@ fn text_summary_and_refusal_to_overwrite() {
 }
 
 #[test]
-fn only_kinzoku_is_solved() {
+fn only_kinzoku_and_dobutsu_are_solved() {
     let home = scratch("other-variants");
     for variant in ["kyoto", "micro", "KyotoShogi"] {
         let args = ["solve", variant];
         let e = failure(run_in(&home, &args, &[]), 1, &args, false);
         assert!(
-            e.contains("only Kinzoku Shogi is small enough to solve"),
+            e.contains("only Kinzoku and Dobutsu Shogi are small enough to solve"),
             "{e}"
         );
     }
@@ -591,4 +591,17 @@ fn verify_passes_on_a_good_database() {
     let args = ["solve", "kinzoku", "--verify", "--db", n];
     let e = failure(kshogi(&args), 1, &args, false);
     assert!(e.contains("no database at") && e.contains(n), "{e}");
+}
+
+/// A Dobutsu sub-game (the lions and the two giraffes): its size is hand-derived, 88 lion
+/// pairs times 3 + 2 * 20 + C(10, 2) * 4 = 223 giraffe placements, and every entry passes
+/// the Bellman check (which uses forward move generation only).
+#[test]
+fn solve_dobutsu_sub_game() {
+    let text = ok(&["solve", "dobutsu", "--pieces", "R", "--json"]);
+    let v = json(&text);
+    assert_eq!(v["entries"], 88 * 223);
+    assert_eq!(v["bellman_checked"], 88 * 223);
+    assert_eq!(v["bellman_mismatches"], 0);
+    assert!(v["wins"].as_u64().unwrap() > 0 && v["losses"].as_u64().unwrap() > 0);
 }

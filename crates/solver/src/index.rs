@@ -445,6 +445,58 @@ impl Layout {
     }
 }
 
+/// Kinzoku for the generic solver ([`crate::generic`]): the layout is the index, and the
+/// un-moves are [`crate::retro::predecessors`].
+impl crate::generic::Indexed for Layout {
+    type V = Kinzoku;
+    type Compact = Compact;
+
+    fn len(&self) -> u64 {
+        Layout::len(self)
+    }
+
+    fn decode(&self, index: u64) -> Compact {
+        Layout::decode(self, index)
+    }
+
+    fn index(&self, c: &Compact) -> Option<u64> {
+        Layout::index(self, c)
+    }
+
+    fn compact_of(&self, pos: &Position<Kinzoku>) -> Compact {
+        Compact::from_position(pos)
+    }
+
+    fn to_setup(&self, c: &Compact) -> Setup<Kinzoku> {
+        c.to_setup()
+    }
+
+    fn flip(&self, c: &Compact) -> Compact {
+        c.flip()
+    }
+
+    fn canonical(&self, c: &Compact) -> Compact {
+        c.canonical()
+    }
+
+    fn mirror(&self, c: &Compact) -> Compact {
+        c.mirror()
+    }
+
+    fn side(&self, c: &Compact) -> Color {
+        c.side
+    }
+
+    #[inline]
+    fn skip(&self, c: &Compact) -> bool {
+        crate::retro::quickly_illegal(c) || crate::retro::entered(c)
+    }
+
+    fn predecessors(&self, r: &Compact, f: impl FnMut(&Compact)) {
+        crate::retro::predecessors(r, f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,9 +1,15 @@
 //! # kshogi-solver
 //!
-//! Kinzoku Shogi solved outright: a retrograde analysis over every position of the game
-//! (with the bare-king countdown as part of the state) computes win, loss or draw and the
-//! distance to the end in plies under perfect play, and a database file keeps the result.
+//! Small variants solved outright by retrograde analysis: win, loss or draw and the
+//! distance to the end in plies under perfect play, for every position. [`generic`] is the
+//! solver for any variant whose positions can be indexed ([`generic::Indexed`]: the index
+//! with its symmetries, and un-moves); [`dobutsu`] indexes Dobutsu Shogi (drops), and
+//! [`index::Layout`] Kinzoku Shogi (the bare-king countdown as part of the state). The
+//! Kinzoku-only solver below ([`retro`]) and its database file are still the ones
+//! `kshogi solve kinzoku` uses; the generic solver gives the same entries (tested).
 //!
+//! - [`generic`]: the generic solver, the Bellman check, exhaustive search, reachability.
+//! - [`dobutsu`]: the Dobutsu index and un-moves.
 //! - [`index`]: a perfect index of the positions with Black to move (White to move is the
 //!   colour-swapped, rotated image).
 //! - [`retro`]: the solver ([`solve`]), with un-move generation.
@@ -13,10 +19,13 @@
 //!   agrees with the values of the successors, by forward move generation) and exhaustive
 //!   search to the stated distance.
 //!
-//! This crate depends on `kshogi-core` and `kshogi-rules-kinzoku` only; it must not depend on
-//! notation or the command line, which turn its values into text.
+//! This crate depends on `kshogi-core` and the rules crates of the variants it indexes
+//! (`kshogi-rules-kinzoku`, `kshogi-rules-dobutsu`) only; it must not depend on notation or
+//! the command line, which turn its values into text.
 
 pub mod db;
+pub mod dobutsu;
+pub mod generic;
 pub mod index;
 pub mod reach;
 pub mod retro;

@@ -304,7 +304,7 @@ impl Solved {
 /// position. [`Position::from_setup`] decides the rest (and agrees on these: the Bellman
 /// check in [`crate::verify`] compares every entry with it).
 #[inline]
-fn quickly_illegal(c: &Compact) -> bool {
+pub(crate) fn quickly_illegal(c: &Compact) -> bool {
     let t = Kinzoku::tables();
     let wk = c.sq[WK];
     let black = Color::Black.index();
@@ -330,7 +330,7 @@ fn quickly_illegal(c: &Compact) -> bool {
 
 /// Whether a king stands on its farthest rank (the game is over).
 #[inline]
-fn entered(c: &Compact) -> bool {
+pub(crate) fn entered(c: &Compact) -> bool {
     let t = Kinzoku::tables();
     t.farthest_rank[Color::Black.index()].0 & bb(c.sq[BK]) != 0
         || t.farthest_rank[Color::White.index()].0 & bb(c.sq[WK]) != 0
