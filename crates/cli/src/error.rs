@@ -38,6 +38,15 @@ pub enum CliError {
         /// What was done and what was not.
         message: String,
     },
+    /// `kshogi perft --diff` found where the two move generators differ: `report` (printed
+    /// on stdout) says where; the process exits with status 1, as a failing suite row does.
+    #[error("{message}")]
+    Differs {
+        /// The divergence report.
+        report: String,
+        /// One line for stderr.
+        message: String,
+    },
     /// The Kinzoku database cannot be used: missing where it must be, unreadable, damaged,
     /// or of another format. The message names the file.
     #[error("{0}")]

@@ -118,7 +118,7 @@ With --suite FILE, every row of a suite file is counted (by kshogi, or by a USI 
 `go perft` with --engine) and compared; a table, the failing rows with their divides, and
 with --report a JSON report; exit status 1 when a row fails. With --diff, kshogi and
 --engine (or two engines) are compared on POSITION and DEPTH down to the first position
-whose legal move lists differ. See docs/perft.md.";
+whose legal move lists differ; exit status 1 when they differ. See docs/perft.md.";
 
 /// Perft, legal moves, diagrams, KIF, analysis and a USI engine for small shogi variants.
 #[derive(Debug, Parser)]
@@ -520,6 +520,14 @@ fn main() -> ExitCode {
                 .and_then(|()| stdout.flush());
             eprintln!("error: {}", printable(&message));
             ExitCode::from(interrupt::INTERRUPTED_EXIT as u8)
+        }
+        Err(CliError::Differs { report, message }) => {
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout
+                .write_all(report.as_bytes())
+                .and_then(|()| stdout.flush());
+            eprintln!("error: {}", printable(&message));
+            ExitCode::FAILURE
         }
         Err(e @ CliError::Usage(_)) => {
             eprintln!("error: {}", printable(&e.to_string()));

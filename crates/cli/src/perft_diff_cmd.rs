@@ -47,7 +47,18 @@ pub fn run<V: Variant>(
     };
     let finding = find_divergence(&root, depth, a, b)
         .map_err(|e| CliError::Suite(format!("perft --diff: {e}")))?;
-    Ok(legend + &describe(&root, depth, name_a, name_b, &finding))
+    let report = legend + &describe(&root, depth, name_a, name_b, &finding);
+    match finding {
+        Finding::Agree { .. } => Ok(report),
+        // A difference fails the command (exit status 1), so that a script or a CI step can
+        // stop on it, as it does on a failing suite row.
+        Finding::Diverge(_) => Err(CliError::Differs {
+            report,
+            message: format!(
+                "perft --diff: {name_a} and {name_b} differ (the report above says where)"
+            ),
+        }),
+    }
 }
 
 /// A move in both dialects: `canonical` or `canonical (fsf: text)` when they differ.

@@ -225,10 +225,12 @@ fn the_diff_finds_the_fault_three_plies_down() {
         "3",
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // A difference found fails the command, with the report on stdout.
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
     assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
+        stderr.contains("error: perft --diff: kshogi and engine differ"),
+        "{stderr}"
     );
     let (pos, mv) = victim();
     let sfen = kshogi_notation::to_sfen(&pos);
@@ -260,6 +262,7 @@ fn the_diff_finds_the_fault_three_plies_down() {
         "3",
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
     assert!(
         stdout.contains("no divergence: both count 1636"),
         "{stdout}"
