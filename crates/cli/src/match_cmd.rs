@@ -133,7 +133,7 @@ pub struct MatchArgs {
     /// blank lines and lines starting with `#` are skipped
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
-    /// Stop when an SPRT decides: ELO0,ELO1[,ALPHA,BETA] (alpha and beta default to 0.05)
+    /// Stop when an SPRT decides: ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA (alpha and beta default to 0.05)
     #[arg(long, value_name = "E0,E1[,A,B]", value_parser = parse_sprt)]
     sprt: Option<Sprt>,
     /// Games played at once (each with its own two engine processes)
