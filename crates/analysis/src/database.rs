@@ -1,21 +1,17 @@
 //! Perfect-play databases as the service asks them: [`PerfectPlay`], implemented for the
-//! solver's database file ([`Database`]) and its in-memory table ([`Solved`]), the set of
-//! databases a front end has opened ([`Databases`]) and where a database file is looked
-//! for when none is named ([`default_path`]).
+//! solver's database file ([`Database`]) and its in-memory table ([`Table`]) of any index,
+//! the set of databases a front end has opened ([`Databases`], at most one per variant) and
+//! where a database file is looked for when none is named ([`default_path`]).
 //!
-//! The service never asks which variant a database is for by name: a database answers
-//! `None` ("not covered") for a position it does not cover, including every position of a
-//! variant it is not for. The solver's database says which variant it is for through its
-//! own API: its [`Probe::value`] takes positions of that variant, so [`SolverVariant`]
-//! reads the variant off that signature and a position of another variant is simply not
-//! one of its positions (a type check, [`core::any::Any`]). When the solver becomes generic
-//! over the variant, these impls become one impl for its database of `V`; the service does
-//! not change.
+//! Nothing here names a variant: a database is for the variant of its index
+//! ([`Indexed::V`]), so the type system keeps a database to its own variant, and
+//! [`Databases`] finds the one for a variant by its type. Which variants have an index is
+//! the registry's business; the front ends open the files.
 
 use core::any::{Any, TypeId};
 use kshogi_core::{Position, Variant};
 use kshogi_solver::db::{Database, DbError, Probe};
-use kshogi_solver::retro::Solved;
+use kshogi_solver::generic::{Indexed, Table};
 use kshogi_solver::value::Value;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -24,101 +20,56 @@ use std::sync::Arc;
 /// A perfect-play database for variant `V`, as the analysis service asks it.
 pub trait PerfectPlay<V: Variant>: Send + Sync {
     /// The value of `pos` for its side to move under perfect play; `Ok(None)` when the
-    /// database does not cover it (too many pieces, or a position of a variant it is not
-    /// for). A damaged database is an error, never a wrong answer.
+    /// database does not cover it (a database of a sub-game). A damaged database is an
+    /// error, never a wrong answer.
     fn value(&self, pos: &Position<V>) -> Result<Option<Value>, DbError>;
 
-    /// Whether this database is for variant `V` at all (it may still not cover a position).
-    fn serves(&self) -> bool;
-
-    /// The most pieces besides the kings a covered position has (for messages).
-    fn max_pieces(&self) -> usize;
+    /// What the database covers, in words (for messages): `every position of the game`,
+    /// `positions with at most 2 pieces besides the kings`.
+    fn coverage(&self) -> String;
 }
 
-/// The variant the solver's databases are for, read off the signature of the solver's
-/// probe (`fn(&P, &Position<W>)`): its [`TypeId`] and its [`Variant::NAME`].
-pub struct SolverVariant;
-
-impl SolverVariant {
-    fn of<P, W: Variant>(
-        _probe: fn(&P, &Position<W>) -> Result<Value, DbError>,
-    ) -> (TypeId, &'static str) {
-        (TypeId::of::<W>(), W::NAME)
+impl<I: Indexed> PerfectPlay<I::V> for Database<I> {
+    fn value(&self, pos: &Position<I::V>) -> Result<Option<Value>, DbError> {
+        Probe::value(self, pos)
     }
 
-    /// The [`Variant::NAME`] of the variant the solver's databases are for.
-    pub fn name() -> &'static str {
-        Self::of(<Database as Probe>::value).1
-    }
-
-    /// Whether the solver's databases are for `V`.
-    pub fn is<V: Variant>() -> bool {
-        Self::of(<Database as Probe>::value).0 == TypeId::of::<V>()
+    fn coverage(&self) -> String {
+        Probe::index(self).coverage()
     }
 }
 
-/// `pos` as a position of the probe's variant `W`, when `V` is `W`.
-fn solver_position<P, V: Variant, W: Variant>(
-    pos: &Position<V>,
-    _probe: fn(&P, &Position<W>) -> Result<Value, DbError>,
-) -> Option<&Position<W>> {
-    (pos as &dyn Any).downcast_ref::<Position<W>>()
-}
+impl<I: Indexed> PerfectPlay<I::V> for Table<I> {
+    fn value(&self, pos: &Position<I::V>) -> Result<Option<Value>, DbError> {
+        Probe::value(self, pos)
+    }
 
-/// [`PerfectPlay::value`] for a solver probe.
-fn probe_value<P: Probe, V: Variant>(p: &P, pos: &Position<V>) -> Result<Option<Value>, DbError> {
-    let Some(pos) = solver_position(pos, <P as Probe>::value) else {
-        return Ok(None);
-    };
-    match p.value(pos) {
-        Ok(v) => Ok(Some(v)),
-        Err(DbError::NotCovered(_)) => Ok(None),
-        Err(e) => Err(e),
+    fn coverage(&self) -> String {
+        Probe::index(self).coverage()
     }
 }
 
-impl<V: Variant> PerfectPlay<V> for Database {
-    fn value(&self, pos: &Position<V>) -> Result<Option<Value>, DbError> {
-        probe_value(self, pos)
-    }
-
-    fn serves(&self) -> bool {
-        SolverVariant::is::<V>()
-    }
-
-    fn max_pieces(&self) -> usize {
-        self.layout().max_pieces()
-    }
+/// One opened database: its variant, its file and the database itself (an
+/// `Arc<dyn PerfectPlay<V>>` of that variant).
+#[derive(Clone)]
+struct Opened {
+    variant: TypeId,
+    name: &'static str,
+    path: PathBuf,
+    db: Arc<dyn Any + Send + Sync>,
 }
 
-impl<V: Variant> PerfectPlay<V> for Solved {
-    fn value(&self, pos: &Position<V>) -> Result<Option<Value>, DbError> {
-        probe_value(self, pos)
-    }
-
-    fn serves(&self) -> bool {
-        SolverVariant::is::<V>()
-    }
-
-    fn max_pieces(&self) -> usize {
-        Probe::layout(self).max_pieces()
-    }
-}
-
-/// The perfect-play databases a front end has opened (today at most one: the solver's
-/// database file), shared by every analysis and cheap to clone.
+/// The perfect-play databases a front end has opened, at most one per variant, shared by
+/// every analysis and cheap to clone.
 #[derive(Clone, Default)]
 pub struct Databases {
-    solver: Option<Arc<Database>>,
+    opened: Vec<Opened>,
 }
 
 impl core::fmt::Debug for Databases {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Databases")
-            .field(
-                "solver",
-                &self.solver.as_ref().map(|d| d.path().to_path_buf()),
-            )
+        f.debug_map()
+            .entries(self.opened.iter().map(|o| (o.name, &o.path)))
             .finish()
     }
 }
@@ -129,60 +80,86 @@ impl Databases {
         Databases::default()
     }
 
-    /// The solver's database file, opened.
-    pub fn with(db: Database) -> Databases {
-        Databases {
-            solver: Some(Arc::new(db)),
-        }
+    /// Adds an opened database file; it replaces one of the same variant.
+    pub fn add<I: Indexed + 'static>(&mut self, db: Database<I>) {
+        let path = db.path().to_path_buf();
+        let db: Arc<dyn PerfectPlay<I::V>> = Arc::new(db);
+        let variant = TypeId::of::<I::V>();
+        self.opened.retain(|o| o.variant != variant);
+        self.opened.push(Opened {
+            variant,
+            name: <I::V as Variant>::NAME,
+            path,
+            db: Arc::new(db),
+        });
     }
 
-    /// Opens the database file at `path` (which must be a usable database).
-    pub fn open(path: &Path) -> Result<Databases, DbError> {
-        Database::open(path).map(Databases::with)
+    /// Opens the database file of index `I` at `path` (which must be a usable database of
+    /// its variant) and adds it.
+    pub fn open<I: Indexed + 'static>(&mut self, path: &Path) -> Result<(), DbError> {
+        Database::<I>::open(path).map(|db| self.add(db))
     }
 
-    /// The database file at the default path ([`default_path`]) if there is a file there:
-    /// `Ok` with no database when there is no default path or no file; an error when a file
-    /// is there but cannot be used (it is never silently ignored).
-    pub fn open_default() -> Result<Databases, (PathBuf, DbError)> {
-        let Some(path) = default_path() else {
-            return Ok(Databases::none());
+    /// Opens and adds the database of index `I` at the default path of its variant
+    /// ([`default_path`]) if there is a file there: `Ok(None)` when there is no default
+    /// path or no file, `Ok(Some(path))` when it was opened, and an error when a file is
+    /// there but cannot be used (it is never silently ignored).
+    pub fn open_default<I: Indexed + 'static>(
+        &mut self,
+    ) -> Result<Option<PathBuf>, (PathBuf, DbError)> {
+        let Some(path) = default_path(<I::V as Variant>::NAME) else {
+            return Ok(None);
         };
         if path.symlink_metadata().is_err() {
-            return Ok(Databases::none());
+            return Ok(None);
         }
-        Databases::open(&path).map_err(|e| (path, e))
+        match self.open::<I>(&path) {
+            Ok(()) => Ok(Some(path)),
+            Err(e) => Err((path, e)),
+        }
+    }
+
+    fn opened<V: Variant>(&self) -> Option<&Opened> {
+        self.opened.iter().find(|o| o.variant == TypeId::of::<V>())
     }
 
     /// The database for variant `V`, if one was opened.
     pub fn for_variant<V: Variant>(&self) -> Option<&dyn PerfectPlay<V>> {
-        let db = self.solver.as_deref()?;
-        PerfectPlay::<V>::serves(db).then_some(db as &dyn PerfectPlay<V>)
+        let db = self
+            .opened::<V>()?
+            .db
+            .downcast_ref::<Arc<dyn PerfectPlay<V>>>()?;
+        Some(&**db)
     }
 
     /// The file of the database for `V`, if one was opened.
     pub fn path_for<V: Variant>(&self) -> Option<&Path> {
-        let db = self.solver.as_deref()?;
-        PerfectPlay::<V>::serves(db).then(|| db.path())
+        self.opened::<V>().map(|o| o.path.as_path())
+    }
+
+    /// Whether no database was opened.
+    pub fn is_empty(&self) -> bool {
+        self.opened.is_empty()
     }
 }
 
-/// The file name of the solver's database inside its data directory: `<variant>.kdb`.
-pub fn file_name() -> String {
-    format!("{}.kdb", SolverVariant::name())
+/// The file name of a variant's database inside its data directory: `<variant>.kdb`.
+pub fn file_name(variant: &str) -> String {
+    format!("{variant}.kdb")
 }
 
-/// Where the solver's database file is looked for when none is named, from this process's
-/// environment: `$KSHOGI_DB` (the file itself) when set and not empty, else
+/// Where the database file of the variant named `variant` ([`Variant::NAME`]) is looked for
+/// when none is named, from this process's environment: `$KSHOGI_DB/<file>` when
+/// `KSHOGI_DB` (the directory of the databases) is set and not empty, else
 /// `$XDG_DATA_HOME/kshogi/<file>` when `XDG_DATA_HOME` is an absolute path, else
 /// `$HOME/.local/share/kshogi/<file>`, where `<file>` is [`file_name`]; `None` when none of
 /// these variables is set.
-pub fn default_path() -> Option<PathBuf> {
+pub fn default_path(variant: &str) -> Option<PathBuf> {
     default_path_from(
         std::env::var_os("KSHOGI_DB"),
         std::env::var_os("XDG_DATA_HOME"),
         std::env::var_os("HOME"),
-        &file_name(),
+        &file_name(variant),
     )
 }
 
@@ -195,8 +172,8 @@ pub fn default_path_from(
     file: &str,
 ) -> Option<PathBuf> {
     let set = |v: Option<OsString>| v.filter(|s| !s.is_empty()).map(PathBuf::from);
-    if let Some(file) = set(kshogi_db) {
-        return Some(file);
+    if let Some(dir) = set(kshogi_db) {
+        return Some(dir.join(file));
     }
     if let Some(data) = set(xdg_data_home).filter(|p| p.is_absolute()) {
         return Some(data.join("kshogi").join(file));
@@ -216,8 +193,8 @@ mod tests {
     fn the_first_variable_set_decides() {
         let f = "v.kdb";
         assert_eq!(
-            default_path_from(os("/x/db.kdb"), os("/data"), os("/home/u"), f),
-            Some(PathBuf::from("/x/db.kdb"))
+            default_path_from(os("/x/dbs"), os("/data"), os("/home/u"), f),
+            Some(PathBuf::from("/x/dbs/v.kdb"))
         );
         assert_eq!(
             default_path_from(None, os("/data"), os("/home/u"), f),
@@ -228,6 +205,7 @@ mod tests {
             Some(PathBuf::from("/home/u/.local/share/kshogi/v.kdb"))
         );
         assert_eq!(default_path_from(None, None, None, f), None);
+        assert_eq!(file_name("dobutsu"), "dobutsu.kdb");
     }
 
     #[test]
@@ -241,10 +219,10 @@ mod tests {
             default_path_from(None, os("relative/data"), os("/home/u"), f),
             Some(PathBuf::from("/home/u/.local/share/kshogi/v.kdb"))
         );
-        // KSHOGI_DB names a file; a relative one is fine.
+        // KSHOGI_DB names a directory; a relative one is fine.
         assert_eq!(
-            default_path_from(os("k.kdb"), None, None, f),
-            Some(PathBuf::from("k.kdb"))
+            default_path_from(os("dbs"), None, None, f),
+            Some(PathBuf::from("dbs/v.kdb"))
         );
         assert_eq!(default_path_from(None, os("rel"), os(""), f), None);
     }

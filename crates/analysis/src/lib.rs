@@ -116,8 +116,8 @@ pub enum DatabaseUse {
     None,
     /// The database does not cover the position (it was searched instead).
     NotCovered {
-        /// The most pieces besides the kings a covered position has.
-        max_pieces: usize,
+        /// What the database covers, in words ([`PerfectPlay::coverage`]).
+        coverage: String,
     },
     /// The database's answer.
     Exact {
@@ -375,11 +375,11 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
             mate: MateSummary::Off,
             database: DatabaseUse::None,
         };
-        if let Some(db) = db.filter(|d| d.serves()) {
+        if let Some(db) = db {
             if let Some(outcome) = game.outcome() {
                 analysis.database = match db.value(&pos)? {
                     None => DatabaseUse::NotCovered {
-                        max_pieces: db.max_pieces(),
+                        coverage: db.coverage(),
                     },
                     // A finished game: its result (which a repetition may have decided).
                     Some(_) => DatabaseUse::Exact {
@@ -393,7 +393,7 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
             match database_moves(db, &pos)? {
                 None => {
                     analysis.database = DatabaseUse::NotCovered {
-                        max_pieces: db.max_pieces(),
+                        coverage: db.coverage(),
                     }
                 }
                 Some((value, moves)) => {
@@ -524,7 +524,7 @@ mod tests {
     use kshogi_notation::{move_to_usi, parse_game, parse_usi};
     use kshogi_registry::types::{Kinzoku, Kyoto};
     use kshogi_registry::EngineFor;
-    use kshogi_solver::retro::{solve, Options, Solved};
+    use kshogi_solver::{solve, KinzokuIndex, Table};
 
     type KyotoAnalyzer = Analyzer<Kyoto, <Kyoto as kshogi_registry::Registered>::Eval>;
     type KinzokuAnalyzer = Analyzer<Kinzoku, <Kinzoku as kshogi_registry::Registered>::Eval>;
@@ -556,14 +556,8 @@ mod tests {
     }
 
     /// The one-piece database (every position with at most one piece besides the kings).
-    fn small_db() -> Solved {
-        solve(
-            Options {
-                threads: 1,
-                max_pieces: 1,
-            },
-            &|_| {},
-        )
+    fn small_db() -> Table<KinzokuIndex> {
+        solve(KinzokuIndex::new(1), 1, &|_| {})
     }
 
     #[test]
@@ -688,7 +682,12 @@ mod tests {
         // Two pieces besides the kings: not covered, searched.
         let game = parse_game::<Kinzoku>("1k1/3/1S1/3/CK1 b - 1").unwrap();
         let (r, _) = run(&mut a, &game, &depth(2, 0), Some(&db));
-        assert_eq!(r.database, DatabaseUse::NotCovered { max_pieces: 1 });
+        assert_eq!(
+            r.database,
+            DatabaseUse::NotCovered {
+                coverage: "positions with at most 1 piece besides the kings".to_string()
+            }
+        );
         assert!(r.nodes > 0 && r.best.is_some());
         // A game that is over: its result.
         let game = parse_game::<Kinzoku>("3/1K1/3/3/1k1 b - 1").unwrap();
@@ -704,21 +703,26 @@ mod tests {
 
     #[test]
     fn a_database_serves_its_own_variant_only() {
-        let db = small_db();
-        assert!(PerfectPlay::<Kinzoku>::serves(&db));
-        assert!(!PerfectPlay::<Kyoto>::serves(&db));
-        assert_eq!(database::SolverVariant::name(), "kinzoku");
-        assert_eq!(database::file_name(), "kinzoku.kdb");
+        let dir = std::env::temp_dir().join(format!("kshogi-analysis-db-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("k1.kdb");
+        kshogi_solver::db::write(&small_db(), &path, 1, &|_, _| {}).unwrap();
+        let mut dbs = Databases::none();
+        assert!(dbs.is_empty() && dbs.for_variant::<Kinzoku>().is_none());
+        dbs.open::<KinzokuIndex>(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(dbs.for_variant::<Kinzoku>().is_some());
+        assert_eq!(dbs.path_for::<Kinzoku>(), Some(path.as_path()));
+        assert!(dbs.for_variant::<Kyoto>().is_none() && dbs.path_for::<Kyoto>().is_none());
+        let game = parse_game::<Kinzoku>("2k/3/K+I1/3/3 b - 1").unwrap();
+        let db = dbs.for_variant::<Kinzoku>();
+        let (r, _) = run(&mut KinzokuAnalyzer::new(1), &game, &depth(1, 0), db);
+        assert_eq!(r.nodes, 0);
         let game = parse_game::<Kyoto>("k4/5/1S3/5/4K b G 9").unwrap();
-        assert!(matches!(
-            PerfectPlay::<Kyoto>::value(&db, game.position()),
-            Ok(None)
-        ));
-        let (r, _) = run(&mut KyotoAnalyzer::new(1), &game, &depth(1, 0), Some(&db));
+        let db = dbs.for_variant::<Kyoto>();
+        let (r, _) = run(&mut KyotoAnalyzer::new(1), &game, &depth(1, 0), db);
         assert_eq!(r.database, DatabaseUse::None);
         assert!(r.nodes > 0);
-        let none = Databases::none();
-        assert!(none.for_variant::<Kinzoku>().is_none());
         let _ = EngineFor::<Kyoto>::new(0);
     }
 }

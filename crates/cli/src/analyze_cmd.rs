@@ -1,8 +1,9 @@
 //! `kshogi analyze`: the status of a position and its best lines, from the analysis
 //! service of `kshogi-analysis` (search and df-pn mate solver, or the perfect-play database
-//! that `kshogi solve kinzoku` builds, where it is installed and covers the position). This
-//! command only opens the database, renders the answer and shows the progress.
+//! that `kshogi solve <variant>` builds, where it is installed and covers the position).
+//! This command only opens the database, renders the answer and shows the progress.
 
+use crate::databases::{self, DbChoice};
 use crate::db_path;
 use crate::engine_text::{self, ScoreJson};
 use crate::error::CliError;
@@ -11,7 +12,6 @@ use crate::show_cmd::{self, ColorChoice};
 use crate::solve_cmd::{self, ValueJson};
 use crate::variant_select;
 use clap::Args;
-use kshogi_analysis::database::SolverVariant;
 use kshogi_analysis::{Analyzer, DatabaseUse, MateSummary, PerfectPlay, Request, Source};
 use kshogi_core::{Color, Game, Position, Variant};
 use kshogi_engine::{Info, Limits};
@@ -20,7 +20,6 @@ use kshogi_notation::{
     game_diagram, move_to_usi_in, parse_game, parse_usi, svg, to_sfen_in, DiagramStyle, Dialect,
 };
 use kshogi_registry::{with_variant, Registered, VariantKind};
-use kshogi_solver::db::Database;
 use kshogi_solver::value::Value;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -66,8 +65,8 @@ where `score` is {\"cp\": N} or {\"mate\": N}, `source` is `search` or `mate sol
 `mate_search` is `mate`, `nomate` (no forced win by checks), `unknown` (budget spent) or
 `off`, and a game that is over has its result in `status` and `\"lines\": []`.
 
-Kinzoku and its database: with the database that `kshogi solve kinzoku` builds, a Kinzoku
-position is not searched but looked up: the text says `exact: win in N plies` (or
+Databases: with the database that `kshogi solve <variant>` builds (Kinzoku, Dobutsu), a
+position of that variant is not searched but looked up: the text says `exact: win in N plies` (or
 `loss in N plies`, or `draw`; from the side to move) and `optimal moves:` (every move that
 keeps that result), and the lines are the --multipv best moves by their exact results,
 each followed by best play (to the end of the game; drawn lines for 16 plies), scored
@@ -75,13 +74,15 @@ each followed by best play (to the end of the game; drawn lines for 16 plies), s
 with `\"exact\": {\"result\": \"win\"|\"loss\"|\"draw\", \"plies\": N or null,
 \"moves\": [\"<usi>\", ...]}` and `\"database\": \"<path>\"`. Without a database (or one
 that does not cover the position) the position is searched as usual and the text says so;
-`exact` and `database` are then null (always null for Kyoto and Micro). The database knows
-positions, not game histories: only a repetition that already ended the game counts.
---db FILE names the database (it must be a usable database file). Without --db:
+`exact` and `database` are then null (always null for a variant without a database). The
+database knows positions, not game histories: only a repetition that already ended the
+game counts. --db FILE names the database (it must be a usable database file of the
+position's variant). Without --db:
 ",
     db_path::db_path_help!(),
     "
-A damaged database file is an error, never a wrong answer.
+A damaged database file (or a file of another variant or format version) is an error with
+exit status 1, never a wrong answer, and the position is not searched instead.
 
 --svg draws the position as `kshogi show --svg` does, with an arrow for the best move (the
 first line's), on stdout; with -o FILE to FILE (never over an existing file without
@@ -124,7 +125,7 @@ pub struct AnalyzeArgs {
     pub dialect: crate::DialectArg,
     #[command(flatten)]
     pub svg: crate::svg_out::SvgArgs,
-    /// The Kinzoku database to answer from [default: see below, if the file is there]
+    /// The database to answer from [default: see below, if the file is there]
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
     /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
@@ -202,28 +203,28 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
     let pos = args.position.as_str();
     let db = args.db.as_deref();
     with_variant!(kind, V => {
-        analyze_with_db::<V>(pos, &settings, db, stop, progress)?.emit(args, style)
+        analyze_with_db::<V>(kind, pos, &settings, db, stop, progress)?.emit(args, style)
     })
 }
 
-/// Analyses the position for variant `V`, with the solver's database when it is for `V`:
-/// `--db FILE`, else the file at the default path if there is one.
+/// Analyses the position for variant `V` (of `kind`), with its database when the solver
+/// has one for it: `--db FILE`, else the file at the default path if there is one.
 fn analyze_with_db<V: Registered>(
+    kind: VariantKind,
     position: &str,
     settings: &Settings,
     explicit: Option<&Path>,
     stop: &AtomicBool,
     progress: bool,
 ) -> Result<Analysis<V>, CliError> {
-    if !SolverVariant::is::<V>() {
-        return analyze::<V>(position, settings, None, stop, progress);
-    }
     // A wrong position is reported before anything about the database.
     parse_game::<V>(position)?;
-    match open_database(explicit)? {
-        DbChoice::Open(db) => {
-            let path = db.path().to_path_buf();
-            analyze::<V>(position, settings, Some((&*db, path)), stop, progress)
+    match databases::for_kind(kind, explicit)? {
+        DbChoice::NotApplicable => analyze::<V>(position, settings, None, stop, progress),
+        DbChoice::Open(dbs) => {
+            let db = dbs.for_variant::<V>();
+            let path = dbs.path_for::<V>().map(Path::to_path_buf);
+            analyze::<V>(position, settings, db.zip(path), stop, progress)
         }
         DbChoice::Missing(path) => {
             let mut a = analyze::<V>(position, settings, None, stop, progress)?;
@@ -233,46 +234,19 @@ fn analyze_with_db<V: Registered>(
     }
 }
 
-/// The database for a Kinzoku position.
-enum DbChoice {
-    /// Opened and checked.
-    Open(Box<Database>),
-    /// No file at the default path (`None`: there is no default path).
-    Missing(Option<PathBuf>),
-}
-
-/// Opens the database: `--db FILE` (which must open), else the file at the default path if
-/// there is one there. A file that is there but cannot be used is an error, never ignored.
-fn open_database(explicit: Option<&Path>) -> Result<DbChoice, CliError> {
-    if let Some(path) = explicit {
-        return Database::open(path)
-            .map(|db| DbChoice::Open(Box::new(db)))
-            .map_err(|e| solve_cmd::db_error(e, Some("kshogi solve kinzoku --out FILE --force")));
-    }
-    let Some(path) = db_path::default_path() else {
-        return Ok(DbChoice::Missing(None));
-    };
-    if path.symlink_metadata().is_err() {
-        return Ok(DbChoice::Missing(Some(path)));
-    }
-    Database::open(&path)
-        .map(|db| DbChoice::Open(Box::new(db)))
-        .map_err(|e| solve_cmd::db_error(e, Some("kshogi solve kinzoku --force")))
-}
-
-/// Where the exact result of a Kinzoku position came from.
+/// Where the exact result of a position came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Exact {
-    /// Kyoto or Micro: there is no database.
+    /// A variant the solver has no index for: there is no database.
     NotApplicable,
     /// No database file at the default path (`None`: there is no default path).
     NoDatabase(Option<PathBuf>),
-    /// The database covers fewer pieces than the position has.
+    /// The database does not cover the position (a sub-game's database).
     NotCovered {
         /// The database file.
         path: PathBuf,
-        /// The most pieces besides the kings that it covers.
-        max_pieces: usize,
+        /// What it covers, in words.
+        coverage: String,
     },
     /// The database's answer.
     Found {
@@ -330,7 +304,7 @@ pub struct Analysis<V: Registered> {
     pub mate: MateSummary,
     /// Whether Ctrl-C stopped the search.
     pub interrupted: bool,
-    /// The exact result from the Kinzoku database, or why there is none.
+    /// The exact result from the variant's database, or why there is none.
     pub exact: Exact,
     /// The dialect of the SFEN written (the lines are already text in it).
     pub dialect: Dialect,
@@ -409,9 +383,7 @@ pub fn analyze<V: Registered>(
                 .map(|&m| kif_move_text(&pos, m, prev))
                 .collect(),
         },
-        (DatabaseUse::NotCovered { max_pieces }, Some(path)) => {
-            Exact::NotCovered { path, max_pieces }
-        }
+        (DatabaseUse::NotCovered { coverage }, Some(path)) => Exact::NotCovered { path, coverage },
         _ => Exact::NotApplicable,
     };
     Ok(Analysis {
@@ -606,15 +578,16 @@ impl<V: Registered> Analysis<V> {
         out
     }
 
-    /// The `exact:` lines of the text output (Kinzoku only).
+    /// The `exact:` lines of the text output (variants with a database only).
     fn exact_text(&self, out: &mut String, over: bool) {
         let searched = if over { "" } else { "searched instead; " };
+        let name = <V as Variant>::NAME;
         match &self.exact {
             Exact::NotApplicable => {}
             Exact::NoDatabase(Some(path)) => {
                 let _ = writeln!(
                     out,
-                    "exact: no database at {} ({searched}build it with `kshogi solve kinzoku`)",
+                    "exact: no database at {} ({searched}build it with `kshogi solve {name}`)",
                     path.display()
                 );
             }
@@ -625,12 +598,11 @@ impl<V: Registered> Analysis<V> {
                      XDG_DATA_HOME and HOME is set; give --db FILE)"
                 );
             }
-            Exact::NotCovered { path, max_pieces } => {
+            Exact::NotCovered { path, coverage } => {
                 let _ = writeln!(
                     out,
-                    "exact: the database {} covers positions with at most {max_pieces} \
-                     pieces besides the kings ({searched}the whole game needs \
-                     `kshogi solve kinzoku`)",
+                    "exact: the database {} covers {coverage} ({searched}the whole game needs \
+                     `kshogi solve {name}`)",
                     path.display()
                 );
             }

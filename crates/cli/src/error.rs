@@ -60,7 +60,7 @@ pub enum CliError {
     #[error("{0}")]
     Usage(String),
     /// `kshogi solve` was asked for a variant it cannot solve.
-    #[error("only Kinzoku and Dobutsu Shogi are small enough to solve: {0} has far too many positions; use `kshogi solve kinzoku` or `kshogi solve dobutsu`")]
+    #[error("{0}")]
     NotSolvable(String),
     /// `kshogi solve --verify` found entries that disagree with the rules (the report is
     /// already on stdout).

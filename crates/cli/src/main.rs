@@ -21,15 +21,17 @@
 //!
 //! The USI loop of `kshogi usi` (and the engine text helpers it shares with `analyze` and
 //! `selfplay`) is the crate `kshogi-usi`, and the analysis policy of `analyze` and `usi`
-//! (search with df-pn, the Kinzoku database, the move to play) is `kshogi-analysis`; the
-//! binary only calls them.
+//! (search with df-pn, the perfect-play databases, the move to play) is `kshogi-analysis`;
+//! the binary only calls them.
 //!
-//! `kshogi solve kinzoku` builds (and with `--verify` checks) the Kinzoku Shogi database of
-//! `kshogi-solver`, which `kshogi analyze` then uses for Kinzoku positions; Ctrl-C during a
-//! build exits with status 130 and leaves no file.
+//! `kshogi solve <variant>` builds (and with `--verify` checks) the perfect-play database
+//! of a variant the solver (`kshogi-solver`) can index, which `kshogi analyze` and
+//! `kshogi usi` then use for its positions; Ctrl-C during a build exits with status 130 and
+//! leaves no file.
 
 mod analyze_cmd;
 mod convert_cmd;
+mod databases;
 mod db_path;
 mod error;
 mod interrupt;
@@ -44,7 +46,6 @@ mod progress;
 mod selfplay_cmd;
 mod show_cmd;
 mod solve_cmd;
-mod solve_dobutsu;
 mod svg_out;
 mod variant_select;
 
@@ -179,11 +180,12 @@ enum Command {
         after_long_help = format!("{}\n\n{}\n\n{EXIT_HELP}", position_help(), analyze_cmd::ANALYZE_HELP)
     )]
     Analyze(analyze_cmd::AnalyzeArgs),
-    /// Solve Kinzoku Shogi: build (or --verify) the database of every position.
+    /// Solve a small variant: build (or --verify) the database of every position.
     #[command(
-        long_about = "Solve Kinzoku Shogi by retrograde analysis: build the database of the \
+        long_about = "Solve a small variant by retrograde analysis: build the database of the \
                       exact result (win, loss or draw,\nand the distance in plies) of every \
-                      position, which `kshogi analyze` uses; or check one (--verify).",
+                      position, which `kshogi analyze` and `kshogi usi` use; or check one \
+                      (--verify).",
         after_long_help = format!("{}\n\n{EXIT_HELP}", solve_cmd::solve_help())
     )]
     Solve(solve_cmd::SolveArgs),
@@ -344,7 +346,8 @@ struct UsiArgs {
           help = format!("The variant to start with, one of {}; `setoption name USI_Variant` \
                           changes it [default: {}]", VariantKind::names(), VariantKind::ALL[0]))]
     variant: Option<VariantKind>,
-    /// The Kinzoku database to play from [default: the default path, if the file is there]
+    /// A database to play from, of the variant its header names [default: the default
+    /// path of each variant, where the file is there]
     #[arg(long, value_name = "FILE")]
     db: Option<std::path::PathBuf>,
 }
@@ -383,19 +386,18 @@ fn perft(args: &PerftArgs) -> Result<String, CliError> {
 }
 
 /// Runs `kshogi usi` on standard input and output until `quit` or end of input.
-/// The Kinzoku database comes from `--db FILE` (which must open), else from the default
-/// path when a usable file is there; a damaged file there is reported on stderr and the
-/// engine plays by search.
+/// The databases come from `--db FILE` (which must open, as a database of the variant its
+/// header names), else from the default paths, one per variant the solver indexes, where a
+/// usable file is there; a damaged file there is reported on stderr and the engine plays
+/// that variant by search.
 fn serve_usi(args: &UsiArgs) -> Result<String, CliError> {
     let databases = match &args.db {
-        Some(path) => usi::Databases::open(path)
-            .map_err(|e| solve_cmd::db_error(e, Some("kshogi solve kinzoku --out FILE --force")))?,
-        None => usi::Databases::open_default().unwrap_or_else(|(path, e)| {
+        Some(path) => databases::open_named(path)?,
+        None => databases::open_defaults(|path, e| {
             eprintln!(
                 "warning: the database {} cannot be used ({e}); playing by search",
                 path.display()
             );
-            usi::Databases::none()
         }),
     };
     usi::serve_stdio(&usi::Config {

@@ -1,6 +1,8 @@
-//! `kshogi solve kinzoku`: builds the Kinzoku Shogi database by retrograde analysis
-//! (`kshogi-solver`), with progress on stderr and a summary on stdout; or, with `--verify`,
-//! checks an existing database without the retrograde code.
+//! `kshogi solve <variant>`: builds the perfect-play database of a variant the solver can
+//! index (the registry's [`VariantKind::SOLVABLE`]) with the generic retrograde solver of
+//! `kshogi-solver`, with progress on stderr and a summary on stdout; or, with `--verify`,
+//! checks an existing database without the retrograde code. Nothing here names a variant:
+//! `with_index!` gives the variant's index type.
 
 use crate::db_path::{self, DB_PATH_HELP};
 use crate::error::CliError;
@@ -9,14 +11,11 @@ use crate::progress::{group, human_time, Reporter};
 use crate::variant_select;
 use clap::Args;
 use kshogi_core::{Position, Variant};
-use kshogi_notation::to_sfen;
-use kshogi_registry::VariantKind;
-use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_solver::db::{self, Database, DbError, Probe};
-use kshogi_solver::retro::{self, Options, Phase, Progress};
+use kshogi_notation::{move_to_usi, to_sfen};
+use kshogi_registry::{with_index, VariantKind};
+use kshogi_solver::db::{self, Database, DbError, Loaded, Probe};
+use kshogi_solver::generic::{self, Indexed, Phase, Progress, Stats};
 use kshogi_solver::value::{Entry, Value};
-use kshogi_solver::verify::{self, Mismatch};
-use kshogi_solver::Layout;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{IsTerminal as _, Write as _};
@@ -38,17 +37,26 @@ pub const SEARCH_HORIZON: u16 = 4;
 /// Mismatches listed in the report (all are counted).
 const MISMATCHES_SHOWN: usize = 20;
 
+/// The names of the variants `kshogi solve` builds, joined by `, `.
+pub fn solvable_names() -> String {
+    VariantKind::SOLVABLE
+        .iter()
+        .map(|k| k.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// More help for `kshogi solve`, after the options.
 pub fn solve_help() -> String {
     format!(
         "\
-Builds the database of every Kinzoku Shogi position (with the bare-king countdown): win,
-loss or draw under perfect play and the distance to the end in plies. Only Kinzoku and
-Dobutsu are small enough; `kyoto`, `micro` and `minishogi` are refused. `kshogi solve dobutsu`
-solves Dobutsu Shogi with the generic solver (about 1.05 billion entries, 2 to 3 GiB; no
-database file yet): it prints the value of the start and of each first move, the positions
-reachable from the start and the Bellman check of every entry (see docs/dobutsu-solution.md). The whole game takes about 2 to 3 minutes and 3 GiB of
-memory on 2 idle cores (longer when the cores are shared); the file is about 55 MiB.
+Builds the database of every position of a variant small enough to solve ({names}): win,
+loss or draw under perfect play and the distance to the end in plies, with the generic
+retrograde solver; the other variants are refused. Before the build it states the memory it
+needs. Kinzoku Shogi (1.24 billion entries, with the bare-king countdown) takes about 3 to 4
+minutes of processor time per core on 2 cores and 3 GiB, and its file is about 55 MiB;
+Dobutsu Shogi (1.05 billion entries, pieces in hand) about 10 minutes per core, 2.9 GiB and
+a file of about 250 MiB (see docs/kinzoku-solution.md and docs/dobutsu-solution.md).
 
 {DB_PATH_HELP}
 
@@ -57,25 +65,29 @@ the new database is complete (written beside it, then renamed). Ctrl-C stops at 
 status 130) and leaves no file behind.
 
 Progress: bars on stderr when it is a terminal; otherwise a plain line every 10 seconds.
+When the solve is done, the value of the start position and of each first move on stderr.
 At the end, a summary on stdout (one JSON object with --json): entries, valid positions,
-wins, losses and draws (stalemates among them), illegal entries, the longest win with a
-position having it, the value of the start position, the time of each phase, the peak
-memory, the file and its size.
+wins, losses and draws (stalemates among them), entries that hold no position, the longest
+win and loss with a position having each, the value of the start position and of each first
+move, the time of each phase, the memory stated and the peak, the file and its size.
+--reach also counts the positions reachable from the start (a forward search over the
+legal moves; half a byte per entry more memory, and for the whole game many minutes more).
 
 --verify checks an existing database (--db FILE, else the path above) instead: it reads
 and checksums every block, compares the header's counts with the entries, runs the Bellman
 check (each entry agrees with its successors, by forward move generation) on --sample N
-random entries (default {DEFAULT_SAMPLE}; `all`: every entry, about 4 minutes for the whole game),
+random entries (default {DEFAULT_SAMPLE}; `all`: every entry, about 4 minutes for the whole Kinzoku game),
 and confirms about {DEFAULT_SEARCH_SAMPLE} random short results of each kind by exhaustive
 search (wins within {SEARCH_MAX_WIN} plies, losses within {SEARCH_MAX_LOSS}, draws: no forced \
 result within {SEARCH_HORIZON} plies).
 Exit status 1 when anything disagrees; --seed N repeats a sample.
 
-kshogi analyze uses the database for Kinzoku positions (see `kshogi analyze --help`)."
+kshogi analyze and kshogi usi answer the positions of a variant from its database (see
+`kshogi analyze --help`).",
+        names = solvable_names()
     )
 }
 
-/// `--sample`: a number of entries, or all of them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Sample {
     /// This many random entries.
@@ -98,9 +110,10 @@ fn parse_sample(text: &str) -> Result<Sample, String> {
 }
 
 /// The arguments of `kshogi solve`.
+/// The arguments of `kshogi solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// The variant to solve: kinzoku or dobutsu (the only ones small enough)
+    /// The variant to solve (one small enough: see below)
     #[arg(value_name = "VARIANT", value_parser = variant_select::parse_variant_name)]
     pub variant: VariantKind,
     /// Where to write the database [default: see below]
@@ -115,6 +128,9 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
+    /// After the build, count the positions reachable from the start
+    #[arg(long, conflicts_with = "verify")]
+    pub reach: bool,
     /// Check an existing database instead of building one
     #[arg(long)]
     pub verify: bool,
@@ -130,57 +146,43 @@ pub struct SolveArgs {
     /// With --verify: positions of each kind checked by exhaustive search
     #[arg(long, value_name = "N", hide = true, default_value_t = DEFAULT_SEARCH_SAMPLE, requires = "verify")]
     pub search_sample: u32,
-    /// Build a smaller table: only positions with at most N pieces besides the kings (1-6)
-    #[arg(long, value_name = "N", hide = true, default_value_t = 6,
-          value_parser = clap::value_parser!(u8).range(1..=6), conflicts_with = "verify")]
-    pub max_pieces: u8,
-    /// Dobutsu only: solve a sub-game with these piece pairs besides the lions (letters R, B,
-    /// P, or `all`)
-    #[arg(long, value_name = "PAIRS", hide = true, default_value = "all",
-          value_parser = crate::solve_dobutsu::parse_pieces, conflicts_with = "verify")]
-    pub pieces: [bool; 3],
+    /// Build a sub-game closed under moves, as the variant's index names it (Kinzoku: the
+    /// most pieces besides the kings, 1-6; Dobutsu: the letters R, B, P of the pieces kept)
+    #[arg(
+        long = "sub-game",
+        visible_alias = "max-pieces",
+        alias = "pieces",
+        value_name = "WHAT",
+        hide = true,
+        conflicts_with = "verify"
+    )]
+    pub sub_game: Option<String>,
 }
 
 /// Runs `kshogi solve`.
 pub fn run(args: &SolveArgs) -> Result<String, CliError> {
-    if args.variant.name() == kshogi_rules_dobutsu::Dobutsu::NAME {
-        if args.verify {
-            return Err(CliError::Output(
-                "there is no Dobutsu database file to verify yet: `kshogi solve dobutsu` \
-                 checks every entry of the table it builds (the Bellman check)"
-                    .to_string(),
-            ));
-        }
-        let threads = args.threads.map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            usize::from,
-        );
-        return crate::solve_dobutsu::build(args, threads, args.pieces);
-    }
-    if args.variant.name() != Kinzoku::NAME {
-        return Err(CliError::NotSolvable(args.variant.name().to_string()));
-    }
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
     );
-    if args.verify {
-        verify_database(args, threads)
-    } else {
-        build(args, threads)
-    }
+    let done = with_index!(args.variant, I => {
+        if args.verify {
+            verify_database::<I>(args, threads)
+        } else {
+            build::<I>(args, threads)
+        }
+    });
+    done.unwrap_or_else(|| {
+        Err(CliError::NotSolvable(format!(
+            "{} has far too many positions to solve; the variants kshogi solves are {}",
+            args.variant.name(),
+            solvable_names()
+        )))
+    })
 }
 
 // ---- building ---------------------------------------------------------------------------
 
-/// The temporary file `db::write` writes beside `path` before renaming it into place.
-fn temp_path(path: &Path) -> PathBuf {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp-{}", std::process::id()));
-    PathBuf::from(tmp)
-}
-
-/// Checks, before any work, that the database can be written to `path`: not a directory,
 /// not an existing file (unless `force`), its directory created and writable.
 fn prepare_output(path: &Path, force: bool) -> Result<(), CliError> {
     let shown = path.display();
@@ -203,7 +205,7 @@ fn prepare_output(path: &Path, force: bool) -> Result<(), CliError> {
             ))
         })?;
     }
-    let tmp = temp_path(path);
+    let tmp = db::temp_path(path);
     std::fs::OpenOptions::new()
         .write(true)
         .create(true)
@@ -283,10 +285,9 @@ impl From<Value> for ValueJson {
 }
 
 /// The SFEN of an entry's position (Black to move), if it is a valid position.
-fn entry_sfen(layout: &Layout, index: u64) -> Option<String> {
-    Position::<Kinzoku>::from_setup(&layout.decode(index).to_setup())
-        .ok()
-        .map(|p| to_sfen(&p))
+/// The SFEN of an entry's position (Black to move), if it holds a position.
+fn entry_sfen<I: Indexed>(ix: &I, index: u64) -> Option<String> {
+    ix.position(index).map(|p| to_sfen(&p))
 }
 
 /// A longest result and one position having it.
@@ -296,12 +297,33 @@ struct Extreme {
     sfen: Option<String>,
 }
 
+/// A first move and its value for the side that plays it.
+#[derive(Serialize)]
+struct MoveJson {
+    usi: String,
+    value: ValueJson,
+}
+
+/// The positions reachable from the start (`--reach`).
+#[derive(Serialize)]
+struct ReachJson {
+    positions: u64,
+    entries: u64,
+    finished: u64,
+    beyond: u64,
+    wins: u64,
+    losses: u64,
+    draws: u64,
+    plies: usize,
+}
+
 /// Phase times in milliseconds.
 #[derive(Serialize)]
 struct BuildTimes {
     start: u64,
     levels: u64,
     write: u64,
+    reach: u64,
     total: u64,
 }
 
@@ -309,7 +331,8 @@ struct BuildTimes {
 #[derive(Serialize)]
 struct BuildReport {
     variant: &'static str,
-    max_pieces: usize,
+    scope: u32,
+    coverage: String,
     entries: u64,
     positions: u64,
     wins: u64,
@@ -320,10 +343,13 @@ struct BuildReport {
     longest_win: Option<Extreme>,
     longest_loss: Option<Extreme>,
     start: Option<ValueJson>,
+    first_moves: Vec<MoveJson>,
+    reachable: Option<ReachJson>,
     levels: usize,
     per_distance: Vec<u64>,
     threads: usize,
     time_ms: BuildTimes,
+    memory_estimate_bytes: u64,
     memory_peak_bytes: Option<u64>,
     file: String,
     bytes: u64,
@@ -334,20 +360,45 @@ fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Builds the database and writes it.
-fn build(args: &SolveArgs, threads: usize) -> Result<String, CliError> {
+/// Builds the database of index `I` (the whole game, or `--sub-game`) and writes it.
+fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliError> {
+    let name = <I::V as Variant>::NAME;
+    let ix = match &args.sub_game {
+        Some(text) => I::sub_game(text).map_err(CliError::Usage)?,
+        None => I::full(),
+    };
     let path = match &args.out {
         Some(p) => p.clone(),
-        None => db_path::default_path_or_error("--out").map_err(CliError::Output)?,
+        None => db_path::default_path_or_error(name, "--out").map_err(CliError::Output)?,
     };
     prepare_output(&path, args.force)?;
-    let tmp = temp_path(&path);
+    let tmp = db::temp_path(&path);
     interrupt::exit_on_interrupt("the database was not written", move || {
         let _ = std::fs::remove_file(&tmp);
     });
     let t0 = Instant::now();
+    let n = ix.len();
+    // The largest level: at most every entry; in practice far fewer (stated as a bound).
+    let estimate = generic::memory_estimate(n, n / 8);
+    let reach_bytes = n / 2;
+    eprintln!(
+        "{name}: {} entries ({}); memory: {} for the table, about {} in all (a level of up \
+         to {} positions){}",
+        group(n),
+        ix.coverage(),
+        human_bytes(2 * n),
+        human_bytes(estimate),
+        group(n / 8),
+        if args.reach {
+            format!(
+                ", {} more to count the reachable positions",
+                human_bytes(reach_bytes)
+            )
+        } else {
+            String::new()
+        }
+    );
     let reporter = Reporter::new(std::io::stderr().is_terminal());
-    let max_pieces = usize::from(args.max_pieces);
     let on_progress = |p: Progress| match p.phase {
         Phase::Start => reporter.update("start", true, p.done, p.total, "entries", ""),
         Phase::Level(d) => reporter.update(
@@ -359,14 +410,8 @@ fn build(args: &SolveArgs, threads: usize) -> Result<String, CliError> {
             &format!("({} resolved)", group(p.resolved)),
         ),
     };
-    let solved = retro::solve(
-        Options {
-            threads,
-            max_pieces,
-        },
-        &on_progress,
-    );
-    let stats = solved.stats().clone();
+    let table = generic::solve(ix, threads, &on_progress);
+    let stats = table.stats().clone();
     let levels_time = stats.total_time.saturating_sub(stats.start_time);
     reporter.done(Some(&format!(
         "{:>10} {} distances, {} positions resolved ({})",
@@ -375,29 +420,71 @@ fn build(args: &SolveArgs, threads: usize) -> Result<String, CliError> {
         group(stats.wins + stats.losses),
         human_time(levels_time)
     )));
+
+    // The main results at once (writing, and counting what is reachable, take a while).
+    let start = Position::<I::V>::start();
+    let (start_value, first_moves) = match table.moves(&start) {
+        Some((v, moves)) => (
+            Some(v),
+            moves
+                .into_iter()
+                .map(|(m, v)| (move_to_usi::<I::V>(m), v))
+                .collect::<Vec<_>>(),
+        ),
+        None => (None, Vec::new()),
+    };
+    eprintln!(
+        "solved in {}: {} wins, {} losses, {} draws, longest win {}; start: {}",
+        human_time(t0.elapsed()),
+        group(stats.wins),
+        group(stats.losses),
+        group(stats.draws),
+        plies(stats.longest_win.0),
+        start_value.map_or("not covered".to_string(), value_text)
+    );
+    for (u, v) in &first_moves {
+        eprintln!("  first move {u:<6} {}", value_text(*v));
+    }
+
     let tw = Instant::now();
-    let written = db::write(&solved, &path, threads, &|done, total| {
+    let written = db::write(&table, &path, threads, &|done, total| {
         reporter.update("writing", true, done, total, "blocks", "");
     })
     .map_err(|e| CliError::Output(format!("cannot write the database: {e}")))?;
     let write_time = tw.elapsed();
     reporter.done(None);
+
+    let tr = Instant::now();
+    let reach = if args.reach {
+        let r = generic::reachable(&table, &start, threads, &|ply, len| {
+            reporter.update(
+                "reachable",
+                true,
+                ply as u64,
+                ply as u64 + 1,
+                "plies",
+                &group(len),
+            );
+        });
+        reporter.done(None);
+        r
+    } else {
+        None
+    };
+    let reach_time = tr.elapsed();
     let total_time = t0.elapsed();
 
-    let layout = solved.layout();
+    let ix = table.index();
     let extreme = |count: u64, (plies, index): (u16, u64)| {
         (count > 0).then(|| Extreme {
             plies,
-            sfen: entry_sfen(layout, index),
+            sfen: entry_sfen(ix, index),
         })
     };
-    let start = match Probe::value(&solved, &Position::<Kinzoku>::start()) {
-        Ok(v) => Some(ValueJson::from(v)),
-        Err(_) => None,
-    };
     let report = BuildReport {
-        variant: "kinzoku",
-        max_pieces,
+        variant: name,
+        scope: ix.scope(),
+        coverage: ix.coverage(),
         entries: stats.entries,
         positions: stats.wins + stats.losses + stats.draws,
         wins: stats.wins,
@@ -407,7 +494,24 @@ fn build(args: &SolveArgs, threads: usize) -> Result<String, CliError> {
         illegal: stats.illegal,
         longest_win: extreme(stats.wins, stats.longest_win),
         longest_loss: extreme(stats.losses, stats.longest_loss),
-        start,
+        start: start_value.map(ValueJson::from),
+        first_moves: first_moves
+            .iter()
+            .map(|(u, v)| MoveJson {
+                usi: u.clone(),
+                value: ValueJson::from(*v),
+            })
+            .collect(),
+        reachable: reach.as_ref().map(|r| ReachJson {
+            positions: r.positions,
+            entries: r.entries,
+            finished: r.finished,
+            beyond: r.beyond,
+            wins: r.wins,
+            losses: r.losses,
+            draws: r.draws,
+            plies: r.per_ply.len(),
+        }),
         levels: stats.per_distance.len(),
         per_distance: stats.per_distance.clone(),
         threads,
@@ -415,8 +519,10 @@ fn build(args: &SolveArgs, threads: usize) -> Result<String, CliError> {
             start: ms(stats.start_time),
             levels: ms(levels_time),
             write: ms(write_time),
+            reach: ms(reach_time),
             total: ms(total_time),
         },
+        memory_estimate_bytes: estimate,
         memory_peak_bytes: memory_peak(),
         file: path.display().to_string(),
         bytes: written.bytes,
@@ -427,7 +533,7 @@ fn build(args: &SolveArgs, threads: usize) -> Result<String, CliError> {
         s.push('\n');
         return Ok(s);
     }
-    Ok(build_text(&report, &stats, write_time, total_time))
+    Ok(build_text::<I::V>(&report, &stats, write_time, total_time))
 }
 
 /// `part` as a percentage of `whole`, one decimal.
@@ -439,23 +545,23 @@ fn pct(part: u64, whole: u64) -> String {
     }
 }
 
-fn build_text(
+/// A value of a JSON report back as a value.
+fn json_value(v: &ValueJson) -> Value {
+    match (v.result, v.plies) {
+        ("win", Some(d)) => Value::Win(d),
+        ("loss", Some(d)) => Value::Loss(d),
+        _ => Value::Draw,
+    }
+}
+
+fn build_text<V: Variant>(
     r: &BuildReport,
-    stats: &retro::Stats,
+    stats: &Stats,
     write_time: Duration,
     total_time: Duration,
 ) -> String {
     let mut out = String::new();
-    let scope = if r.max_pieces >= 6 {
-        "every position of the game".to_string()
-    } else {
-        format!(
-            "positions with at most {} piece{} besides the kings",
-            r.max_pieces,
-            if r.max_pieces == 1 { "" } else { "s" }
-        )
-    };
-    let _ = writeln!(out, "kinzoku solved: {scope}");
+    let _ = writeln!(out, "{} solved: {}", r.variant, r.coverage);
     let _ = writeln!(out, "entries: {}", group(r.entries));
     let _ = writeln!(
         out,
@@ -504,22 +610,46 @@ fn build_text(
             }
         }
     }
-    let start_sfen = to_sfen(&Position::<Kinzoku>::start());
+    let start_sfen = to_sfen(&Position::<V>::start());
     match &r.start {
         Some(v) => {
-            let words = match v.plies {
-                Some(n) if v.result == "win" => format!("black to move wins in {}", plies(n)),
-                Some(n) => format!("black to move loses in {}", plies(n)),
-                None => "a draw".to_string(),
+            let words = match json_value(v) {
+                Value::Win(n) => format!("black to move wins in {}", plies(n)),
+                Value::Loss(n) => format!("black to move loses in {}", plies(n)),
+                Value::Draw => "a draw".to_string(),
             };
             let _ = writeln!(out, "start position ({start_sfen}): {words}");
+            for m in &r.first_moves {
+                let _ = writeln!(
+                    out,
+                    "  first move {:<6} {} for Black",
+                    m.usi,
+                    value_text(json_value(&m.value))
+                );
+            }
         }
         None => {
             let _ = writeln!(
                 out,
-                "start position ({start_sfen}): not covered (it has 6 pieces besides the kings)"
+                "start position ({start_sfen}): not covered by this sub-game"
             );
         }
+    }
+    if let Some(x) = &r.reachable {
+        let _ = writeln!(
+            out,
+            "reachable from the start: {} positions ({} entries up to colour and mirror \
+             symmetry), {} of them finished games; {} more finished positions without an \
+             entry; {} plies deep; {} wins, {} losses, {} draws for the side to move",
+            group(x.positions),
+            group(x.entries),
+            group(x.finished),
+            group(x.beyond),
+            x.plies,
+            group(x.wins),
+            group(x.losses),
+            group(x.draws)
+        );
     }
     let _ = writeln!(
         out,
@@ -529,17 +659,26 @@ fn build_text(
     );
     let _ = writeln!(
         out,
-        "time: start {}, levels {}, writing {}, total {} ({} thread{})",
+        "time: start {}, levels {}, writing {}{}, total {} ({} thread{})",
         human_time(stats.start_time),
         human_time(stats.total_time.saturating_sub(stats.start_time)),
         human_time(write_time),
+        if r.reachable.is_some() {
+            format!(
+                ", reachable {}",
+                human_time(Duration::from_millis(r.time_ms.reach))
+            )
+        } else {
+            String::new()
+        },
         human_time(total_time),
         r.threads,
         if r.threads == 1 { "" } else { "s" }
     );
     let _ = writeln!(
         out,
-        "memory peak: {}",
+        "memory: stated {}, peak {}",
+        human_bytes(r.memory_estimate_bytes),
         r.memory_peak_bytes
             .map_or_else(|| "unknown".to_string(), human_bytes)
     );
@@ -602,6 +741,7 @@ struct Counts {
     draws: u64,
     illegal: u64,
     longest_win: u64,
+    longest_loss: u64,
 }
 
 /// One disagreement, for the report.
@@ -654,7 +794,7 @@ struct VerifyTimes {
 struct VerifyReport {
     database: String,
     bytes: u64,
-    max_pieces: usize,
+    coverage: String,
     entries: u64,
     header: Counts,
     counted: Counts,
@@ -680,8 +820,8 @@ fn on_threads<T: Send>(threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> 
 }
 
 /// Counts wins, losses, draws and illegal entries of the whole table.
-fn count_entries<P: Probe + Sync>(probe: &P, threads: usize, reporter: &Reporter) -> Counts {
-    let n = probe.layout().len();
+fn count_entries<I: Indexed>(probe: &Loaded<I>, threads: usize, reporter: &Reporter) -> Counts {
+    let n = probe.index().len();
     let done = AtomicU64::new(0);
     let per = n.div_ceil(threads as u64);
     let parts = on_threads(threads, |t| {
@@ -690,13 +830,16 @@ fn count_entries<P: Probe + Sync>(probe: &P, threads: usize, reporter: &Reporter
         let hi = (lo + per).min(n);
         for i in lo..hi {
             match probe.entry(i) {
-                Ok(Entry::Illegal) | Err(_) => c.illegal += 1,
-                Ok(Entry::Value(Value::Draw)) => c.draws += 1,
-                Ok(Entry::Value(Value::Win(d))) => {
+                Entry::Illegal => c.illegal += 1,
+                Entry::Value(Value::Draw) => c.draws += 1,
+                Entry::Value(Value::Win(d)) => {
                     c.wins += 1;
                     c.longest_win = c.longest_win.max(u64::from(d));
                 }
-                Ok(Entry::Value(Value::Loss(_))) => c.losses += 1,
+                Entry::Value(Value::Loss(d)) => {
+                    c.losses += 1;
+                    c.longest_loss = c.longest_loss.max(u64::from(d));
+                }
             }
             if (i - lo) % (1 << 20) == (1 << 20) - 1 {
                 let d = done.fetch_add(1 << 20, Ordering::Relaxed) + (1 << 20);
@@ -712,64 +855,82 @@ fn count_entries<P: Probe + Sync>(probe: &P, threads: usize, reporter: &Reporter
         total.draws += c.draws;
         total.illegal += c.illegal;
         total.longest_win = total.longest_win.max(c.longest_win);
+        total.longest_loss = total.longest_loss.max(c.longest_loss);
     }
     reporter.update("counting", true, n, n, "entries", "");
     total
 }
 
 /// The Bellman check of the sample, split over the threads: (mismatches, checked).
-fn bellman_check<P: Probe + Sync>(
-    probe: &P,
+fn bellman_check<I: Indexed>(
+    probe: &Loaded<I>,
     sample: Sample,
     seed: u64,
     threads: usize,
     reporter: &Reporter,
-) -> Result<(Vec<Mismatch>, u64), CliError> {
-    let n = probe.layout().len();
+) -> (Vec<Mismatch>, u64) {
+    let n = probe.index().len();
     let total = match sample {
         Sample::All => n,
         Sample::Count(k) => k,
     };
     let done = AtomicU64::new(0);
     let parts = on_threads(threads, |t| {
-        let mut local = 0u64;
-        let indices = (t as u64..total).step_by(threads).map(|k| {
-            local += 1;
-            if local % 1024 == 0 {
+        let mut bad = Vec::new();
+        let mut checked = 0u64;
+        for k in (t as u64..total).step_by(threads) {
+            checked += 1;
+            if checked % 1024 == 0 {
                 let d = done.fetch_add(1024, Ordering::Relaxed) + 1024;
                 reporter.update("bellman", true, d, total, "entries", "");
             }
-            match sample {
+            let i = match sample {
                 Sample::All => k,
                 Sample::Count(_) => random_entry(seed, k, n),
+            };
+            let stored = probe.entry(i);
+            let expected = generic::expected_entry(probe.index(), i, |p| probe.value(p));
+            if expected != Some(stored) && bad.len() < 1_000 {
+                bad.push(Mismatch {
+                    index: i,
+                    stored,
+                    expected,
+                });
             }
-        });
-        verify::bellman(probe, indices, 1_000)
+        }
+        (bad, checked)
     });
     reporter.update("bellman", true, total, total, "entries", "");
     let mut bad = Vec::new();
     let mut checked = 0;
-    for part in parts {
-        let (b, c) = part.map_err(|e| db_error(e, None))?;
+    for (b, c) in parts {
         bad.extend(b);
         checked += c;
     }
     bad.sort_by_key(|m| m.index);
-    Ok((bad, checked))
+    (bad, checked)
+}
+
+/// An entry that disagrees with the Bellman check: what it holds, and what its successors
+/// say it must hold (`None`: a successor has no value).
+struct Mismatch {
+    index: u64,
+    stored: Entry,
+    expected: Option<Entry>,
 }
 
 /// Picks random entries with short results (wins within [`SEARCH_MAX_WIN`] plies, losses
 /// within [`SEARCH_MAX_LOSS`], draws), spread over the distances, and checks each by
 /// exhaustive search. Returns the positions checked of each kind and the mismatches.
-fn search_check<P: Probe + Sync>(
-    probe: &P,
+fn search_check<I: Indexed>(
+    probe: &Loaded<I>,
     per_kind: u32,
     seed: u64,
     threads: usize,
     reporter: &Reporter,
 ) -> ([u64; 3], Vec<(u64, Value)>) {
-    let layout = probe.layout();
-    let n = layout.len();
+    let ix = probe.index();
+    let n = ix.len();
     // Buckets: wins 0..=7, losses 0..=6, draws; each kind's quota split over its distances.
     let win_buckets = usize::from(SEARCH_MAX_WIN) + 1;
     let loss_buckets = usize::from(SEARCH_MAX_LOSS) + 1;
@@ -793,7 +954,7 @@ fn search_check<P: Probe + Sync>(
             break;
         }
         let i = random_entry(seed, k, n);
-        let Ok(Entry::Value(v)) = probe.entry(i) else {
+        let Entry::Value(v) = probe.entry(i) else {
             continue;
         };
         let b = match v {
@@ -827,8 +988,9 @@ fn search_check<P: Probe + Sync>(
             break;
         }
         let (i, v) = all[k as usize];
-        let agrees = Position::<Kinzoku>::from_setup(&layout.decode(i).to_setup())
-            .is_ok_and(|pos| verify::search_agrees(&pos, v, SEARCH_HORIZON));
+        let agrees = ix
+            .position(i)
+            .is_some_and(|pos| generic::search_agrees(&pos, v, SEARCH_HORIZON));
         if !agrees {
             bad.lock().unwrap_or_else(|e| e.into_inner()).push((i, v));
         }
@@ -839,21 +1001,25 @@ fn search_check<P: Probe + Sync>(
     (kinds, bad)
 }
 
-/// `kshogi solve kinzoku --verify`.
-fn verify_database(args: &SolveArgs, threads: usize) -> Result<String, CliError> {
+/// `kshogi solve <variant> --verify`.
+fn verify_database<I: Indexed + Clone>(
+    args: &SolveArgs,
+    threads: usize,
+) -> Result<String, CliError> {
     let t0 = Instant::now();
+    let name = <I::V as Variant>::NAME;
     let (path, rebuild) = match &args.db {
-        Some(p) => (p.clone(), "kshogi solve kinzoku --out FILE --force"),
+        Some(p) => (p.clone(), format!("kshogi solve {name} --out FILE --force")),
         None => (
-            db_path::default_path_or_error("--db").map_err(CliError::Database)?,
-            "kshogi solve kinzoku --force",
+            db_path::default_path_or_error(name, "--db").map_err(CliError::Database)?,
+            format!("kshogi solve {name} --force"),
         ),
     };
     if path.symlink_metadata().is_err() {
         let build = if args.db.is_some() {
-            "kshogi solve kinzoku --out FILE"
+            format!("kshogi solve {name} --out FILE")
         } else {
-            "kshogi solve kinzoku"
+            format!("kshogi solve {name}")
         };
         return Err(CliError::Database(format!(
             "no database at {}; build it with `{build}`",
@@ -866,12 +1032,14 @@ fn verify_database(args: &SolveArgs, threads: usize) -> Result<String, CliError>
         "reading and checking every block of {} ...",
         path.display()
     )));
-    let db = Database::open(&path).map_err(|e| db_error(e, Some(rebuild)))?;
-    let table = db.load_all().map_err(|e| db_error(e, Some(rebuild)))?;
+    let db = Database::<I>::open(&path).map_err(|e| db_error(e, Some(&rebuild)))?;
+    let table = db
+        .load_all(&|done, total| reporter.update("reading", true, done, total, "blocks", ""))
+        .map_err(|e| db_error(e, Some(&rebuild)))?;
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     let load_time = t0.elapsed();
-    let layout = Probe::layout(&table).clone();
-    let n = layout.len();
+    let ix = table.index().clone();
+    let n = ix.len();
 
     let t = Instant::now();
     let counted = count_entries(&table, threads, &reporter);
@@ -882,6 +1050,7 @@ fn verify_database(args: &SolveArgs, threads: usize) -> Result<String, CliError>
         draws: s.draws,
         illegal: s.illegal,
         longest_win: s.longest_win,
+        longest_loss: s.longest_loss,
     };
     let counts_time = t.elapsed();
 
@@ -891,7 +1060,7 @@ fn verify_database(args: &SolveArgs, threads: usize) -> Result<String, CliError>
         s => s,
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let (bellman_bad, checked) = bellman_check(&table, sample, seed, threads, &reporter)?;
+    let (bellman_bad, checked) = bellman_check(&table, sample, seed, threads, &reporter);
     let bellman_time = t.elapsed();
 
     let t = Instant::now();
@@ -913,16 +1082,18 @@ fn verify_database(args: &SolveArgs, threads: usize) -> Result<String, CliError>
         mismatches.push(MismatchJson {
             check: "bellman",
             index: Some(m.index),
-            sfen: entry_sfen(&layout, m.index),
+            sfen: entry_sfen(&ix, m.index),
             stored: entry_text(m.stored),
-            expected: entry_text(m.expected),
+            expected: m
+                .expected
+                .map_or_else(|| "(a successor has no value)".to_string(), entry_text),
         });
     }
     for &(i, v) in &search_bad {
         mismatches.push(MismatchJson {
             check: "search",
             index: Some(i),
-            sfen: entry_sfen(&layout, i),
+            sfen: entry_sfen(&ix, i),
             stored: value_text(v),
             expected: "something else (exhaustive search disagrees)".to_string(),
         });
@@ -932,7 +1103,7 @@ fn verify_database(args: &SolveArgs, threads: usize) -> Result<String, CliError>
     let report = VerifyReport {
         database: path.display().to_string(),
         bytes,
-        max_pieces: layout.max_pieces(),
+        coverage: ix.coverage(),
         entries: n,
         header,
         counted,
@@ -992,11 +1163,11 @@ fn verify_text(r: &VerifyReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "database: {} ({} bytes; {} entries, positions with at most {} pieces besides the kings)",
+        "database: {} ({} bytes; {} entries, {})",
         r.database,
         group(r.bytes),
         group(r.entries),
-        r.max_pieces
+        r.coverage
     );
     let _ = writeln!(
         out,

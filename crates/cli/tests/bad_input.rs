@@ -15,7 +15,7 @@
 //! - print no panic message (`panicked`, `RUST_BACKTRACE`, nor the panic hook's `internal
 //!   error ... this is a bug`);
 //! - leave no file behind (kshogi writes only to stdout; a partial output file would show
-//!   up in the directory). The default Kinzoku database path (`KSHOGI_DB`) points into that
+//!   up in the directory). The default database directory (`KSHOGI_DB`) is that
 //!   directory too, so neither `solve` nor `analyze` can touch a database of the machine.
 //!
 //! The small inputs are files in `tests/data/bad/`; the huge ones (10 MB) are made by the
@@ -333,7 +333,7 @@ fn cases(files: &Path) -> Vec<Case> {
         case("analyze db empty name", &["analyze", "--db", "", KINZOKU], 2, "--db"),
         // solve: only Kinzoku, options in range, files that are databases.
         case("solve kyoto", &["solve", "kyoto"], 1, "only Kinzoku and Dobutsu Shogi are small enough to solve"),
-        case("solve micro", &["solve", "micro", "--max-pieces", "1"], 1, "only Kinzoku and Dobutsu Shogi"),
+        case("solve micro", &["solve", "micro", "--max-pieces", "1"], 1, "far too many positions to solve"),
         case("solve dobutsu verify", &["solve", "dobutsu", "--verify"], 1, "no Dobutsu database file"),
         case("solve dobutsu bad pieces", &["solve", "dobutsu", "--pieces", "RX"], 2, "`X` in `RX`"),
         case("solve unknown variant", &["solve", "chess"], 2, "chess"),
@@ -341,8 +341,8 @@ fn cases(files: &Path) -> Vec<Case> {
         case("solve threads 0", &["solve", "kinzoku", "--threads", "0"], 2, "--threads"),
         case("solve threads text", &["solve", "kinzoku", "--threads", "many"], 2, "--threads"),
         case("solve threads huge", &["solve", "kinzoku", "--threads", "99999"], 2, "--threads"),
-        case("solve max-pieces 0", &["solve", "kinzoku", "--max-pieces", "0"], 2, "--max-pieces"),
-        case("solve max-pieces 7", &["solve", "kinzoku", "--max-pieces", "7"], 2, "--max-pieces"),
+        case("solve max-pieces 0", &["solve", "kinzoku", "--max-pieces", "0"], 2, "`0` is not a Kinzoku sub-game"),
+        case("solve max-pieces 7", &["solve", "kinzoku", "--max-pieces", "7"], 2, "`7` is not a Kinzoku sub-game"),
         case("solve out directory", &["solve", "kinzoku", "--max-pieces", "1", "--out", directory], 1, "is a directory"),
         case("solve out existing", &["solve", "kinzoku", "--max-pieces", "1", "--out", garbage_db], 1, "--force"),
         case("solve out and verify", &["solve", "kinzoku", "--verify", "--out", no_db], 2, "cannot be used with"),
@@ -417,7 +417,7 @@ fn run(dir: &Path, args: &[OsString], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kshogi"))
         .args(args)
         .current_dir(dir)
-        .env("KSHOGI_DB", dir.join("kinzoku.kdb"))
+        .env("KSHOGI_DB", dir)
         .env("RUST_BACKTRACE", "1")
         .env_remove("NO_COLOR")
         .stdin(Stdio::piped())

@@ -1,6 +1,7 @@
-//! `kshogi solve kinzoku` and `kshogi analyze` with its database, on small databases that
-//! build in about a second: `--max-pieces 2` (positions with at most two pieces besides the
-//! kings, closed under moves, so a game of their own) and `--max-pieces 1`.
+//! `kshogi solve <variant>` and `kshogi analyze` with its database, on small databases that
+//! build in about a second: for Kinzoku `--max-pieces 2` (positions with at most two pieces
+//! besides the kings, closed under moves, so a game of their own) and `--max-pieces 1`, for
+//! Dobutsu `--pieces R` (the lions and the two giraffes).
 //!
 //! Every command runs with a scratch `HOME` and without `KSHOGI_DB` and `XDG_DATA_HOME`, so
 //! a database installed on the machine is never read or overwritten. The positions whose
@@ -126,7 +127,11 @@ fn sorted(v: &serde_json::Value) -> Vec<String> {
 fn the_summary_adds_up() {
     let (path, s) = db2();
     assert_eq!(s["variant"], "kinzoku");
-    assert_eq!(s["max_pieces"], 2);
+    assert_eq!(s["scope"], 2);
+    assert_eq!(
+        s["coverage"],
+        "positions with at most 2 pieces besides the kings"
+    );
     let n = |k: &str| s[k].as_u64().unwrap_or_else(|| panic!("{k} in {s}"));
     assert_eq!(n("wins") + n("losses") + n("draws"), n("positions"), "{s}");
     assert_eq!(n("positions") + n("illegal"), n("entries"), "{s}");
@@ -189,7 +194,7 @@ fn text_summary_and_refusal_to_overwrite() {
         "\nstart position (cks/1i1/3/1I1/SKC b - 1): not covered",
         "\nlevels: ",
         "\ntime: start ",
-        "\nmemory peak: ",
+        "\nmemory: stated ",
         &format!("\nfile: {f} ("),
     ] {
         assert!(text.contains(line), "no `{line}` in:\n{text}");
@@ -214,11 +219,18 @@ fn text_summary_and_refusal_to_overwrite() {
 #[test]
 fn only_kinzoku_and_dobutsu_are_solved() {
     let home = scratch("other-variants");
-    for variant in ["kyoto", "micro", "KyotoShogi"] {
+    for (variant, name) in [
+        ("kyoto", "kyoto"),
+        ("micro", "micro"),
+        ("KyotoShogi", "kyoto"),
+    ] {
         let args = ["solve", variant];
         let e = failure(run_in(&home, &args, &[]), 1, &args, false);
         assert!(
-            e.contains("only Kinzoku and Dobutsu Shogi are small enough to solve"),
+            e.contains(&format!(
+                "{name} has far too many positions to solve; the variants kshogi solves are \
+                 kinzoku, dobutsu"
+            )),
             "{e}"
         );
     }
@@ -244,7 +256,7 @@ fn the_default_path_is_found_by_analyze() {
     let v = json(&ok_out(run_in(&home, &a, &[]), &a));
     assert_eq!(v["database"], file.to_str().unwrap(), "{v}");
     assert!(v["exact"].is_object(), "{v}");
-    // XDG_DATA_HOME comes before HOME, and KSHOGI_DB before both.
+    // XDG_DATA_HOME comes before HOME, and KSHOGI_DB (a directory) before both.
     let xdg = scratch("xdg");
     let x = xdg.to_str().unwrap();
     let out = run_in(&home, &a, &[("XDG_DATA_HOME", x)]);
@@ -255,15 +267,15 @@ fn the_default_path_is_found_by_analyze() {
     std::fs::copy(&file, &xdg_file).unwrap();
     let v = json(&ok_out(run_in(&home, &a, &[("XDG_DATA_HOME", x)]), &a));
     assert_eq!(v["database"], xdg_file.to_str().unwrap(), "{v}");
+    let dbs = scratch("kshogi-db-dir");
+    let db2_copy = dbs.join("kinzoku.kdb");
+    std::fs::copy(db2_path(), &db2_copy).unwrap();
+    let d = dbs.to_str().unwrap();
     let v = json(&ok_out(
-        run_in(
-            &home,
-            &a,
-            &[("XDG_DATA_HOME", x), ("KSHOGI_DB", db2_path())],
-        ),
+        run_in(&home, &a, &[("XDG_DATA_HOME", x), ("KSHOGI_DB", d)]),
         &a,
     ));
-    assert_eq!(v["database"], db2_path(), "{v}");
+    assert_eq!(v["database"], db2_copy.to_str().unwrap(), "{v}");
 }
 
 #[test]
@@ -527,8 +539,15 @@ fn a_damaged_database_is_an_error_never_an_answer() {
     let e = failure(kshogi(&args), 1, &args, false);
     assert!(e.contains(c) && e.contains("truncated"), "{e}");
     // The same file at the default path: the message says how to rebuild it.
+    let dbs = dir.join("dbs");
+    std::fs::create_dir_all(&dbs).unwrap();
+    std::fs::copy(&cut, dbs.join("kinzoku.kdb")).unwrap();
     let args = ["analyze", pos];
-    let out = run_in(&empty_home(), &args, &[("KSHOGI_DB", c)]);
+    let out = run_in(
+        &empty_home(),
+        &args,
+        &[("KSHOGI_DB", dbs.to_str().unwrap())],
+    );
     let e = failure(out, 1, &args, false);
     assert!(e.contains("kshogi solve kinzoku --force"), "{e}");
     // A damaged block (block 0 holds the positions with the kings alone): the file opens,
@@ -593,15 +612,110 @@ fn verify_passes_on_a_good_database() {
     assert!(e.contains("no database at") && e.contains(n), "{e}");
 }
 
+/// The Dobutsu sub-game with the lions and the two giraffes, built once: its file and its
+/// `--json` summary.
+fn dobutsu_r() -> &'static (PathBuf, serde_json::Value) {
+    static DB: OnceLock<(PathBuf, serde_json::Value)> = OnceLock::new();
+    DB.get_or_init(|| {
+        let path = scratch("dobutsu-r").join("d.kdb");
+        let p = path.to_str().unwrap();
+        let summary = json(&ok(&[
+            "solve", "dobutsu", "--pieces", "R", "--out", p, "--json",
+        ]));
+        (path, summary)
+    })
+}
+
 /// A Dobutsu sub-game (the lions and the two giraffes): its size is hand-derived, 88 lion
-/// pairs times 3 + 2 * 20 + C(10, 2) * 4 = 223 giraffe placements, and every entry passes
-/// the Bellman check (which uses forward move generation only).
+/// pairs times 3 + 2 * 20 + C(10, 2) * 4 = 223 giraffe placements, and every entry of its
+/// file passes the Bellman check (which uses forward move generation only).
 #[test]
 fn solve_dobutsu_sub_game() {
-    let text = ok(&["solve", "dobutsu", "--pieces", "R", "--json"]);
-    let v = json(&text);
+    let (path, v) = dobutsu_r();
+    assert_eq!(v["variant"], "dobutsu");
     assert_eq!(v["entries"], 88 * 223);
-    assert_eq!(v["bellman_checked"], 88 * 223);
-    assert_eq!(v["bellman_mismatches"], 0);
+    assert_eq!(
+        v["coverage"],
+        "positions with the lions and the giraffes only"
+    );
     assert!(v["wins"].as_u64().unwrap() > 0 && v["losses"].as_u64().unwrap() > 0);
+    assert!(v["start"].is_null(), "{v}");
+    assert_eq!(v["bytes"], std::fs::metadata(path).unwrap().len());
+    let p = path.to_str().unwrap();
+    let r = json(&ok(&[
+        "solve", "dobutsu", "--verify", "--db", p, "--sample", "all", "--json",
+    ]));
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(r["bellman"]["checked"], 88 * 223);
+    assert_eq!(r["bellman"]["mismatches"], 0);
+    assert_eq!(r["header"], r["counted"], "{r}");
+    // A second build refuses to replace the file.
+    let args = ["solve", "dobutsu", "--pieces", "R", "--out", p];
+    let e = failure(kshogi(&args), 1, &args, false);
+    assert!(e.contains("already exists") && e.contains("--force"), "{e}");
+    // A sub-game the index does not know: a usage error.
+    let args = ["solve", "dobutsu", "--pieces", "RX"];
+    let e = failure(kshogi(&args), 2, &args, false);
+    assert!(e.contains("`X`"), "{e}");
+}
+
+/// `kshogi analyze` answers Dobutsu positions from the database: the exact value and every
+/// optimal move (positions worked out by hand: a giraffe next to the White lion takes it).
+#[test]
+fn analyze_answers_dobutsu_from_the_database() {
+    let p = dobutsu_r().0.to_str().unwrap();
+    let an = |pos: &str| {
+        json(&ok(&[
+            "analyze",
+            "--json",
+            "--db",
+            p,
+            "--variant",
+            "dobutsu",
+            pos,
+        ]))
+    };
+    // White lion 2a, Black giraffes 1a and 2b, Black lion 2d: both giraffes take the lion.
+    let v = an("1kR/1R1/3/1K1 b - 1");
+    assert_eq!(v["database"], p, "{v}");
+    assert_eq!(v["exact"]["result"], "win", "{v}");
+    assert_eq!(v["exact"]["plies"], 1, "{v}");
+    assert_eq!(sorted(&v["exact"]["moves"]), ["1a2a", "2b2a"], "{v}");
+    assert_eq!(v["lines"][0]["source"], "database", "{v}");
+    assert_eq!(v["lines"][0]["score"]["mate"], 1, "{v}");
+    // The text output.
+    let text = ok(&[
+        "analyze",
+        "--db",
+        p,
+        "--color",
+        "never",
+        "--variant",
+        "dobutsu",
+        "1kR/1R1/3/1K1 b - 1",
+    ]);
+    assert!(text.contains("\nexact: win in 1 ply\n"), "{text}");
+    assert!(text.contains("\noptimal moves: "), "{text}");
+    // At the default path.
+    let home = scratch("dobutsu-home");
+    let file = home.join(".local/share/kshogi/dobutsu.kdb");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::copy(p, &file).unwrap();
+    let a = ["analyze", "--json", "1kR/1R1/3/1K1 b - 1"];
+    let v = json(&ok_out(run_in(&home, &a, &[]), &a));
+    assert_eq!(v["database"], file.to_str().unwrap(), "{v}");
+    assert_eq!(v["exact"]["plies"], 1, "{v}");
+    // The Kinzoku file is no Dobutsu database: an error, not a search.
+    let args = ["analyze", "--db", db2_path(), "1kR/1R1/3/1K1 b - 1"];
+    let e = failure(kshogi(&args), 1, &args, false);
+    assert!(e.contains("database of `kinzoku`, not of `dobutsu`"), "{e}");
+    // A damaged Dobutsu file at the default path: an error naming the file and the rebuild.
+    let mut b = std::fs::read(p).unwrap();
+    b[70] ^= 1;
+    std::fs::write(&file, &b).unwrap();
+    let e = failure(run_in(&home, &a, &[]), 1, &a, false);
+    assert!(
+        e.contains("checksum") && e.contains("kshogi solve dobutsu --force"),
+        "{e}"
+    );
 }

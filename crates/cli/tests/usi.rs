@@ -23,7 +23,7 @@ impl Usi {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kshogi"))
             .arg("usi")
             .args(args)
-            // An installed Kinzoku database must not answer for the search.
+            // An installed database must not answer for the search.
             .env("KSHOGI_DB", "/nonexistent/kshogi-tests/kinzoku.kdb")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -2,8 +2,9 @@
 //!
 //! The one place that lists kshogi's variants. Each variant is one line of the
 //! `registry!` invocation below: the name of its [`VariantKind`], its type (a rules crate's
-//! [`kshogi_core::Variant`]) and its evaluator (a tuned one, or the engine's
-//! [`PieceTableEval`](kshogi_engine::PieceTableEval) derived from the piece table).
+//! [`kshogi_core::Variant`]), its evaluator (a tuned one, or the engine's
+//! [`PieceTableEval`](kshogi_engine::PieceTableEval) derived from the piece table) and, for a
+//! variant the solver can index, `index` and the solver's index type.
 //! Everything a front end needs to stay generic comes from here:
 //!
 //! - [`VariantKind`]: a variant chosen at run time, with its names, aliases, KIF handicap
@@ -12,7 +13,10 @@
 //! - [`with_variant!`]: the one dispatch from a runtime [`VariantKind`] to code monomorphised
 //!   for the variant's type, so that no front end matches on the list of variants;
 //! - [`Registered`]: what every registered variant offers beyond [`kshogi_core::Variant`]
-//!   (its evaluator), and [`EngineFor`], the engine of a variant with that evaluator.
+//!   (its evaluator), and [`EngineFor`], the engine of a variant with that evaluator;
+//! - [`with_index!`] and [`VariantKind::SOLVABLE`]: the variants small enough for the
+//!   retrograde solver, each with its index (`kshogi_solver::Indexed`), so that `kshogi solve`
+//!   and the database lookups name no variant.
 //!
 //! ```
 //! use kshogi_core::{perft, Position};
@@ -23,9 +27,10 @@
 //! assert_eq!(nodes, 137); // the reference count (perft/reference.tsv)
 //! ```
 //!
-//! The registry sits above the rules crates, notation and the engine, and below the front
-//! ends (the command line, the USI loop, the fuzz targets). It must not depend on the
-//! command line or the solver, and no crate below it may depend on it.
+//! The registry sits above the rules crates, notation, the engine and the solver (for the
+//! index types only), and below the front ends (the command line, the USI loop, the fuzz
+//! targets). It must not depend on the command line or the USI loop, and no crate below it
+//! may depend on it.
 
 use kshogi_core::{Variant, VariantInfo};
 use kshogi_engine::{Engine, Evaluator};
@@ -46,7 +51,7 @@ pub type EngineFor<V> = Engine<V, <V as Registered>::Eval>;
 ///
 /// The first token is `$`, passed through so that the macro can define a macro.
 macro_rules! registry {
-    ($d:tt $( $(#[doc = $doc:literal])* $id:ident => $ty:ty, $eval:ty; )*) => {
+    ($d:tt $( $(#[doc = $doc:literal])* $id:ident => $ty:ty, $eval:ty $(, index $ix:ty)?; )*) => {
         /// A registered variant, chosen at run time. [`with_variant!`] turns it into the
         /// variant's type.
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -69,6 +74,25 @@ macro_rules! registry {
         }
 
         $( impl Registered for $ty { type Eval = $eval; } )*
+
+        impl VariantKind {
+            /// The variants the solver has an index for (`kshogi solve` builds their
+            /// databases), in the order of the registry.
+            pub const SOLVABLE: &'static [VariantKind] = &[ $( $( { let _ = stringify!($ix); VariantKind::$id }, )? )* ];
+        }
+
+        /// Runs an expression with a type alias for the solver's index
+        /// ([`kshogi_solver::Indexed`]) of the variant of a [`VariantKind`]:
+        /// `with_index!(kind, I => build::<I>(args))` is `Some` of the expression for a
+        /// variant in [`VariantKind::SOLVABLE`], `None` for the others.
+        #[macro_export]
+        macro_rules! with_index {
+            ($d kind:expr, $d i:ident => $d body:expr) => {
+                match $d kind {
+                    $( $d crate::VariantKind::$id => $d crate::__index_arm!([$($ix)?] $d i => $d body), )*
+                }
+            };
+        }
 
         /// Runs an expression with a type alias for the variant of a [`VariantKind`]:
         /// `with_variant!(kind, V => run::<V>(args))`. The expression is monomorphised for
@@ -94,11 +118,27 @@ registry! { $
     /// Micro Shogi, 4x5: a piece turns over when it captures.
     Micro => kshogi_rules_micro::Micro, kshogi_tuned_eval::MicroEval;
     /// Kinzoku Shogi, 3x5: no drops, king entry and the bare-king countdown.
-    Kinzoku => kshogi_rules_kinzoku::Kinzoku, kshogi_tuned_eval::KinzokuEval;
+    Kinzoku => kshogi_rules_kinzoku::Kinzoku, kshogi_tuned_eval::KinzokuEval,
+        index kshogi_solver::KinzokuIndex;
     /// Minishogi (5五将棋), 5x5: standard shogi pieces, promotion and drop rules.
     Minishogi => kshogi_rules_minishogi::Minishogi, kshogi_engine::PieceTableEval;
     /// Dobutsu Shogi, 3x4: no check rule; capture the lion or complete a try.
-    Dobutsu => kshogi_rules_dobutsu::Dobutsu, kshogi_engine::PieceTableEval;
+    Dobutsu => kshogi_rules_dobutsu::Dobutsu, kshogi_engine::PieceTableEval,
+        index kshogi_solver::DobutsuIndex;
+}
+
+/// One arm of [`with_index!`]: `None` for a variant without an index.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __index_arm {
+    ([] $i:ident => $body:expr) => {
+        None
+    };
+    ([$ix:ty] $i:ident => $body:expr) => {{
+        #[allow(dead_code)]
+        type $i = $ix;
+        Some($body)
+    }};
 }
 
 /// A name that no registered variant has.
@@ -328,6 +368,28 @@ mod tests {
         for &kind in VariantKind::ALL {
             let name = with_variant!(kind, V => <V as Variant>::NAME);
             assert_eq!(name, kind.name());
+        }
+    }
+
+    #[test]
+    fn solvable_variants_have_an_index_of_their_own_variant() {
+        assert_eq!(
+            VariantKind::SOLVABLE
+                .iter()
+                .map(|k| k.name())
+                .collect::<Vec<_>>(),
+            ["kinzoku", "dobutsu"]
+        );
+        for &kind in VariantKind::ALL {
+            let name = with_index!(kind, I => <<I as kshogi_solver::Indexed>::V as Variant>::NAME);
+            assert_eq!(
+                name.is_some(),
+                VariantKind::SOLVABLE.contains(&kind),
+                "{kind}"
+            );
+            if let Some(name) = name {
+                assert_eq!(name, kind.name());
+            }
         }
     }
 

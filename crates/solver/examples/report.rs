@@ -1,24 +1,28 @@
-//! Prints what docs/kinzoku-solution.md reports: the start position's value, one optimal
-//! line, the counts of the database, and the positions reachable from the start.
+//! Prints what docs/kinzoku-solution.md reports from a Kinzoku database file: the start
+//! position's value, one optimal line, the counts of the database, and a position with the
+//! longest win.
 //!
-//! `cargo run --release -p kshogi-solver --example report -- <db file> [--reach]`
+//! `cargo run --release -p kshogi-solver --example report -- <kinzoku db file>`
 use kshogi_core::{Game, Position};
 use kshogi_notation::{move_to_usi, to_sfen};
 use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_solver::db::{Database, Probe};
-use kshogi_solver::{optimal_line, reachable, Entry, Value};
+use kshogi_solver::db::{Database, Loaded, Probe};
+use kshogi_solver::{optimal_line, Entry, Indexed, KinzokuIndex, Value};
 use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let path = std::path::PathBuf::from(&args[1]);
     let t0 = Instant::now();
-    let db = Database::open(&path).expect("database opens");
-    let table = db.load_all().expect("database loads");
+    let db = Database::<KinzokuIndex>::open(&path).expect("database opens");
+    let table = db.load_all(&|_, _| {}).expect("database loads");
     eprintln!("loaded in {:.1} s", t0.elapsed().as_secs_f64());
     println!("summary: {:?}", db.summary());
     let start = Position::<Kinzoku>::start();
-    let (v, moves) = table.moves(&start).expect("start covered");
+    let (v, moves) = table
+        .moves(&start)
+        .expect("a loaded file reads")
+        .expect("start covered");
     println!("start: {v}");
     for (m, mv) in &moves {
         println!("  {} -> {mv}", move_to_usi::<Kinzoku>(*m));
@@ -33,23 +37,20 @@ fn main() {
     let s = db.summary();
     println!("longest win: {}", s.longest_win);
     // One position with the longest win: scan for it.
-    let layout = table.layout().clone();
-    for i in 0..layout.len() {
-        if table.entry(i).unwrap() == Entry::Value(Value::Win(s.longest_win as u16)) {
-            let pos = Position::from_setup(&layout.decode(i).to_setup()).unwrap();
+    for i in 0..table.index().len() {
+        if table.entry(i) == Entry::Value(Value::Win(s.longest_win as u16)) {
+            let pos = table
+                .index()
+                .position(i)
+                .expect("a won entry holds a position");
             println!("longest win at {}", to_sfen(&pos));
             print_line(&table, &pos);
             break;
         }
     }
-    if args.iter().any(|a| a == "--reach") {
-        let t1 = Instant::now();
-        let r = reachable(&table, &start, 2, &|ply, n| eprintln!("ply {ply}: {n}")).expect("reach");
-        println!("reachable: {r:?} in {:.1} s", t1.elapsed().as_secs_f64());
-    }
 }
 
-fn print_line(table: &impl Probe, pos: &Position<Kinzoku>) {
+fn print_line(table: &Loaded<KinzokuIndex>, pos: &Position<Kinzoku>) {
     let line = optimal_line(table, pos, 300).expect("line");
     let mut game = Game::new(*pos);
     let mut text = Vec::new();

@@ -1,34 +1,35 @@
 //! The database file, and looking positions up.
 //!
-//! # Format (version 1, all integers little-endian)
+//! # Format (version 2, all integers little-endian)
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `KSHOGIDB` |
-//! | 4 | format version (1) |
+//! | 4 | format version (2) |
 //! | 4 | header length in bytes (to the end of the header checksum) |
-//! | 16 | variant name, `kinzoku`, zero-padded |
-//! | 4 | index scheme version ([`crate::index::LAYOUT_VERSION`]) |
-//! | 4 | largest number of non-king pieces covered |
-//! | 4 | countdown length (5) |
+//! | 16 | variant name ([`Variant::NAME`]), zero-padded |
+//! | 4 | index scheme version ([`Indexed::SCHEME`]) |
+//! | 4 | index scope, the whole game or a sub-game ([`Indexed::scope`]) |
 //! | 4 | bytes per entry (1 or 2) |
 //! | 8 | entries |
 //! | 4 | entries per block |
 //! | 4 | blocks |
-//! | 5 x 8 | wins, losses, draws, illegal entries, longest win |
+//! | 6 x 8 | wins, losses, draws, entries that hold no position, longest win, longest loss |
 //! | 16 per block | offset in the file (8), compressed length (4), CRC-32 of the block's entries (4) |
 //! | 4 | CRC-32 of everything above |
 //!
 //! Then the blocks, each a zlib stream of its entries ([`crate::value::encode`]). Opening
-//! checks the magic, the versions, the header checksum, that the layout has the stated size,
-//! and that the file is exactly as long as the blocks say; every block read is checked
-//! against its checksum. A damaged or truncated file gives a [`DbError`], never a value.
+//! checks the magic, the format version, that the file holds the whole header and the
+//! header checksum, then that the file is for the variant, index scheme and a scope of the
+//! index it is opened with and that the index has the stated size, and that the file is
+//! exactly as long as the blocks say; every block read is checked against its checksum. A
+//! damaged or truncated file, or a file of another variant or version, gives a [`DbError`],
+//! never a value. Version 1 (Kinzoku only, before the generic solver) is refused with a
+//! message saying to rebuild the file.
 
-use crate::index::{Compact, Layout, LAYOUT_VERSION};
-use crate::retro::Solved;
+use crate::generic::{outcome_value, Indexed, Table};
 use crate::value::{decode, encode, Entry, Value};
-use kshogi_core::{Move, Position};
-use kshogi_rules_kinzoku::{Kinzoku, COUNTDOWN_MOVES};
+use kshogi_core::{Move, Position, Variant};
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -39,10 +40,13 @@ use std::sync::{Arc, Mutex};
 /// Magic bytes at the start of a database file.
 pub const MAGIC: &[u8; 8] = b"KSHOGIDB";
 /// The file format version this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Entries per block.
 pub const BLOCK_ENTRIES: u32 = 1 << 16;
-const FIXED_HEADER: usize = 8 + 4 + 4 + 16 + 4 * 4 + 8 + 4 + 4 + 5 * 8;
+/// Bytes of the header before the block table.
+const FIXED_HEADER: usize = 8 + 4 + 4 + 16 + 4 + 4 + 4 + 8 + 4 + 4 + 6 * 8;
+/// Bytes of the variant name field.
+const NAME_BYTES: usize = 16;
 
 /// Why a database cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -56,17 +60,15 @@ pub enum DbError {
         source: io::Error,
     },
     /// The file is not a kshogi database, or of another version or variant, or damaged.
-    #[error("{path}: not a usable Kinzoku database: {why}")]
+    #[error("{path}: not a usable database: {why}")]
     Bad {
         /// The file.
         path: PathBuf,
         /// What is wrong.
         why: String,
     },
-    /// The position has more pieces than the database covers.
-    #[error("the database covers positions with at most {0} pieces besides the kings")]
-    NotCovered(usize),
-    /// The database says a valid position is illegal: the file does not match these rules.
+    /// The database says a valid position is no position: the file does not match these
+    /// rules.
     #[error("the database does not know this position; it was built for other rules")]
     Inconsistent,
 }
@@ -80,89 +82,110 @@ pub struct Summary {
     pub losses: u64,
     /// Valid positions drawn.
     pub draws: u64,
-    /// Entries that are not valid positions.
+    /// Entries that hold no position.
     pub illegal: u64,
     /// Longest win in plies.
     pub longest_win: u64,
+    /// Longest loss in plies.
+    pub longest_loss: u64,
 }
 
-/// Something that knows the value of every position of a layout: a solved table in memory,
-/// or a database file.
-pub trait Probe {
-    /// The layout.
-    fn layout(&self) -> &Layout;
+/// Something that knows the value of every position of an index: a solved table in
+/// memory, a database file, or a whole file loaded into memory.
+pub trait Probe: Sync {
+    /// The index.
+    type I: Indexed;
+
+    /// The index.
+    fn index(&self) -> &Self::I;
 
     /// The entry at an index.
     fn entry(&self, index: u64) -> Result<Entry, DbError>;
 
-    /// The value of a position, for its side to move.
-    fn value(&self, pos: &Position<Kinzoku>) -> Result<Value, DbError> {
-        let c = Compact::from_position(pos);
-        let layout = self.layout();
-        let Some(i) = layout.index_any(&c) else {
-            return Err(DbError::NotCovered(layout.max_pieces()));
+    /// The value of a position for its side to move; `Ok(None)` when the index does not
+    /// cover it (a sub-game). A finished game without an entry (the Dobutsu lion captured)
+    /// has the value of its outcome.
+    #[allow(clippy::type_complexity)]
+    fn value(&self, pos: &Position<<Self::I as Indexed>::V>) -> Result<Option<Value>, DbError> {
+        let Some(i) = self.index().index_any(pos) else {
+            return Ok(pos.outcome().map(|o| outcome_value(pos, o)));
         };
         match self.entry(i)? {
             Entry::Illegal => Err(DbError::Inconsistent),
-            Entry::Value(v) => Ok(v),
+            Entry::Value(v) => Ok(Some(v)),
         }
     }
 
     /// The value of a position and of each of its legal moves, for the side to move, best
-    /// first (then in generation order).
-    fn moves(&self, pos: &Position<Kinzoku>) -> Result<(Value, Vec<(Move, Value)>), DbError> {
-        let v = self.value(pos)?;
+    /// first (then in generation order); `Ok(None)` when the index does not cover it or one
+    /// of its successors.
+    #[allow(clippy::type_complexity)]
+    fn moves(
+        &self,
+        pos: &Position<<Self::I as Indexed>::V>,
+    ) -> Result<Option<(Value, Vec<(Move, Value)>)>, DbError> {
+        let Some(v) = self.value(pos)? else {
+            return Ok(None);
+        };
         let mut out = Vec::new();
         for m in pos.legal_moves().iter() {
-            let after = pos.after(*m);
-            out.push((*m, self.value(&after)?.back()));
+            let Some(after) = self.value(&pos.after(*m))? else {
+                return Ok(None);
+            };
+            out.push((*m, after.back()));
         }
         out.sort_by_key(|&(_, mv)| -mv.rank());
-        Ok((v, out))
-    }
-
-    /// The moves that keep the value of the position (all optimal moves).
-    fn best_moves(&self, pos: &Position<Kinzoku>) -> Result<(Value, Vec<Move>), DbError> {
-        let (v, moves) = self.moves(pos)?;
-        let best = moves
-            .iter()
-            .filter(|&&(_, mv)| mv == v)
-            .map(|&(m, _)| m)
-            .collect();
-        Ok((v, best))
+        Ok(Some((v, out)))
     }
 }
 
-impl Probe for Solved {
-    fn layout(&self) -> &Layout {
-        Solved::layout(self)
+impl<I: Indexed> Probe for Table<I> {
+    type I = I;
+
+    fn index(&self) -> &I {
+        Table::index(self)
     }
 
     fn entry(&self, index: u64) -> Result<Entry, DbError> {
-        Ok(Solved::entry(self, index))
+        Ok(Table::entry(self, index))
     }
 }
 
-/// A whole table of file codes in memory (see [`Database::load_all`]).
-pub struct Table {
-    layout: Layout,
+/// A whole database file in memory, checked (see [`Database::load_all`]).
+pub struct Loaded<I: Indexed> {
+    index: I,
     width: usize,
     data: Vec<u8>,
 }
 
-impl Probe for Table {
-    fn layout(&self) -> &Layout {
-        &self.layout
-    }
-
-    fn entry(&self, index: u64) -> Result<Entry, DbError> {
+impl<I: Indexed> Loaded<I> {
+    /// The entry at an index (a loaded file cannot fail).
+    pub fn entry(&self, index: u64) -> Entry {
         let i = index as usize;
         let code = if self.width == 1 {
             self.data[i] as u16
         } else {
             u16::from_le_bytes([self.data[2 * i], self.data[2 * i + 1]])
         };
-        Ok(decode(code))
+        decode(code)
+    }
+
+    /// The value of a position for its side to move, or `None` when the index does not
+    /// cover it or its entry holds no position (see [`Probe::value`]).
+    pub fn value(&self, pos: &Position<I::V>) -> Option<Value> {
+        Probe::value(self, pos).ok().flatten()
+    }
+}
+
+impl<I: Indexed> Probe for Loaded<I> {
+    type I = I;
+
+    fn index(&self) -> &I {
+        &self.index
+    }
+
+    fn entry(&self, index: u64) -> Result<Entry, DbError> {
+        Ok(Loaded::entry(self, index))
     }
 }
 
@@ -172,10 +195,11 @@ struct BlockRef {
     crc: u32,
 }
 
-/// An open database file. Blocks are read on demand and kept in a small cache.
-pub struct Database {
+/// An open database file of the index `I`. Blocks are read on demand and kept in a small
+/// cache.
+pub struct Database<I: Indexed> {
     path: PathBuf,
-    layout: Layout,
+    index: I,
     width: usize,
     entries: u64,
     blocks: Vec<BlockRef>,
@@ -196,59 +220,90 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(x)
 }
 
-impl Database {
-    /// Opens and checks a database file.
-    pub fn open(path: &Path) -> Result<Database, DbError> {
+/// The first fields of a file, checked: its length, the format version and the variant
+/// name.
+struct Front {
+    file: File,
+    file_len: u64,
+    head: Vec<u8>,
+    name: String,
+}
+
+fn bad(path: &Path, why: String) -> DbError {
+    DbError::Bad {
+        path: path.to_path_buf(),
+        why,
+    }
+}
+
+fn read_front(path: &Path) -> Result<Front, DbError> {
+    let io = |source| DbError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = File::open(path).map_err(io)?;
+    let file_len = file.metadata().map_err(io)?.len();
+    if file_len < 12 {
+        return Err(bad(
+            path,
+            format!("the file is {file_len} bytes long, shorter than a header (truncated?)"),
+        ));
+    }
+    let mut head = vec![0u8; FIXED_HEADER.min(file_len as usize)];
+    file.read_exact(&mut head).map_err(io)?;
+    if &head[0..8] != MAGIC {
+        return Err(bad(path, "it does not start with KSHOGIDB".into()));
+    }
+    let version = le_u32(&head, 8);
+    if version != FORMAT_VERSION {
+        return Err(bad(
+            path,
+            format!(
+                "format version {version}; this kshogi reads version {FORMAT_VERSION} only \
+                 (build the database again)"
+            ),
+        ));
+    }
+    if head.len() < FIXED_HEADER {
+        return Err(bad(
+            path,
+            format!("the file is {file_len} bytes long, shorter than a header: truncated"),
+        ));
+    }
+    let field = &head[16..16 + NAME_BYTES];
+    let name_end = field.iter().position(|&b| b == 0).unwrap_or(NAME_BYTES);
+    let name = String::from_utf8_lossy(&field[..name_end]).into_owned();
+    Ok(Front {
+        file,
+        file_len,
+        head,
+        name,
+    })
+}
+
+/// The variant name ([`Variant::NAME`]) a database file says it is for, read from its
+/// header without checking the rest: to choose the index to open it with.
+pub fn variant_of(path: &Path) -> Result<String, DbError> {
+    read_front(path).map(|f| f.name)
+}
+
+impl<I: Indexed> Database<I> {
+    /// Opens and checks a database file of the variant of `I`, for the scope the file
+    /// states.
+    pub fn open(path: &Path) -> Result<Database<I>, DbError> {
         let io = |source| DbError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let bad = |why: String| DbError::Bad {
-            path: path.to_path_buf(),
-            why,
-        };
-        let mut file = File::open(path).map_err(io)?;
-        let file_len = file.metadata().map_err(io)?.len();
-        let mut head = vec![0u8; FIXED_HEADER];
-        if file_len < FIXED_HEADER as u64 {
-            return Err(bad(format!(
-                "the file is {file_len} bytes long, shorter than a header"
-            )));
-        }
-        file.read_exact(&mut head).map_err(io)?;
-        if &head[0..8] != MAGIC {
-            return Err(bad("it does not start with KSHOGIDB".into()));
-        }
-        let version = le_u32(&head, 8);
-        if version != FORMAT_VERSION {
-            return Err(bad(format!(
-                "format version {version}; this kshogi reads version {FORMAT_VERSION}"
-            )));
-        }
+        let bad = |why: String| bad(path, why);
+        let Front {
+            mut file,
+            file_len,
+            head,
+            name,
+        } = read_front(path)?;
         let header_len = le_u32(&head, 12) as u64;
-        let name_end = head[16..32].iter().position(|&b| b == 0).unwrap_or(16);
-        let name = String::from_utf8_lossy(&head[16..16 + name_end]).into_owned();
-        if name != "kinzoku" {
-            return Err(bad(format!("it is a database of `{name}`, not kinzoku")));
-        }
-        let layout_version = le_u32(&head, 32);
-        let max_pieces = le_u32(&head, 36) as usize;
-        let countdown = le_u32(&head, 40);
-        let width = le_u32(&head, 44) as usize;
-        let entries = le_u64(&head, 48);
-        let block_entries = le_u32(&head, 56);
-        let nblocks = le_u32(&head, 60) as u64;
-        if layout_version != LAYOUT_VERSION {
-            return Err(bad(format!(
-                "index scheme {layout_version}; this kshogi uses {LAYOUT_VERSION}"
-            )));
-        }
-        if countdown != COUNTDOWN_MOVES as u32 {
-            return Err(bad(format!("built for a countdown of {countdown} moves")));
-        }
-        if max_pieces > 6 || !(width == 1 || width == 2) || block_entries != BLOCK_ENTRIES {
-            return Err(bad("the header's sizes are out of range".into()));
-        }
+        let nblocks = le_u32(&head, 56) as u64;
         let expect_header = FIXED_HEADER as u64 + 16 * nblocks + 4;
         if header_len != expect_header {
             return Err(bad(format!(
@@ -260,13 +315,6 @@ impl Database {
                 "the file is {file_len} bytes long, shorter than its own header ({header_len} bytes): truncated"
             )));
         }
-        let layout = Layout::new(max_pieces);
-        if layout.len() != entries || nblocks != entries.div_ceil(BLOCK_ENTRIES as u64) {
-            return Err(bad(format!(
-                "{entries} entries in {nblocks} blocks do not fit the index ({} entries)",
-                layout.len()
-            )));
-        }
         let mut rest = vec![0u8; (header_len as usize) - FIXED_HEADER];
         file.read_exact(&mut rest).map_err(io)?;
         let mut hasher = crc32fast::Hasher::new();
@@ -274,6 +322,36 @@ impl Database {
         hasher.update(&rest[..rest.len() - 4]);
         if hasher.finalize() != le_u32(&rest, rest.len() - 4) {
             return Err(bad("the header checksum does not match".into()));
+        }
+        let want = <I::V as Variant>::NAME;
+        if name != want {
+            return Err(bad(format!(
+                "it is a database of `{name}`, not of `{want}`"
+            )));
+        }
+        let scheme = le_u32(&head, 32);
+        let scope = le_u32(&head, 36);
+        let width = le_u32(&head, 40) as usize;
+        let entries = le_u64(&head, 44);
+        let block_entries = le_u32(&head, 52);
+        if scheme != I::SCHEME {
+            return Err(bad(format!(
+                "index scheme {scheme}; this kshogi numbers {want} positions by scheme {} \
+                 (build the database again)",
+                I::SCHEME
+            )));
+        }
+        let Some(index) = I::with_scope(scope) else {
+            return Err(bad(format!("scope {scope} is no part of {want}")));
+        };
+        if !(width == 1 || width == 2) || block_entries != BLOCK_ENTRIES {
+            return Err(bad("the header's sizes are out of range".into()));
+        }
+        if index.len() != entries || nblocks != entries.div_ceil(BLOCK_ENTRIES as u64) {
+            return Err(bad(format!(
+                "{entries} entries in {nblocks} blocks do not fit the index ({} entries)",
+                index.len()
+            )));
         }
         let mut blocks = Vec::with_capacity(nblocks as usize);
         let mut expect_offset = header_len;
@@ -296,15 +374,16 @@ impl Database {
             )));
         }
         let summary = Summary {
-            wins: le_u64(&head, 64),
-            losses: le_u64(&head, 72),
-            draws: le_u64(&head, 80),
-            illegal: le_u64(&head, 88),
-            longest_win: le_u64(&head, 96),
+            wins: le_u64(&head, 60),
+            losses: le_u64(&head, 68),
+            draws: le_u64(&head, 76),
+            illegal: le_u64(&head, 84),
+            longest_win: le_u64(&head, 92),
+            longest_loss: le_u64(&head, 100),
         };
         Ok(Database {
             path: path.to_path_buf(),
-            layout,
+            index,
             width,
             entries,
             blocks,
@@ -322,6 +401,11 @@ impl Database {
     /// Counts stored in the header.
     pub fn summary(&self) -> Summary {
         self.summary
+    }
+
+    /// Bytes per entry before compression.
+    pub fn width(&self) -> usize {
+        self.width
     }
 
     fn block(&self, b: u32) -> Result<Arc<Vec<u8>>, DbError> {
@@ -355,10 +439,7 @@ impl Database {
     }
 
     fn unpack(&self, b: u32, raw: &[u8]) -> Result<Vec<u8>, DbError> {
-        let bad = |why: String| DbError::Bad {
-            path: self.path.clone(),
-            why,
-        };
+        let bad = |why: String| bad(&self.path, why);
         let want = self.block_len(b);
         let mut data = Vec::with_capacity(want);
         let mut z = flate2::read::ZlibDecoder::new(raw);
@@ -378,31 +459,42 @@ impl Database {
         Ok(data)
     }
 
-    /// Reads and checks every block, and returns the whole table in memory.
-    pub fn load_all(&self) -> Result<Table, DbError> {
+    /// Reads and checks every block, and returns the whole table in memory; `progress` is
+    /// called with the blocks done and the total.
+    pub fn load_all(&self, progress: &dyn Fn(u64, u64)) -> Result<Loaded<I>, DbError>
+    where
+        I: Clone,
+    {
         let mut data = Vec::with_capacity(self.entries as usize * self.width);
         let mut f = self.file.lock().expect("no panics");
         let io = |source| DbError::Io {
             path: self.path.clone(),
             source,
         };
+        let n = self.blocks.len() as u64;
         for (b, r) in self.blocks.iter().enumerate() {
             let mut raw = vec![0u8; r.len as usize];
             f.seek(SeekFrom::Start(r.offset)).map_err(io)?;
             f.read_exact(&mut raw).map_err(io)?;
             data.extend_from_slice(&self.unpack(b as u32, &raw)?);
+            if b % 256 == 255 {
+                progress(b as u64 + 1, n);
+            }
         }
-        Ok(Table {
-            layout: self.layout.clone(),
+        progress(n, n);
+        Ok(Loaded {
+            index: self.index.clone(),
             width: self.width,
             data,
         })
     }
 }
 
-impl Probe for Database {
-    fn layout(&self) -> &Layout {
-        &self.layout
+impl<I: Indexed> Probe for Database<I> {
+    type I = I;
+
+    fn index(&self) -> &I {
+        &self.index
     }
 
     fn entry(&self, index: u64) -> Result<Entry, DbError> {
@@ -427,11 +519,18 @@ pub struct Written {
     pub width: usize,
 }
 
-/// Writes a solved table to `path`, through a temporary file beside it that is renamed into
-/// place at the end, so that a failure never leaves a half-written database. `progress` is
-/// called with the blocks done and the total.
-pub fn write(
-    solved: &Solved,
+/// The temporary file [`write`] writes beside `path` before renaming it into place.
+pub fn temp_path(path: &Path) -> PathBuf {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    PathBuf::from(tmp)
+}
+
+/// Writes a solved table to `path`, through a temporary file beside it ([`temp_path`])
+/// that is renamed into place at the end, so that a failure never leaves a half-written
+/// database. `progress` is called with the blocks done and the total.
+pub fn write<I: Indexed>(
+    table: &Table<I>,
     path: &Path,
     threads: usize,
     progress: &(dyn Fn(u64, u64) + Sync),
@@ -440,14 +539,15 @@ pub fn write(
         path: path.to_path_buf(),
         source,
     };
-    let stats = solved.stats();
+    let stats = table.stats();
     let longest = stats.longest_win.0.max(stats.longest_loss.0);
     let width = if 3 + 2 * (longest as u32) <= 255 {
         1
     } else {
         2
     };
-    let entries = solved.layout().len();
+    let index = table.index();
+    let entries = index.len();
     let nblocks = entries.div_ceil(BLOCK_ENTRIES as u64);
     // Each block's compressed bytes and the CRC-32 of its entries, filled in by the threads.
     type Packed = Mutex<Option<(Vec<u8>, u32)>>;
@@ -465,7 +565,7 @@ pub fn write(
                 let hi = (lo + BLOCK_ENTRIES as u64).min(entries);
                 let mut raw = Vec::with_capacity((hi - lo) as usize * width);
                 for i in lo..hi {
-                    let code = encode(solved.entry(i));
+                    let code = encode(table.entry(i));
                     if width == 1 {
                         raw.push(code as u8);
                     } else {
@@ -497,12 +597,13 @@ pub fn write(
     head.extend_from_slice(MAGIC);
     head.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     head.extend_from_slice(&(header_len as u32).to_le_bytes());
-    let mut name = [0u8; 16];
-    name[..7].copy_from_slice(b"kinzoku");
-    head.extend_from_slice(&name);
-    head.extend_from_slice(&LAYOUT_VERSION.to_le_bytes());
-    head.extend_from_slice(&(solved.layout().max_pieces() as u32).to_le_bytes());
-    head.extend_from_slice(&(COUNTDOWN_MOVES as u32).to_le_bytes());
+    let name = <I::V as Variant>::NAME.as_bytes();
+    assert!(name.len() <= NAME_BYTES, "variant names fit the header");
+    let mut field = [0u8; NAME_BYTES];
+    field[..name.len()].copy_from_slice(name);
+    head.extend_from_slice(&field);
+    head.extend_from_slice(&I::SCHEME.to_le_bytes());
+    head.extend_from_slice(&index.scope().to_le_bytes());
     head.extend_from_slice(&(width as u32).to_le_bytes());
     head.extend_from_slice(&entries.to_le_bytes());
     head.extend_from_slice(&BLOCK_ENTRIES.to_le_bytes());
@@ -513,9 +614,11 @@ pub fn write(
         stats.draws,
         stats.illegal,
         stats.longest_win.0 as u64,
+        stats.longest_loss.0 as u64,
     ] {
         head.extend_from_slice(&x.to_le_bytes());
     }
+    debug_assert_eq!(head.len(), FIXED_HEADER);
     let mut offset = header_len;
     for (data, crc) in &blocks {
         head.extend_from_slice(&offset.to_le_bytes());
@@ -527,9 +630,7 @@ pub fn write(
     head.extend_from_slice(&crc.to_le_bytes());
     debug_assert_eq!(head.len() as u64, header_len);
 
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp-{}", std::process::id()));
-    let tmp = PathBuf::from(tmp);
+    let tmp = temp_path(path);
     let result = (|| -> io::Result<()> {
         let mut f = io::BufWriter::new(File::create(&tmp)?);
         f.write_all(&head)?;
@@ -548,4 +649,31 @@ pub fn write(
         bytes: offset,
         width,
     })
+}
+
+/// An optimal line from `pos`: at each ply one move that keeps the value (the first in
+/// generation order among the best), until the game ends (a drawn line ends when a position
+/// occurs for the fourth time, or as the rules end a game by repetition), the probe does not
+/// cover a position, or `max_plies` moves are played.
+#[allow(clippy::type_complexity)]
+pub fn optimal_line<P: Probe + ?Sized>(
+    probe: &P,
+    pos: &Position<<P::I as Indexed>::V>,
+    max_plies: usize,
+) -> Result<Vec<(Move, Value)>, DbError> {
+    let mut line = Vec::new();
+    let mut game = kshogi_core::Game::new(*pos);
+    while line.len() < max_plies && game.outcome().is_none() {
+        let Some((v, moves)) = probe.moves(game.position())? else {
+            break;
+        };
+        let Some(&(m, _)) = moves.iter().find(|&&(_, mv)| mv == v) else {
+            break;
+        };
+        line.push((m, v));
+        if game.play(m).is_err() {
+            break;
+        }
+    }
+    Ok(line)
 }

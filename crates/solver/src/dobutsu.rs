@@ -393,9 +393,75 @@ fn color_of(bit: u8) -> Color {
     }
 }
 
+/// The names of the three kinds besides the lions, in the order of
+/// [`DobutsuIndex::with_kinds`].
+const KIND_NAMES: [&str; 3] = ["giraffes", "elephants", "chicks"];
+
+impl DobutsuIndex {
+    /// Which of the giraffes, elephants and chicks the index keeps.
+    pub fn kinds(&self) -> [bool; 3] {
+        self.totals.map(|t| t > 0)
+    }
+}
+
 impl Indexed for DobutsuIndex {
     type V = Dobutsu;
     type Compact = DState;
+
+    const SCHEME: u32 = 1;
+
+    fn full() -> DobutsuIndex {
+        DobutsuIndex::full()
+    }
+
+    /// Bit 0: the giraffes, bit 1: the elephants, bit 2: the chicks (7: the whole game).
+    fn scope(&self) -> u32 {
+        self.kinds()
+            .iter()
+            .enumerate()
+            .map(|(k, &on)| u32::from(on) << k)
+            .sum()
+    }
+
+    fn with_scope(scope: u32) -> Option<DobutsuIndex> {
+        (scope < 8).then(|| DobutsuIndex::with_kinds([0, 1, 2].map(|k| scope & (1 << k) != 0)))
+    }
+
+    /// The letters of the kinds kept besides the lions: `R` (giraffes), `B` (elephants),
+    /// `P` (chicks), as in the SFEN; `all` for the whole game.
+    fn sub_game(text: &str) -> Result<DobutsuIndex, String> {
+        if text.eq_ignore_ascii_case("all") {
+            return Ok(DobutsuIndex::full());
+        }
+        let mut kinds = [false; 3];
+        for ch in text.chars() {
+            match ch.to_ascii_uppercase() {
+                'R' | 'G' => kinds[0] = true,
+                'B' | 'E' => kinds[1] = true,
+                'P' | 'C' => kinds[2] = true,
+                _ => {
+                    return Err(format!(
+                        "`{ch}` in `{text}` is not a Dobutsu piece pair (R giraffes, B \
+                         elephants, P chicks)"
+                    ))
+                }
+            }
+        }
+        Ok(DobutsuIndex::with_kinds(kinds))
+    }
+
+    fn coverage(&self) -> String {
+        let kept: Vec<&str> = (0..3)
+            .filter(|&k| self.totals[k] > 0)
+            .map(|k| KIND_NAMES[k])
+            .collect();
+        match kept.as_slice() {
+            [] => "positions with the lions alone".to_string(),
+            [one] => format!("positions with the lions and the {one} only"),
+            [a, b] => format!("positions with the lions, the {a} and the {b} only"),
+            _ => "every position of the game".to_string(),
+        }
+    }
 
     fn len(&self) -> u64 {
         self.len

@@ -1,39 +1,38 @@
 //! # kshogi-solver
 //!
 //! Small variants solved outright by retrograde analysis: win, loss or draw and the
-//! distance to the end in plies under perfect play, for every position. [`generic`] is the
-//! solver for any variant whose positions can be indexed ([`generic::Indexed`]: the index
-//! with its symmetries, and un-moves); [`dobutsu`] indexes Dobutsu Shogi (drops), and
-//! [`index::Layout`] Kinzoku Shogi (the bare-king countdown as part of the state). The
-//! Kinzoku-only solver below ([`retro`]) and its database file are still the ones
-//! `kshogi solve kinzoku` uses; the generic solver gives the same entries (tested).
+//! distance to the end in plies under perfect play, for every position. There is one
+//! solver, [`generic`], for any variant whose positions can be indexed; what it needs to
+//! know about a variant is an [`Indexed`] implementation (a perfect index of the positions
+//! with their symmetries, and un-move generation), which lives beside the solver, one
+//! module per variant.
 //!
-//! - [`generic`]: the generic solver, the Bellman check, exhaustive search, reachability.
-//! - [`dobutsu`]: the Dobutsu index and un-moves.
-//! - [`index`]: a perfect index of the positions with Black to move (White to move is the
-//!   colour-swapped, rotated image).
-//! - [`retro`]: the solver ([`solve`]), with un-move generation.
-//! - [`reach`]: the positions reachable from the start, and optimal lines.
-//! - [`db`]: the versioned, checksummed database file, and lookups ([`Database`]).
-//! - [`verify`]: checks that do not use the retrograde code: the Bellman check (every value
-//!   agrees with the values of the successors, by forward move generation) and exhaustive
-//!   search to the stated distance.
+//! - [`generic`]: the [`Indexed`] trait, the solver ([`solve`]: level-by-level propagation
+//!   of wins and losses in parallel, draws where nothing is resolved), the Bellman check
+//!   (every value agrees with its successors' by forward move generation), exhaustive
+//!   search on small positions, and the positions reachable from the start.
+//! - [`kinzoku`]: the Kinzoku Shogi index (the bare-king countdown is part of the state)
+//!   and its un-moves.
+//! - [`dobutsu`]: the Dobutsu Shogi index (pieces in hand) and its un-moves.
+//! - [`db`]: the versioned, checksummed database file of any index ([`Database`]), written
+//!   from a solved [`Table`], and lookups through [`Probe`].
+//! - [`value`]: game values and their file codes.
+//!
+//! The front ends name no variant: the registry (`kshogi-registry`) says which variants have
+//! an index here.
 //!
 //! This crate depends on `kshogi-core` and the rules crates of the variants it indexes
-//! (`kshogi-rules-kinzoku`, `kshogi-rules-dobutsu`) only; it must not depend on notation or
-//! the command line, which turn its values into text.
+//! (`kshogi-rules-kinzoku`, `kshogi-rules-dobutsu`) only; it must not depend on notation,
+//! the registry or the command line, which turn its values into text.
 
 pub mod db;
 pub mod dobutsu;
 pub mod generic;
-pub mod index;
-pub mod reach;
-pub mod retro;
+pub mod kinzoku;
 pub mod value;
-pub mod verify;
 
-pub use db::{Database, DbError, Probe};
-pub use index::{Compact, Layout};
-pub use reach::{optimal_line, reachable, Reach};
-pub use retro::{solve, Options, Phase, Progress, Solved, Stats};
+pub use db::{optimal_line, Database, DbError, Loaded, Probe};
+pub use dobutsu::DobutsuIndex;
+pub use generic::{solve, Indexed, Phase, Progress, Stats, Table};
+pub use kinzoku::KinzokuIndex;
 pub use value::{Entry, Value};

@@ -1,4 +1,5 @@
-//! The solver on the positions with few pieces, checked against forward move generation.
+//! The generic solver on Kinzoku positions with few pieces, checked against forward move
+//! generation, and the database file.
 //!
 //! Positions with at most `n` pieces besides the kings are closed under moves (a move never
 //! adds a piece), so they form a game of their own that solves in seconds. These tests are
@@ -7,10 +8,10 @@
 use kshogi_core::{Color, Position};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_solver::db::{self, Database, Probe};
-use kshogi_solver::index::{Compact, Layout};
-use kshogi_solver::retro::{predecessors, solve, Options};
+use kshogi_solver::generic::{bellman_all as bellman, search_agrees, solve, Table};
+use kshogi_solver::kinzoku::{predecessors, Compact, KinzokuIndex};
 use kshogi_solver::value::{Entry, Value};
-use kshogi_solver::verify::{bellman, search_agrees};
+use kshogi_solver::{DobutsuIndex, Indexed};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -34,7 +35,7 @@ fn predecessors_invert_forward_moves_two_pieces() {
 }
 
 fn check_predecessors(max_pieces: usize, min_pairs: usize) {
-    let layout = Layout::new(max_pieces);
+    let layout = KinzokuIndex::new(max_pieces);
     let mut forward: HashMap<(u64, u64), u32> = HashMap::new();
     // Forward: for each stored position Q, how many of its moves lead to each stored P
     // (a move leads to P when it leads to P or to P's mirror image).
@@ -100,22 +101,14 @@ fn check_predecessors(max_pieces: usize, min_pairs: usize) {
     assert!(forward.len() > min_pairs, "{} pairs", forward.len());
 }
 
-fn solved(max_pieces: usize) -> &'static kshogi_solver::Solved {
-    static S: [OnceLock<kshogi_solver::Solved>; 4] = [
+fn solved(max_pieces: usize) -> &'static Table<KinzokuIndex> {
+    static S: [OnceLock<Table<KinzokuIndex>>; 4] = [
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
     ];
-    S[max_pieces].get_or_init(|| {
-        solve(
-            Options {
-                threads: 2,
-                max_pieces,
-            },
-            &|_| {},
-        )
-    })
+    S[max_pieces].get_or_init(|| solve(KinzokuIndex::new(max_pieces), 2, &|_| {}))
 }
 
 /// Every entry of the game with at most two pieces besides the kings agrees with its
@@ -135,11 +128,11 @@ fn bellman_check_on_three_pieces() {
 fn bellman_all(max_pieces: usize) {
     let s = solved(max_pieces);
     let st = s.stats();
-    assert_eq!(st.entries, s.layout().len());
+    assert_eq!(st.entries, s.index().len());
     assert!(st.wins > 0 && st.losses > 0 && st.draws > 0);
-    let (bad, n) = bellman(s, 0..s.layout().len(), 10).unwrap();
+    let (bad, n) = bellman(s, 2, 10, &|_, _| {});
     assert!(bad.is_empty(), "{bad:#?}");
-    assert_eq!(n, s.layout().len());
+    assert_eq!(n, s.index().len());
 }
 
 /// Exhaustive search confirms a sample of short results, of every kind.
@@ -157,7 +150,7 @@ fn exhaustive_search_agrees_on_a_sample_of_three_pieces() {
 
 fn search_sample(max_pieces: usize, per_kind: u32) {
     let s = solved(max_pieces);
-    let n = s.layout().len();
+    let n = s.index().len();
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let mut checked = [0u32; 3];
     let mut tries = 0;
@@ -179,73 +172,124 @@ fn search_sample(max_pieces: usize, per_kind: u32) {
         if checked[k] >= per_kind {
             continue;
         }
-        let pos = legal(&s.layout().decode(i)).expect("legal entry");
+        let pos = legal(&s.index().decode(i)).expect("legal entry");
         assert!(
             search_agrees(&pos, v, 4),
             "entry {i}: {:?} stated {v}",
-            s.layout().decode(i)
+            s.index().decode(i)
         );
         checked[k] += 1;
     }
     assert!(checked.iter().all(|&c| c >= per_kind), "{checked:?}");
 }
 
+/// A scratch directory of this test, emptied first.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kshogi-solver-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// A written file reads back the same values; damage is an error, never a value.
 #[test]
 fn database_file_round_trips_and_rejects_damage() {
     let s = solved(2);
-    let dir = std::env::temp_dir().join(format!("kshogi-solver-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("k3.kdb");
+    let dir = scratch("db");
+    let path = dir.join("k2.kdb");
     db::write(s, &path, 2, &|_, _| {}).unwrap();
-    let d = Database::open(&path).unwrap();
+    let d = Database::<KinzokuIndex>::open(&path).unwrap();
+    assert_eq!(d.index().scope(), 2);
+    let sum = d.summary();
+    let st = s.stats();
+    assert_eq!(
+        (sum.wins, sum.losses, sum.draws, sum.illegal),
+        (st.wins, st.losses, st.draws, st.illegal)
+    );
+    assert_eq!(sum.longest_win, u64::from(st.longest_win.0));
+    assert_eq!(sum.longest_loss, u64::from(st.longest_loss.0));
     let mut x = 12345u64;
     for _ in 0..20_000 {
         x = x
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        let i = (x >> 11) % s.layout().len();
+        let i = (x >> 11) % s.index().len();
         assert_eq!(d.entry(i).unwrap(), s.entry(i));
     }
-    let all = d.load_all().unwrap();
-    for i in (0..s.layout().len()).step_by(97) {
-        assert_eq!(all.entry(i).unwrap(), s.entry(i));
+    let all = d.load_all(&|_, _| {}).unwrap();
+    for i in (0..s.index().len()).step_by(97) {
+        assert_eq!(all.entry(i), s.entry(i));
     }
-    let start_like = Position::<Kinzoku>::start();
     // The start has six pieces: not covered by a two-piece table.
-    assert!(d.value(&start_like).is_err());
+    let start = Position::<Kinzoku>::start();
+    assert_eq!(d.value(&start).unwrap(), None);
+    // The file's optimal moves are the table's.
+    let pos = all.index().position(s.stats().longest_win.1).unwrap();
+    assert_eq!(d.moves(&pos).unwrap(), s.moves(&pos).map(Some).unwrap());
 
     let bytes = std::fs::read(&path).unwrap();
+    let reject = |name: &str, b: &[u8]| -> String {
+        let f = dir.join(name);
+        std::fs::write(&f, b).unwrap();
+        match Database::<KinzokuIndex>::open(&f) {
+            Ok(_) => panic!("{name} opened"),
+            Err(e) => e.to_string(),
+        }
+    };
     // Truncated.
-    let cut = dir.join("cut.kdb");
-    std::fs::write(&cut, &bytes[..bytes.len() - 1]).unwrap();
-    let e = Database::open(&cut).err().expect("truncated file rejected");
-    assert!(e.to_string().contains("truncated"), "{e}");
-    // Cut inside the header.
-    std::fs::write(&cut, &bytes[..1000]).unwrap();
-    let e = Database::open(&cut)
-        .err()
-        .expect("file cut in its header rejected");
-    assert!(e.to_string().contains("truncated"), "{e}");
-    // A flipped byte in the header.
-    let hdr = dir.join("hdr.kdb");
+    let e = reject("cut.kdb", &bytes[..bytes.len() - 1]);
+    assert!(e.contains("truncated"), "{e}");
+    // Cut inside the header, and right after the version.
+    let e = reject("cut.kdb", &bytes[..1000]);
+    assert!(e.contains("truncated"), "{e}");
+    let e = reject("cut.kdb", &bytes[..20]);
+    assert!(e.contains("truncated"), "{e}");
+    // A flipped byte in the header (the counts).
     let mut b = bytes.clone();
     b[70] ^= 1;
-    std::fs::write(&hdr, &b).unwrap();
-    let e = Database::open(&hdr).err().expect("bad header rejected");
-    assert!(e.to_string().contains("checksum"), "{e}");
+    let e = reject("hdr.kdb", &b);
+    assert!(e.contains("checksum"), "{e}");
+    // Another format version (version 1 was Kinzoku's own format).
+    let mut b = bytes.clone();
+    b[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let e = reject("v1.kdb", &b);
+    assert!(
+        e.contains("format version 1") && e.contains("version 2"),
+        "{e}"
+    );
     // A flipped byte in a block: the file opens, the block read fails.
     let blk = dir.join("blk.kdb");
     let mut b = bytes.clone();
     let last = b.len() - 10;
     b[last] ^= 0x40;
     std::fs::write(&blk, &b).unwrap();
-    let d2 = Database::open(&blk).unwrap();
-    assert!(d2.load_all().is_err());
+    let d2 = Database::<KinzokuIndex>::open(&blk).unwrap();
+    assert!(d2.load_all(&|_, _| {}).is_err());
+    let last_entry = s.index().len() - 1;
+    assert_eq!(last_entry / u64::from(db::BLOCK_ENTRIES), 28);
+    let e = d2.entry(last_entry).unwrap_err().to_string();
+    assert!(e.contains("block 28"), "{e}");
     // Not a database at all.
-    let junk = dir.join("junk.kdb");
-    std::fs::write(&junk, b"hello").unwrap();
-    assert!(Database::open(&junk).is_err());
+    let e = reject("junk.kdb", b"hello");
+    assert!(e.contains("truncated") || e.contains("KSHOGIDB"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A file of one variant is not opened as another's.
+#[test]
+fn a_database_of_another_variant_is_refused() {
+    let dir = scratch("variant");
+    let path = dir.join("d.kdb");
+    let t = solve(DobutsuIndex::with_kinds([false, false, true]), 2, &|_| {});
+    db::write(&t, &path, 2, &|_, _| {}).unwrap();
+    assert_eq!(db::variant_of(&path).unwrap(), "dobutsu");
+    let d = Database::<DobutsuIndex>::open(&path).unwrap();
+    assert_eq!(d.index().kinds(), [false, false, true]);
+    let e = Database::<KinzokuIndex>::open(&path)
+        .err()
+        .expect("a Dobutsu file is no Kinzoku database")
+        .to_string();
+    assert!(e.contains("database of `dobutsu`, not of `kinzoku`"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -262,7 +306,7 @@ fn known_positions() {
         }
         setup.side = side;
         let pos = Position::from_setup(&setup).unwrap();
-        s.value(&pos).unwrap()
+        Table::value(s, &pos).unwrap()
     };
     // Black king 2b, White king 2d: whoever is to move steps onto its farthest rank.
     let kings = [(2, 1, Color::Black, KING), (2, 3, Color::White, KING)];

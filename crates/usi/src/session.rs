@@ -1685,18 +1685,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("kshogi-usi-db-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("kinzoku.kdb");
-        let solved = kshogi_solver::retro::solve(
-            kshogi_solver::retro::Options {
-                threads: 1,
-                max_pieces: 1,
-            },
-            &|_| {},
-        );
+        let solved = kshogi_solver::solve(kshogi_solver::KinzokuIndex::new(1), 1, &|_| {});
         kshogi_solver::db::write(&solved, &path, 1, &|_, _| {}).unwrap();
+        let mut databases = Databases::none();
+        databases
+            .open::<kshogi_solver::KinzokuIndex>(&path)
+            .unwrap();
         let config = Config {
             variant: None,
             mode: SearchMode::Threaded,
-            databases: Databases::open(&path).unwrap(),
+            databases,
         };
         // Black: king 3c, promoted soldier 2c; White: king 1a. 2c2b mates, no other move
         // wins at once (hand-checked: 1b and 2a are covered, 2b is guarded by the king).
@@ -1724,5 +1722,41 @@ mod tests {
         // Another variant is not looked up.
         let out = session_config("position startpos\ngo depth 1\n", &config);
         assert!(protocol(&out)[0].starts_with("bestmove "));
+    }
+
+    #[test]
+    fn dobutsu_is_played_from_its_database() {
+        let dir = std::env::temp_dir().join(format!("kshogi-usi-dobutsu-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("dobutsu.kdb");
+        // The lions and the two giraffes: a sub-game closed under moves.
+        let ix = kshogi_solver::DobutsuIndex::with_kinds([true, false, false]);
+        let solved = kshogi_solver::solve(ix, 1, &|_| {});
+        kshogi_solver::db::write(&solved, &path, 1, &|_, _| {}).unwrap();
+        let mut databases = Databases::none();
+        databases
+            .open::<kshogi_solver::DobutsuIndex>(&path)
+            .unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let config = Config {
+            variant: None,
+            mode: SearchMode::Threaded,
+            databases,
+        };
+        // White lion 2a, Black giraffes 1a and 2b: either giraffe takes the lion
+        // (hand-checked); the database answers with no search.
+        let out = session_config(
+            "setoption name USI_Variant value dobutsu\nposition sfen 1kR/1R1/3/1K1 b - 1\n\
+             go depth 3\n",
+            &config,
+        );
+        let p = protocol(&out);
+        assert!(
+            p[0] == "bestmove 1a2a" || p[0] == "bestmove 2b2a",
+            "{out:?}"
+        );
+        let info: Vec<_> = out.iter().filter(|l| l.starts_with("info ")).collect();
+        assert_eq!(info.len(), 1, "{info:?}");
+        assert!(info[0].contains(" score mate 1 nodes 0 "), "{}", info[0]);
     }
 }

@@ -1,4 +1,5 @@
-//! A perfect index of Kinzoku positions with Black to move.
+//! The index of Kinzoku Shogi positions, and their un-moves: what the generic solver
+//! ([`crate::generic`]) needs to know about Kinzoku.
 //!
 //! A position is stored from the side to move's point of view: a position with White to move
 //! is first turned into its colour-swapped, 180-degree rotated image ([`Compact::flip`]),
@@ -13,9 +14,11 @@
 //! class has exactly one number, and the numbers of a class are dense.
 //!
 //! The index covers every arrangement, legal or not (kings next to each other, a soldier on
-//! its farthest rank, ...); the solver marks the illegal ones.
+//! its farthest rank, ...); the solver marks the illegal ones. The bare-king countdown is
+//! part of the state. A sub-game has at most so many pieces besides the kings
+//! ([`KinzokuIndex::new`]); it is closed under moves (a move never adds a piece).
 
-use kshogi_core::{Color, Piece, Position, Setup, Square};
+use kshogi_core::{Color, Kind, Piece, Position, Setup, Square, Variant};
 use kshogi_rules_kinzoku::{Countdown, Kinzoku, COPPER, GOLD, KING, SILVER, SOLDIER};
 
 /// Squares on the board.
@@ -265,7 +268,7 @@ pub const fn arrangements(m: usize) -> u64 {
 
 /// Which positions a table covers, and where each class starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
+pub struct KinzokuIndex {
     max_pieces: usize,
     /// `offset[class * CD_CODES + cd]`, or `u64::MAX` when the pair is not covered.
     offset: Vec<u64>,
@@ -277,10 +280,10 @@ pub struct Layout {
 /// Version of the index scheme; stored in database files.
 pub const LAYOUT_VERSION: u32 = 2;
 
-impl Layout {
+impl KinzokuIndex {
     /// The layout of every position with at most `max_pieces` non-king pieces (6 is the
     /// whole game). A smaller layout is closed under moves: a move never adds a piece.
-    pub fn new(max_pieces: usize) -> Layout {
+    pub fn new(max_pieces: usize) -> KinzokuIndex {
         let mut offset = vec![u64::MAX; CLASSES * CD_CODES];
         let mut starts = Vec::new();
         let mut len = 0u64;
@@ -298,7 +301,7 @@ impl Layout {
                 len += arrangements(2 + n);
             }
         }
-        Layout {
+        KinzokuIndex {
             max_pieces,
             offset,
             starts,
@@ -307,8 +310,8 @@ impl Layout {
     }
 
     /// The whole game.
-    pub fn full() -> Layout {
-        Layout::new(6)
+    pub fn full() -> KinzokuIndex {
+        KinzokuIndex::new(6)
     }
 
     /// Whether a class and countdown code can go together with Black to move: a countdown
@@ -445,22 +448,206 @@ impl Layout {
     }
 }
 
-/// Kinzoku for the generic solver ([`crate::generic`]): the layout is the index, and the
-/// un-moves are [`crate::retro::predecessors`].
-impl crate::generic::Indexed for Layout {
+/// Whether the side not to move (White) is attacked, or a soldier stands on its farthest
+/// rank: the commonest reasons an arrangement is illegal, found without building a
+/// position. [`Position::from_setup`] decides the rest (and agrees on these: the Bellman
+/// check in [`crate::generic::bellman_all`] compares every entry with it).
+#[inline]
+pub fn quickly_illegal(c: &Compact) -> bool {
+    let t = Kinzoku::tables();
+    let wk = c.sq[WK];
+    let black = Color::Black.index();
+    for (slot, kind) in [(BK, KING), (BS, SILVER), (BC, COPPER)] {
+        let s = c.sq[slot];
+        if s != NONE && t.step[black][kind.index()][s as usize].0 & bb(wk) != 0 {
+            return true;
+        }
+    }
+    let s = c.sq[BI];
+    if s != NONE {
+        let kind = if c.promo & 1 != 0 { GOLD } else { SOLDIER };
+        if t.step[black][kind.index()][s as usize].0 & bb(wk) != 0 {
+            return true;
+        }
+        if kind == SOLDIER && t.farthest_rank[black].0 & bb(s) != 0 {
+            return true;
+        }
+    }
+    let s = c.sq[WI];
+    s != NONE && c.promo & 2 == 0 && t.farthest_rank[Color::White.index()].0 & bb(s) != 0
+}
+
+/// Whether a king stands on its farthest rank (the game is over).
+#[inline]
+pub fn entered(c: &Compact) -> bool {
+    let t = Kinzoku::tables();
+    t.farthest_rank[Color::Black.index()].0 & bb(c.sq[BK]) != 0
+        || t.farthest_rank[Color::White.index()].0 & bb(c.sq[WK]) != 0
+}
+
+fn bb(sq: u8) -> u64 {
+    1u64 << sq
+}
+
+/// Calls `f` with every position, Black to move, from which a Black move leads to `r`
+/// (White to move). Each (position, move) pair is produced once.
+///
+/// Positions that turn out illegal or already over are produced too; the caller skips
+/// them, as their entries are marked. What this must get right is the set of pieces that
+/// can have moved, from where, what they may have captured, and the countdown before the
+/// move.
+pub fn predecessors(r: &Compact, mut f: impl FnMut(&Compact)) {
+    debug_assert_eq!(r.side, Color::White);
+    let t = Kinzoku::tables();
+    let occ: u64 =
+        r.sq.iter()
+            .filter(|&&s| s != NONE)
+            .fold(0u64, |a, &s| a | bb(s));
+    let black_far = t.farthest_rank[Color::Black.index()].0;
+    let white_far = t.farthest_rank[Color::White.index()].0;
+    let white_bare = r.sq[WS] == NONE && r.sq[WC] == NONE && r.sq[WI] == NONE;
+    // Countdown before the move, and whether the move may (or must) have captured.
+    // `None` in the first place: no predecessor at all.
+    let (cd_before, captures, must_capture): (u8, bool, bool) = match r.cd {
+        0 => (0, !white_bare, false),
+        // Black's countdown with k moves left: Black has just played a move of it.
+        6 => (0, true, true), // k = 5: the capture that bared White started it
+        1..=5 => (r.cd + 1, false, false),
+        // White's countdown: Black is the lone king; its moves do not count.
+        _ => (r.cd, true, false),
+    };
+    // The White pieces Black may have captured: (slot, promoted).
+    let mut victims: [(usize, bool); 4] = [(0, false); 4];
+    let mut nv = 0;
+    if captures {
+        if r.sq[WS] == NONE {
+            victims[nv] = (WS, false);
+            nv += 1;
+        }
+        if r.sq[WC] == NONE {
+            victims[nv] = (WC, false);
+            nv += 1;
+        }
+        if r.sq[WI] == NONE {
+            victims[nv] = (WI, false);
+            nv += 1;
+            victims[nv] = (WI, true);
+            nv += 1;
+        }
+    }
+    for slot in [BK, BS, BC, BI] {
+        let to = r.sq[slot];
+        if to == NONE {
+            continue;
+        }
+        let promoted = slot == BI && r.promo & 1 != 0;
+        let kind: Kind = match slot {
+            BK => KING,
+            BS => SILVER,
+            BC => COPPER,
+            _ => {
+                if promoted {
+                    GOLD
+                } else {
+                    SOLDIER
+                }
+            }
+        };
+        // (origin squares, promotion bit of the piece before the move)
+        let mut sources: [(u64, bool); 2] = [(0, promoted); 2];
+        sources[0] = (
+            t.step[Color::White.index()][kind.index()][to as usize].0 & !occ,
+            promoted,
+        );
+        if kind == GOLD && black_far & bb(to) != 0 {
+            // A soldier that promoted on arriving here, from off the farthest rank.
+            sources[1] = (
+                t.step[Color::White.index()][SOLDIER.index()][to as usize].0 & !occ & !black_far,
+                false,
+            );
+        }
+        for &(froms, promo_before) in &sources {
+            let mut froms = froms;
+            while froms != 0 {
+                let from = froms.trailing_zeros() as u8;
+                froms &= froms - 1;
+                let mut q = *r;
+                q.side = Color::Black;
+                q.cd = cd_before;
+                q.sq[slot] = from;
+                if slot == BI {
+                    q.promo = (q.promo & !1) | promo_before as u8;
+                }
+                if !must_capture {
+                    f(&q);
+                }
+                for &(vslot, vpromo) in &victims[..nv] {
+                    if vslot == WI && !vpromo && white_far & bb(to) != 0 {
+                        // An unpromoted White soldier cannot stand on its farthest rank.
+                        continue;
+                    }
+                    let mut qc = q;
+                    qc.sq[vslot] = to;
+                    if vslot == WI {
+                        qc.promo = (qc.promo & !2) | ((vpromo as u8) << 1);
+                    }
+                    f(&qc);
+                }
+            }
+        }
+    }
+}
+
+/// Kinzoku for the generic solver ([`crate::generic`]): the scope is the most pieces
+/// besides the kings, and the un-moves are [`predecessors`].
+impl crate::generic::Indexed for KinzokuIndex {
     type V = Kinzoku;
     type Compact = Compact;
 
+    const SCHEME: u32 = LAYOUT_VERSION;
+
+    fn full() -> KinzokuIndex {
+        KinzokuIndex::new(6)
+    }
+
+    fn scope(&self) -> u32 {
+        self.max_pieces as u32
+    }
+
+    fn with_scope(scope: u32) -> Option<KinzokuIndex> {
+        (1..=6)
+            .contains(&scope)
+            .then(|| KinzokuIndex::new(scope as usize))
+    }
+
+    fn sub_game(text: &str) -> Result<KinzokuIndex, String> {
+        match text.trim().parse::<u32>() {
+            Ok(n @ 1..=6) => Ok(KinzokuIndex::new(n as usize)),
+            _ => Err(format!(
+                "`{text}` is not a Kinzoku sub-game: give the most pieces besides the kings, \
+                 1 to 6"
+            )),
+        }
+    }
+
+    fn coverage(&self) -> String {
+        match self.max_pieces {
+            6 => "every position of the game".to_string(),
+            1 => "positions with at most 1 piece besides the kings".to_string(),
+            n => format!("positions with at most {n} pieces besides the kings"),
+        }
+    }
+
     fn len(&self) -> u64 {
-        Layout::len(self)
+        KinzokuIndex::len(self)
     }
 
     fn decode(&self, index: u64) -> Compact {
-        Layout::decode(self, index)
+        KinzokuIndex::decode(self, index)
     }
 
     fn index(&self, c: &Compact) -> Option<u64> {
-        Layout::index(self, c)
+        KinzokuIndex::index(self, c)
     }
 
     fn compact_of(&self, pos: &Position<Kinzoku>) -> Compact {
@@ -488,18 +675,37 @@ impl crate::generic::Indexed for Layout {
     }
 
     #[inline]
+    fn rejected(&self, c: &Compact) -> bool {
+        quickly_illegal(c)
+    }
+
+    #[inline]
     fn skip(&self, c: &Compact) -> bool {
-        crate::retro::quickly_illegal(c) || crate::retro::entered(c)
+        quickly_illegal(c) || entered(c)
     }
 
     fn predecessors(&self, r: &Compact, f: impl FnMut(&Compact)) {
-        crate::retro::predecessors(r, f)
+        predecessors(r, f)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reverse_steps_are_the_other_colours_steps() {
+        let t = Kinzoku::tables();
+        for k in 0..5 {
+            for from in 0..15usize {
+                for to in 0..15usize {
+                    let fwd = t.step[0][k][from].0 & (1 << to) != 0;
+                    let rev = t.step[1][k][to].0 & (1 << from) != 0;
+                    assert_eq!(fwd, rev, "kind {k} {from}->{to}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn sizes() {
@@ -511,14 +717,14 @@ mod tests {
             .map(|(n, &k)| k * arrangements(2 + n))
             .sum();
         assert_eq!(no_cd * 3, 1_850_962_050 * 2);
-        let full = Layout::full();
+        let full = KinzokuIndex::full();
         assert!(full.len() > no_cd);
         assert!(full.len() < u32::MAX as u64);
     }
 
     #[test]
     fn decode_inverts_index_on_small_layout() {
-        let l = Layout::new(2);
+        let l = KinzokuIndex::new(2);
         let mut canonical = 0;
         for i in 0..l.len() {
             let c = l.decode(i);
@@ -538,7 +744,7 @@ mod tests {
 
     #[test]
     fn decode_inverts_index_on_samples_of_full_layout() {
-        let l = Layout::full();
+        let l = KinzokuIndex::full();
         let mut x = 0x1234_5678_9abc_def0u64;
         for _ in 0..200_000 {
             x ^= x << 13;
