@@ -258,10 +258,7 @@ fn read_front(path: &Path) -> Result<Front, DbError> {
     if version != FORMAT_VERSION {
         return Err(bad(
             path,
-            format!(
-                "format version {version}; this kshogi reads version {FORMAT_VERSION} only \
-                 (build the database again)"
-            ),
+            format!("format version {version}; this kshogi reads version {FORMAT_VERSION} only"),
         ));
     }
     if head.len() < FIXED_HEADER {
@@ -336,8 +333,7 @@ impl<I: Indexed> Database<I> {
         let block_entries = le_u32(&head, 52);
         if scheme != I::SCHEME {
             return Err(bad(format!(
-                "index scheme {scheme}; this kshogi numbers {want} positions by scheme {} \
-                 (build the database again)",
+                "index scheme {scheme}; this kshogi numbers {want} positions by scheme {}",
                 I::SCHEME
             )));
         }
