@@ -10,7 +10,8 @@ use kshogi_core::Position;
 use kshogi_notation::{move_to_usi, to_sfen};
 use kshogi_rules_dobutsu::Dobutsu;
 use kshogi_solver::dobutsu::DobutsuIndex;
-use kshogi_solver::generic::{self, Indexed};
+use kshogi_solver::generic::{self, Indexed, Rule};
+use kshogi_solver::reachable::{reach_memory, Tally};
 use kshogi_solver::retro::{Phase, Progress};
 use kshogi_solver::value::Entry;
 use serde::Serialize;
@@ -48,15 +49,53 @@ struct MoveJson {
 }
 
 #[derive(Serialize)]
-struct ReachJson {
+struct TallyJson {
     positions: u64,
-    entries: u64,
-    finished: u64,
-    lion_captured: u64,
+    lion_capturable: u64,
+    try_completed: u64,
+    no_move: u64,
     wins: u64,
     losses: u64,
     draws: u64,
+}
+
+impl From<&Tally> for TallyJson {
+    fn from(t: &Tally) -> TallyJson {
+        TallyJson {
+            positions: t.positions,
+            lion_capturable: t.king_capturable,
+            try_completed: t.decided,
+            no_move: t.no_move,
+            wins: t.wins,
+            losses: t.losses,
+            draws: t.draws,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ReachJson {
+    /// `every` (every legal move) or `capture-first` (a lion that can be captured is).
+    rule: &'static str,
+    /// Side to move and mirror images distinguished.
+    distinct: TallyJson,
+    /// Mirror images identified.
+    mirror_identified: TallyJson,
+    /// Colour-swapped images identified (Tanaka's convention).
+    colour_identified: TallyJson,
+    /// Both identified: entries.
+    entries: TallyJson,
+    /// Positions after a lion capture (distinct).
+    lion_captured: u64,
     plies: usize,
+    time_ms: u64,
+}
+
+fn rule_name(r: Rule) -> &'static str {
+    match r {
+        Rule::Every => "every",
+        Rule::CaptureFirst => "capture-first",
+    }
 }
 
 #[derive(Serialize)]
@@ -76,7 +115,7 @@ struct DobutsuReport {
     longest_loss: u16,
     start: Option<ValueJson>,
     first_moves: Vec<MoveJson>,
-    reachable: Option<ReachJson>,
+    reachable: Vec<ReachJson>,
     bellman_checked: u64,
     bellman_mismatches: usize,
     per_distance: Vec<u64>,
@@ -90,17 +129,25 @@ pub fn build(args: &SolveArgs, threads: usize, kinds: [bool; 3]) -> Result<Strin
     let t0 = Instant::now();
     let ix = DobutsuIndex::with_kinds(kinds);
     let n = ix.len();
-    // The largest level: at most every entry; in practice far fewer (stated as a bound).
-    let estimate = generic::memory_estimate(n, n / 8);
+    let full = kinds == [true; 3];
+    // An upper bound: the table, the larger of the level buffers and the reachability
+    // bitsets (the reachable positions are counted for the whole game only), and a margin.
+    let estimate = generic::memory_estimate(n, full);
     let reporter = Reporter::new(std::io::stderr().is_terminal());
     eprintln!(
-        "dobutsu: {} entries; memory: {} for the table, about {} in all (a level of up to {} \
-         positions), {} more to count the reachable positions",
+        "dobutsu: {} entries; memory: at most {} ({} for the table, {} for the level lists{})",
         group(n),
-        human_bytes(2 * n),
         human_bytes(estimate),
-        group(n / 8),
-        human_bytes(n / 2)
+        human_bytes(2 * n),
+        human_bytes(8 * generic::level_capacity(n)),
+        if full {
+            format!(
+                ", then {} to count the reachable positions",
+                human_bytes(reach_memory(n))
+            )
+        } else {
+            String::new()
+        }
     );
     let on_progress = |p: Progress| match p.phase {
         Phase::Start => reporter.update("start", true, p.done, p.total, "entries", ""),
@@ -125,7 +172,6 @@ pub fn build(args: &SolveArgs, threads: usize, kinds: [bool; 3]) -> Result<Strin
     let solve_time = t0.elapsed();
 
     let start = Position::<Dobutsu>::start();
-    let full = kinds == [true; 3];
     let (start_value, first_moves) = match full.then(|| table.moves(&start)).flatten() {
         Some((v, moves)) => (
             Some(v),
@@ -151,22 +197,28 @@ pub fn build(args: &SolveArgs, threads: usize, kinds: [bool; 3]) -> Result<Strin
         eprintln!("  first move {u:<6} {}", value_text(*v));
     }
     let tr = Instant::now();
-    let reach = if full {
-        let r = generic::reachable(&table, &start, threads, &|ply, len| {
-            reporter.update(
-                "reachable",
-                true,
-                ply as u64,
-                ply as u64 + 1,
-                "plies",
-                &group(len),
-            );
-        });
-        reporter.done(None);
-        r
-    } else {
-        None
-    };
+    let mut reach = Vec::new();
+    if full {
+        // Tanaka's convention first (a lion that can be captured is), then every move.
+        for rule in [Rule::CaptureFirst, Rule::Every] {
+            let t1 = Instant::now();
+            let label = format!("reach {}", rule_name(rule));
+            let r = generic::reachable(&table, &start, rule, threads, &|ply, len| {
+                reporter.update(
+                    &label,
+                    true,
+                    ply as u64,
+                    ply as u64 + 1,
+                    "plies",
+                    &group(len),
+                );
+            });
+            reporter.done(None);
+            if let Some(r) = r {
+                reach.push((r, t1.elapsed()));
+            }
+        }
+    }
     let reach_time = tr.elapsed();
 
     let tb = Instant::now();
@@ -203,16 +255,19 @@ pub fn build(args: &SolveArgs, threads: usize, kinds: [bool; 3]) -> Result<Strin
                 value: ValueJson::from(*v),
             })
             .collect(),
-        reachable: reach.as_ref().map(|r| ReachJson {
-            positions: r.positions,
-            entries: r.entries,
-            finished: r.finished,
-            lion_captured: r.beyond,
-            wins: r.wins,
-            losses: r.losses,
-            draws: r.draws,
-            plies: r.per_ply.len(),
-        }),
+        reachable: reach
+            .iter()
+            .map(|(r, t)| ReachJson {
+                rule: rule_name(r.rule),
+                distinct: (&r.distinct).into(),
+                mirror_identified: (&r.mirror_identified).into(),
+                colour_identified: (&r.colour_identified).into(),
+                entries: (&r.entries).into(),
+                lion_captured: r.beyond,
+                plies: r.per_ply.len(),
+                time_ms: t.as_millis() as u64,
+            })
+            .collect(),
         bellman_checked: checked,
         bellman_mismatches: bad.len(),
         per_distance: stats.per_distance.clone(),
@@ -286,25 +341,34 @@ fn text(r: &DobutsuReport, bad: &[(u64, Entry, Option<Entry>)]) -> String {
             let _ = writeln!(s, "    {:<6} {}", m.usi, value_text(v));
         }
     }
-    if let Some(x) = &r.reachable {
+    for x in &r.reachable {
         let _ = writeln!(
             s,
-            "  reachable        {} positions from the start ({} entries up to colour and \
-             mirror symmetry), {} of them finished games; {} more positions with a lion \
-             captured; {} plies deep",
-            group(x.positions),
-            group(x.entries),
-            group(x.finished),
+            "  reachable ({}) {} plies deep, {} positions after a lion capture, in {:.1} s",
+            x.rule,
+            x.plies,
             group(x.lion_captured),
-            x.plies
+            x.time_ms as f64 / 1000.0
         );
-        let _ = writeln!(
-            s,
-            "                   {} wins, {} losses, {} draws for the side to move",
-            group(x.wins),
-            group(x.losses),
-            group(x.draws)
-        );
+        for (name, t) in [
+            ("side to move and mirror images distinct", &x.distinct),
+            ("mirror images identified", &x.mirror_identified),
+            ("colour-swapped images identified", &x.colour_identified),
+            ("both identified (entries)", &x.entries),
+        ] {
+            let _ = writeln!(
+                s,
+                "    {name}: {} positions ({} lion capturable, {} tries completed, {} without a \
+                 move); {} wins, {} losses, {} draws",
+                group(t.positions),
+                group(t.lion_capturable),
+                group(t.try_completed),
+                group(t.no_move),
+                group(t.wins),
+                group(t.losses),
+                group(t.draws)
+            );
+        }
     }
     let _ = writeln!(
         s,

@@ -13,6 +13,8 @@
 //! - [`index`]: a perfect index of the positions with Black to move (White to move is the
 //!   colour-swapped, rotated image).
 //! - [`retro`]: the solver ([`solve`]), with un-move generation.
+//! - [`reachable`]: the positions reachable from a start, counted under several conventions
+//!   (side to move and mirror images distinguished or not; every move, or king captures first).
 //! - [`reach`]: the positions reachable from the start, and optimal lines.
 //! - [`db`]: the versioned, checksummed database file, and lookups ([`Database`]).
 //! - [`verify`]: checks that do not use the retrograde code: the Bellman check (every value
@@ -28,6 +30,7 @@ pub mod dobutsu;
 pub mod generic;
 pub mod index;
 pub mod reach;
+pub mod reachable;
 pub mod retro;
 pub mod value;
 pub mod verify;
