@@ -604,4 +604,10 @@ fn solve_dobutsu_sub_game() {
     assert_eq!(v["bellman_checked"], 88 * 223);
     assert_eq!(v["bellman_mismatches"], 0);
     assert!(v["wins"].as_u64().unwrap() > 0 && v["losses"].as_u64().unwrap() > 0);
+    // The memory stated before the build is an upper bound of the peak.
+    if let Some(peak) = v["memory_peak_bytes"].as_u64() {
+        assert!(v["memory_estimate_bytes"].as_u64().unwrap() >= peak, "{v}");
+    }
+    // Reachability is counted for the whole game only.
+    assert_eq!(v["reachable"], serde_json::json!([]));
 }
