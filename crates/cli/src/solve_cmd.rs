@@ -14,7 +14,8 @@ use kshogi_core::{Position, Variant};
 use kshogi_notation::{move_to_usi, to_sfen};
 use kshogi_registry::{with_index, VariantKind};
 use kshogi_solver::db::{self, Database, DbError, Loaded, Probe};
-use kshogi_solver::generic::{self, Indexed, Phase, Progress, Stats};
+use kshogi_solver::generic::{self, Indexed, Phase, Progress, Rule, Stats};
+use kshogi_solver::reachable::{reach_memory, Tally};
 use kshogi_solver::value::{Entry, Value};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -70,8 +71,11 @@ At the end, a summary on stdout (one JSON object with --json): entries, valid po
 wins, losses and draws (stalemates among them), entries that hold no position, the longest
 win and loss with a position having each, the value of the start position and of each first
 move, the time of each phase, the memory stated and the peak, the file and its size.
---reach also counts the positions reachable from the start (a forward search over the
-legal moves; half a byte per entry more memory, and for the whole game many minutes more).
+--reach[=every|capture-first] also counts the positions reachable from the start (a forward
+search over the legal moves; capture-first, the default, follows only the king capture
+where one is possible, as Tanaka counted Dobutsu), under four conventions of identity
+(mirror images and colour-swapped images distinguished or not); it needs the bitsets stated
+before the build, and for the whole game many minutes more.
 
 --verify checks an existing database (--db FILE, else the path above) instead: it reads
 and checksums every block, compares the header's counts with the entries, runs the Bellman
@@ -128,9 +132,12 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
-    /// After the build, count the positions reachable from the start
-    #[arg(long, conflicts_with = "verify")]
-    pub reach: bool,
+    /// After the build, count the positions reachable from the start, following every
+    /// legal move or (capture-first, as Tanaka counted Dobutsu) only the king capture where
+    /// one is possible
+    #[arg(long, value_enum, value_name = "RULE", num_args = 0..=1,
+          default_missing_value = "capture-first", conflicts_with = "verify")]
+    pub reach: Option<ReachRule>,
     /// Check an existing database instead of building one
     #[arg(long)]
     pub verify: bool,
@@ -297,6 +304,24 @@ struct Extreme {
     sfen: Option<String>,
 }
 
+/// The move rule of `--reach`.
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+pub enum ReachRule {
+    /// Every legal move.
+    Every,
+    /// Only the king capture where one is possible.
+    CaptureFirst,
+}
+
+impl From<ReachRule> for Rule {
+    fn from(r: ReachRule) -> Rule {
+        match r {
+            ReachRule::Every => Rule::Every,
+            ReachRule::CaptureFirst => Rule::CaptureFirst,
+        }
+    }
+}
+
 /// A first move and its value for the side that plays it.
 #[derive(Serialize)]
 struct MoveJson {
@@ -304,17 +329,56 @@ struct MoveJson {
     value: ValueJson,
 }
 
-/// The positions reachable from the start (`--reach`).
+/// Reachable positions counted under one convention of identity.
 #[derive(Serialize)]
-struct ReachJson {
+struct TallyJson {
     positions: u64,
-    entries: u64,
-    finished: u64,
-    beyond: u64,
+    king_capturable: u64,
+    try_completed: u64,
+    no_move: u64,
     wins: u64,
     losses: u64,
     draws: u64,
+}
+
+impl From<&Tally> for TallyJson {
+    fn from(t: &Tally) -> TallyJson {
+        TallyJson {
+            positions: t.positions,
+            king_capturable: t.king_capturable,
+            try_completed: t.decided,
+            no_move: t.no_move,
+            wins: t.wins,
+            losses: t.losses,
+            draws: t.draws,
+        }
+    }
+}
+
+/// The positions reachable from the start (`--reach`).
+#[derive(Serialize)]
+struct ReachJson {
+    /// `every` (every legal move) or `capture-first` (a king that can be captured is).
+    rule: &'static str,
+    /// Side to move and mirror images distinguished.
+    distinct: TallyJson,
+    /// Mirror images identified.
+    mirror_identified: TallyJson,
+    /// Colour-swapped images identified.
+    colour_identified: TallyJson,
+    /// Both identified: entries.
+    entries: TallyJson,
+    /// Distinct positions after a king capture (no entry).
+    beyond: u64,
     plies: usize,
+    per_ply: Vec<u64>,
+}
+
+fn rule_name(r: Rule) -> &'static str {
+    match r {
+        Rule::Every => "every",
+        Rule::CaptureFirst => "capture-first",
+    }
 }
 
 /// Phase times in milliseconds.
@@ -378,21 +442,21 @@ fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliErro
     });
     let t0 = Instant::now();
     let n = ix.len();
-    // The largest level: at most every entry; in practice far fewer (stated as a bound).
-    let estimate = generic::memory_estimate(n, n / 8);
-    let reach_bytes = n / 2;
+    // An upper bound: the table, the larger of the level buffers and (with --reach) the
+    // reachability bitsets, and a margin.
+    let estimate = generic::memory_estimate(n, args.reach.is_some());
     eprintln!(
-        "{name}: {} entries ({}); memory: {} for the table, about {} in all (a level of up \
-         to {} positions){}",
+        "{name}: {} entries ({}); memory: at most {} ({} for the table, {} for the level \
+         lists{})",
         group(n),
         ix.coverage(),
-        human_bytes(2 * n),
         human_bytes(estimate),
-        group(n / 8),
-        if args.reach {
+        human_bytes(2 * n),
+        human_bytes(8 * generic::level_capacity(n)),
+        if args.reach.is_some() {
             format!(
-                ", {} more to count the reachable positions",
-                human_bytes(reach_bytes)
+                ", then {} to count the reachable positions",
+                human_bytes(reach_memory(n))
             )
         } else {
             String::new()
@@ -455,10 +519,11 @@ fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliErro
     reporter.done(None);
 
     let tr = Instant::now();
-    let reach = if args.reach {
-        let r = generic::reachable(&table, &start, threads, &|ply, len| {
+    let reach = if let Some(rule) = args.reach {
+        let label = format!("reach {}", rule_name(rule.into()));
+        let r = generic::reachable(&table, &start, rule.into(), threads, &|ply, len| {
             reporter.update(
-                "reachable",
+                &label,
                 true,
                 ply as u64,
                 ply as u64 + 1,
@@ -503,14 +568,14 @@ fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliErro
             })
             .collect(),
         reachable: reach.as_ref().map(|r| ReachJson {
-            positions: r.positions,
-            entries: r.entries,
-            finished: r.finished,
+            rule: rule_name(r.rule),
+            distinct: (&r.distinct).into(),
+            mirror_identified: (&r.mirror_identified).into(),
+            colour_identified: (&r.colour_identified).into(),
+            entries: (&r.entries).into(),
             beyond: r.beyond,
-            wins: r.wins,
-            losses: r.losses,
-            draws: r.draws,
             plies: r.per_ply.len(),
+            per_ply: r.per_ply.clone(),
         }),
         levels: stats.per_distance.len(),
         per_distance: stats.per_distance.clone(),
@@ -638,18 +703,31 @@ fn build_text<V: Variant>(
     if let Some(x) = &r.reachable {
         let _ = writeln!(
             out,
-            "reachable from the start: {} positions ({} entries up to colour and mirror \
-             symmetry), {} of them finished games; {} more finished positions without an \
-             entry; {} plies deep; {} wins, {} losses, {} draws for the side to move",
-            group(x.positions),
-            group(x.entries),
-            group(x.finished),
-            group(x.beyond),
+            "reachable from the start ({} moves): {} plies deep, {} more finished positions \
+             without an entry (after a king capture)",
+            x.rule,
             x.plies,
-            group(x.wins),
-            group(x.losses),
-            group(x.draws)
+            group(x.beyond)
         );
+        for (what, t) in [
+            ("side to move and mirror images distinct", &x.distinct),
+            ("mirror images identified", &x.mirror_identified),
+            ("colour-swapped images identified", &x.colour_identified),
+            ("both identified (entries)", &x.entries),
+        ] {
+            let _ = writeln!(
+                out,
+                "  {what}: {} positions ({} king capturable, {} tries completed, {} without \
+                 a move); {} wins, {} losses, {} draws for the side to move",
+                group(t.positions),
+                group(t.king_capturable),
+                group(t.try_completed),
+                group(t.no_move),
+                group(t.wins),
+                group(t.losses),
+                group(t.draws)
+            );
+        }
     }
     let _ = writeln!(
         out,

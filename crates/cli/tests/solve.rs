@@ -640,6 +640,10 @@ fn solve_dobutsu_sub_game() {
     );
     assert!(v["wins"].as_u64().unwrap() > 0 && v["losses"].as_u64().unwrap() > 0);
     assert!(v["start"].is_null(), "{v}");
+    // The memory stated before the build is an upper bound of the peak.
+    if let Some(peak) = v["memory_peak_bytes"].as_u64() {
+        assert!(v["memory_estimate_bytes"].as_u64().unwrap() >= peak, "{v}");
+    }
     assert_eq!(v["bytes"], std::fs::metadata(path).unwrap().len());
     let p = path.to_str().unwrap();
     let r = json(&ok(&[

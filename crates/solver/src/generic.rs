@@ -29,7 +29,7 @@
 use crate::value::{Entry, Value};
 use kshogi_core::{Color, Outcome, Position, Setup, Variant};
 use std::fmt::Debug;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -215,11 +215,21 @@ pub trait Indexed: Send + Sync {
     }
 }
 
-/// Bytes the solver holds at most for an index of `entries` entries, of which at most
-/// `level` are resolved at one distance: two bytes per entry, and the current and next
-/// level lists (four bytes per position each).
-pub fn memory_estimate(entries: u64, level: u64) -> u64 {
-    2 * entries + 8 * level
+/// Bytes a build holds at most for an index of `entries` entries, an upper bound stated
+/// before it starts: two bytes per entry for the table, held throughout; while solving, the
+/// two level buffers ([`level_capacity`] positions of four bytes each); then, when
+/// `reach` is set, the bitsets of the reachability count
+/// ([`crate::reachable::reach_memory`]; the level buffers are freed by then); the Bellman
+/// check holds nothing per entry. Plus 64 MiB for the program, the threads' stacks and
+/// buffers.
+pub fn memory_estimate(entries: u64, reach: bool) -> u64 {
+    let solve = 8 * level_capacity(entries);
+    let after = if reach {
+        crate::reachable::reach_memory(entries)
+    } else {
+        0
+    };
+    2 * entries + solve.max(after) + (64 << 20)
 }
 
 /// Working code of an entry that holds no position.
@@ -345,7 +355,63 @@ fn start_code<I: Indexed>(ix: &I, i: u64) -> u16 {
     }
 }
 
+/// The positions resolved at one distance, in a buffer of fixed capacity. When more are
+/// resolved than it holds, it overflows and the level is found again by a scan of the table
+/// (every entry resolved at that distance); so its memory is bounded whatever the level
+/// sizes (the largest, the wins in 1 found at the start, hold half of all entries).
+struct Frontier {
+    items: Vec<AtomicU32>,
+    /// Positions pushed (also those beyond the capacity).
+    len: AtomicU64,
+}
+
+impl Frontier {
+    fn new(cap: usize) -> Frontier {
+        Frontier {
+            items: (0..cap).map(|_| AtomicU32::new(0)).collect(),
+            len: AtomicU64::new(0),
+        }
+    }
+
+    fn len(&self) -> u64 {
+        self.len.load(Ordering::Relaxed)
+    }
+
+    fn overflowed(&self) -> bool {
+        self.len() > self.items.len() as u64
+    }
+
+    /// Appends a thread's batch (and clears it).
+    fn push(&self, batch: &mut Vec<u32>) {
+        if batch.is_empty() {
+            return;
+        }
+        let at = self.len.fetch_add(batch.len() as u64, Ordering::Relaxed) as usize;
+        if at < self.items.len() {
+            for (slot, &i) in self.items[at..].iter().zip(batch.iter()) {
+                slot.store(i, Ordering::Relaxed);
+            }
+        }
+        batch.clear();
+    }
+
+    fn clear(&self) {
+        self.len.store(0, Ordering::Relaxed);
+    }
+}
+
+/// Positions a thread collects before it appends them to a [`Frontier`].
+const PUSH_BATCH: usize = 4096;
+
+/// Capacity of each of the two level buffers for an index of `entries` entries: a
+/// sixteenth of the entries (larger levels are found by scanning the table).
+pub fn level_capacity(entries: u64) -> u64 {
+    entries.div_ceil(16)
+}
+
 /// Solves every entry of `ix` with `threads` threads; `progress` is called now and then.
+/// Memory: two bytes per entry and two level buffers of [`level_capacity`] positions (four
+/// bytes each); see [`memory_estimate`].
 pub fn solve<I: Indexed>(ix: I, threads: usize, progress: &(dyn Fn(Progress) + Sync)) -> Table<I> {
     let t0 = Instant::now();
     let n = ix.len();
@@ -353,11 +419,13 @@ pub fn solve<I: Indexed>(ix: I, threads: usize, progress: &(dyn Fn(Progress) + S
     let threads = threads.max(1);
     let work: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(0)).collect();
     let resolved = AtomicU64::new(0);
+    let cap = level_capacity(n) as usize;
+    let mut level = Frontier::new(cap);
+    let mut early = Frontier::new(cap);
 
     // Phase 1.
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
-    let frontier: Mutex<[Vec<u32>; 2]> = Mutex::new([Vec::new(), Vec::new()]);
     let stalemates = AtomicU64::new(0);
     let reporter = AtomicBool::new(false);
     std::thread::scope(|s| {
@@ -377,7 +445,11 @@ pub fn solve<I: Indexed>(ix: I, threads: usize, progress: &(dyn Fn(Progress) + S
                             W_ILLEGAL => {}
                             W_DRAW => st += 1,
                             c if c & W_RESOLVED != 0 => {
-                                local[(c & 0x3FFF) as usize].push(i as u32);
+                                let d = (c & 0x3FFF) as usize;
+                                local[d].push(i as u32);
+                                if local[d].len() >= PUSH_BATCH {
+                                    [&level, &early][d].push(&mut local[d]);
+                                }
                             }
                             _ => {}
                         }
@@ -395,45 +467,73 @@ pub fn solve<I: Indexed>(ix: I, threads: usize, progress: &(dyn Fn(Progress) + S
                     }
                 }
                 stalemates.fetch_add(st, Ordering::Relaxed);
-                let mut f = frontier.lock().expect("no panics");
-                let [a, b] = local;
-                f[0].extend(a);
-                f[1].extend(b);
+                let [mut a, mut b] = local;
+                level.push(&mut a);
+                early.push(&mut b);
             });
         }
     });
     let start_time = t0.elapsed();
-    let [mut level, mut early] = frontier.into_inner().expect("no panics");
-    resolved.fetch_add((level.len() + early.len()) as u64, Ordering::Relaxed);
+    resolved.fetch_add(level.len() + early.len(), Ordering::Relaxed);
     let mut per_distance = Vec::new();
 
     // Phase 2.
     let mut d: u16 = 0;
-    while !level.is_empty() || !early.is_empty() {
+    while level.len() > 0 || early.len() > 0 {
         assert!(d < MAX_DISTANCE, "distance beyond the working codes");
-        per_distance.push(level.len() as u64);
+        per_distance.push(level.len());
         let early_len = early.len();
-        let next_level: Mutex<Vec<u32>> = Mutex::new(std::mem::take(&mut early));
+        let next_level = &early;
         let cursor = AtomicU64::new(0);
         let done = AtomicU64::new(0);
-        let total = level.len() as u64;
-        let chunk = 4096u64;
+        let total = level.len();
+        // An overflowed level is found again by scanning the table for its codes.
+        let scan = level.overflowed();
+        let (units, chunk) = if scan { (n, CHUNK) } else { (total, 4096u64) };
+        let level_ref = &level;
         std::thread::scope(|s| {
             for _ in 0..threads {
                 s.spawn(|| {
                     let mut local = Vec::new();
                     let mut buf = Vec::new();
                     let mut seen = Vec::new();
+                    let mut items: Vec<u32> = Vec::with_capacity(BATCH);
                     loop {
                         let lo = cursor.fetch_add(chunk, Ordering::Relaxed);
-                        if lo >= total {
+                        if lo >= units {
                             break;
                         }
-                        let hi = (lo + chunk).min(total);
-                        for items in level[lo as usize..hi as usize].chunks(BATCH) {
-                            propagate(&ix, &work, items, d, &mut local, &mut buf, &mut seen);
+                        let hi = (lo + chunk).min(units);
+                        let mut count = 0u64;
+                        for k in lo..hi {
+                            let i = if scan {
+                                let c = work[k as usize].load(Ordering::Relaxed);
+                                if c == W_ILLEGAL
+                                    || c == W_DRAW
+                                    || c & W_RESOLVED == 0
+                                    || c & 0x3FFF != d
+                                {
+                                    continue;
+                                }
+                                k as u32
+                            } else {
+                                level_ref.items[k as usize].load(Ordering::Relaxed)
+                            };
+                            count += 1;
+                            items.push(i);
+                            if items.len() == BATCH {
+                                propagate(&ix, &work, &items, d, &mut local, &mut buf, &mut seen);
+                                items.clear();
+                                if local.len() >= PUSH_BATCH {
+                                    next_level.push(&mut local);
+                                }
+                            }
                         }
-                        let dn = done.fetch_add(hi - lo, Ordering::Relaxed) + (hi - lo);
+                        if !items.is_empty() {
+                            propagate(&ix, &work, &items, d, &mut local, &mut buf, &mut seen);
+                            items.clear();
+                        }
+                        let dn = done.fetch_add(count, Ordering::Relaxed) + count;
                         if !reporter.swap(true, Ordering::Acquire) {
                             progress(Progress {
                                 phase: Phase::Level(d),
@@ -444,15 +544,18 @@ pub fn solve<I: Indexed>(ix: I, threads: usize, progress: &(dyn Fn(Progress) + S
                             reporter.store(false, Ordering::Release);
                         }
                     }
-                    next_level.lock().expect("no panics").extend(local);
+                    next_level.push(&mut local);
                 });
             }
         });
-        level = next_level.into_inner().expect("no panics");
+        debug_assert_eq!(done.load(Ordering::Relaxed), total);
         // The early wins in 1 were counted at the start.
-        resolved.fetch_add((level.len() - early_len) as u64, Ordering::Relaxed);
+        resolved.fetch_add(early.len() - early_len, Ordering::Relaxed);
+        std::mem::swap(&mut level, &mut early);
+        early.clear();
         d += 1;
     }
+    drop((level, early));
 
     let mut t = Table {
         index: ix,
@@ -599,6 +702,55 @@ pub fn expected_entry<I: Indexed>(
     Some(Entry::Value(best.unwrap_or(Value::Draw)))
 }
 
+/// [`expected_entry`] for the entry `i` of a solved table, from the stored values of the
+/// successors: the position is checked with [`Position::from_setup`], its moves are made
+/// and unmade in place, and a successor with an entry is valued by its stored value (a
+/// finished successor's stored value is its outcome, which its own entry's check
+/// confirms), one without an entry (the game over) by its outcome.
+fn bellman_expected<I: Indexed>(
+    t: &Table<I>,
+    i: u64,
+    moves: &mut Vec<kshogi_core::Move>,
+) -> Option<Entry> {
+    let ix = &t.index;
+    let c = ix.decode(i);
+    if ix.canonical(&c) != c {
+        return Some(Entry::Illegal);
+    }
+    let Ok(mut pos) = Position::<I::V>::from_setup(&ix.to_setup(&c)) else {
+        return Some(Entry::Illegal);
+    };
+    moves.clear();
+    pos.generate(|b| {
+        pos.expand(b, |m| moves.push(m));
+        false
+    });
+    if moves.is_empty() {
+        // The game is over (the variant decided it), or the side to move has no move.
+        return Some(Entry::Value(
+            pos.outcome()
+                .map_or(Value::Draw, |o| outcome_value(&pos, o)),
+        ));
+    }
+    let mut best: Option<Value> = None;
+    for &m in moves.iter() {
+        let undo = pos.make(m);
+        let v = match ix.index_any(&pos) {
+            Some(j) => match t.entry(j) {
+                Entry::Value(v) => Some(v.back()),
+                Entry::Illegal => None,
+            },
+            None => pos.outcome().map(|o| outcome_value(&pos, o).back()),
+        };
+        pos.unmake(m, undo);
+        let v = v?;
+        if best.map_or(true, |b| v.rank() > b.rank()) {
+            best = Some(v);
+        }
+    }
+    best.map(Entry::Value)
+}
+
 /// The Bellman check of every entry of a solved table, with `threads` threads: the entries
 /// that disagree with [`expected_entry`] (at most `limit` of them) and the number checked.
 /// `progress` gets entries done and the total.
@@ -615,26 +767,29 @@ pub fn bellman_all<I: Indexed>(
     let reporter = AtomicBool::new(false);
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
-            s.spawn(|| loop {
-                let lo = next.fetch_add(CHUNK, Ordering::Relaxed);
-                if lo >= n {
-                    break;
-                }
-                let hi = (lo + CHUNK).min(n);
-                for i in lo..hi {
-                    let stored = t.entry(i);
-                    let expected = expected_entry(&t.index, i, |p| t.value(p));
-                    if expected != Some(stored) {
-                        let mut b = bad.lock().expect("no panics");
-                        if b.len() < limit {
-                            b.push((i, stored, expected));
+            s.spawn(|| {
+                let mut moves = Vec::with_capacity(64);
+                loop {
+                    let lo = next.fetch_add(CHUNK, Ordering::Relaxed);
+                    if lo >= n {
+                        break;
+                    }
+                    let hi = (lo + CHUNK).min(n);
+                    for i in lo..hi {
+                        let stored = t.entry(i);
+                        let expected = bellman_expected(t, i, &mut moves);
+                        if expected != Some(stored) {
+                            let mut b = bad.lock().expect("no panics");
+                            if b.len() < limit {
+                                b.push((i, stored, expected));
+                            }
                         }
                     }
-                }
-                let d = done.fetch_add(hi - lo, Ordering::Relaxed) + (hi - lo);
-                if !reporter.swap(true, Ordering::Acquire) {
-                    progress(d, n);
-                    reporter.store(false, Ordering::Release);
+                    let d = done.fetch_add(hi - lo, Ordering::Relaxed) + (hi - lo);
+                    if !reporter.swap(true, Ordering::Acquire) {
+                        progress(d, n);
+                        reporter.store(false, Ordering::Release);
+                    }
                 }
             });
         }
@@ -680,140 +835,19 @@ pub fn search_agrees<V: Variant>(pos: &Position<V>, stated: Value, horizon: u16)
     }
 }
 
-/// Counts of the positions reachable from a position (see [`reachable`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ReachCount {
-    /// Distinct positions (board, hands, side to move) with an entry, the first included.
-    pub positions: u64,
-    /// Distinct entries among them: positions that are mirror images or colour-swapped
-    /// images of each other count once.
-    pub entries: u64,
-    /// Of the positions, games already over (a try, or no move).
-    pub finished: u64,
-    /// Distinct positions without an entry reached by a move that ends the game (the
-    /// Dobutsu lion captured), counted by their hash key.
-    pub beyond: u64,
-    /// Won for the side to move.
-    pub wins: u64,
-    /// Lost for the side to move.
-    pub losses: u64,
-    /// Drawn.
-    pub draws: u64,
-    /// Positions first reached at each ply (index = ply).
-    pub per_ply: Vec<u64>,
-}
+pub use crate::reachable::{ReachCount, Rule};
 
-/// Every position reachable from `start` by legal moves (a finished game is not played on;
-/// repetition is ignored, as it ends games but does not change which positions occur).
-/// Memory: four bits per entry, and the lists of one ply.
+/// Every position reachable from `start` by the moves `rule` follows, counted with the
+/// values of the solved table `t` (see [`crate::reachable::count`], which also runs
+/// without a table). Memory: [`crate::reachable::reach_memory`].
 pub fn reachable<I: Indexed>(
     t: &Table<I>,
     start: &Position<I::V>,
+    rule: Rule,
     threads: usize,
     progress: &(dyn Fn(usize, u64) + Sync),
 ) -> Option<ReachCount> {
-    let ix = &t.index;
-    let words = ix.len().div_ceil(64) as usize;
-    let make = || -> Vec<AtomicU64> { (0..words).map(|_| AtomicU64::new(0)).collect() };
-    let seen = [make(), make(), make(), make()];
-    let key = |pos: &Position<I::V>| -> Option<(u8, u32)> {
-        let mut c = ix.compact_of(pos);
-        let white = ix.side(&c) == Color::White;
-        if white {
-            c = ix.flip(&c);
-        }
-        let canon = ix.canonical(&c);
-        let i = ix.index(&canon)?;
-        Some(((white as u8) * 2 + (canon != c) as u8, i as u32))
-    };
-    let insert = |(set, i): (u8, u32)| -> bool {
-        let bit = 1u64 << (i % 64);
-        seen[set as usize][(i / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0
-    };
-    let first = key(start)?;
-    insert(first);
-    let mut level = vec![first];
-    let mut out = ReachCount::default();
-    let counts: [AtomicU64; 4] = Default::default();
-    let beyond: Mutex<Vec<u64>> = Mutex::new(Vec::new());
-    let mut ply = 0;
-    while !level.is_empty() {
-        out.per_ply.push(level.len() as u64);
-        progress(ply, level.len() as u64);
-        let next: Mutex<Vec<(u8, u32)>> = Mutex::new(Vec::new());
-        let cursor = AtomicU64::new(0);
-        std::thread::scope(|s| {
-            for _ in 0..threads.max(1) {
-                s.spawn(|| {
-                    let mut local = Vec::new();
-                    let mut ends = Vec::new();
-                    let mut c = [0u64; 4];
-                    loop {
-                        let lo = cursor.fetch_add(1024, Ordering::Relaxed) as usize;
-                        if lo >= level.len() {
-                            break;
-                        }
-                        for &(set, i) in &level[lo..(lo + 1024).min(level.len())] {
-                            let mut compact = ix.decode(i as u64);
-                            if set & 1 != 0 {
-                                compact = ix.mirror(&compact);
-                            }
-                            if set & 2 != 0 {
-                                compact = ix.flip(&compact);
-                            }
-                            let pos = Position::from_setup(&ix.to_setup(&compact))
-                                .expect("reached positions are valid");
-                            match t.value(&pos) {
-                                Some(Value::Win(_)) => c[0] += 1,
-                                Some(Value::Loss(_)) => c[1] += 1,
-                                _ => c[2] += 1,
-                            }
-                            if pos.outcome().is_some() {
-                                c[3] += 1;
-                                continue;
-                            }
-                            for m in pos.legal_moves().iter() {
-                                let after = pos.after(*m);
-                                match key(&after) {
-                                    Some(k) => {
-                                        if insert(k) {
-                                            local.push(k);
-                                        }
-                                    }
-                                    None => ends.push(after.hash()),
-                                }
-                            }
-                        }
-                    }
-                    for (k, n) in c.iter().enumerate() {
-                        counts[k].fetch_add(*n, Ordering::Relaxed);
-                    }
-                    next.lock().expect("no panics").extend(local);
-                    beyond.lock().expect("no panics").extend(ends);
-                });
-            }
-        });
-        level = next.into_inner().expect("no panics");
-        ply += 1;
-    }
-    out.wins = counts[0].load(Ordering::Relaxed);
-    out.losses = counts[1].load(Ordering::Relaxed);
-    out.draws = counts[2].load(Ordering::Relaxed);
-    out.finished = counts[3].load(Ordering::Relaxed);
-    out.positions = out.per_ply.iter().sum();
-    let mut b = beyond.into_inner().expect("no panics");
-    b.sort_unstable();
-    b.dedup();
-    out.beyond = b.len() as u64;
-    out.entries = (0..words)
-        .map(|w| {
-            let any = seen
-                .iter()
-                .fold(0u64, |a, s| a | s[w].load(Ordering::Relaxed));
-            u64::from(any.count_ones())
-        })
-        .sum();
-    Some(out)
+    crate::reachable::count(&t.index, Some(t), start, rule, threads, progress)
 }
 
 #[cfg(test)]

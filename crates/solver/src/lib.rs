@@ -14,6 +14,9 @@
 //! - [`kinzoku`]: the Kinzoku Shogi index (the bare-king countdown is part of the state)
 //!   and its un-moves.
 //! - [`dobutsu`]: the Dobutsu Shogi index (pieces in hand) and its un-moves.
+//! - [`reachable`]: the positions reachable from a start, counted under several
+//!   conventions (side to move and mirror images distinguished or not; every move, or king
+//!   captures first).
 //! - [`db`]: the versioned, checksummed database file of any index ([`Database`]), written
 //!   from a solved [`Table`], and lookups through [`Probe`].
 //! - [`value`]: game values and their file codes.
@@ -29,6 +32,7 @@ pub mod db;
 pub mod dobutsu;
 pub mod generic;
 pub mod kinzoku;
+pub mod reachable;
 pub mod value;
 
 pub use db::{optimal_line, Database, DbError, Loaded, Probe};
