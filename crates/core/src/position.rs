@@ -628,6 +628,26 @@ impl<V: Variant> Position<V> {
         self.hash = undo.hash;
     }
 
+    /// Passes the move to the opponent (a "null move", for null-move pruning in a search):
+    /// the side to move, the hash and the ply change, nothing else (not the variant state).
+    /// The result is not a position the rules reach; only a searcher should make one, never
+    /// when the side to move is in check (its king could then be taken). Taken back by
+    /// [`Position::unmake_null`].
+    #[inline]
+    pub fn make_null(&mut self) {
+        self.side = !self.side;
+        self.hash ^= V::tables().z_side;
+        self.ply += 1;
+    }
+
+    /// Takes back [`Position::make_null`].
+    #[inline]
+    pub fn unmake_null(&mut self) {
+        self.side = !self.side;
+        self.hash ^= V::tables().z_side;
+        self.ply -= 1;
+    }
+
     /// Copy-make: the position after the legal move `mv`.
     #[inline]
     pub fn after(&self, mv: Move) -> Position<V> {

@@ -215,3 +215,20 @@ fn bare_kings_stalemate_rule_is_the_variants() {
         })
     );
 }
+
+#[test]
+fn a_null_move_passes_and_comes_back() {
+    let mut pos = Position::<Toy>::start();
+    let before = pos;
+    pos.make_null();
+    assert_eq!(pos.side_to_move(), Color::White);
+    assert_eq!(pos.ply(), before.ply() + 1);
+    assert_ne!(pos.hash(), before.hash());
+    assert_eq!(pos.hash(), pos.compute_hash());
+    // White's moves are those it would have if Black had passed: its own pieces move.
+    assert!(pos.legal_moves().iter().all(|m| m.is_drop()
+        || m.from().and_then(|f| pos.piece_at(f)).map(|p| p.color) == Some(Color::White)));
+    pos.unmake_null();
+    assert_eq!(pos, before);
+    assert_eq!(pos.hash(), before.hash());
+}

@@ -21,6 +21,12 @@
 
 use serde::Serialize;
 
+/// The fewest game pairs an SPRT decides on. The LLR's normal approximation needs samples:
+/// a handful of equal pairs (every opening won by the same colour, as in fixed-node
+/// self-play of a small variant) has a variance near zero and an LLR far beyond either
+/// bound after a dozen games.
+pub const MIN_SPRT_PAIRS: u64 = 20;
+
 /// The 97.5% quantile of the standard normal distribution.
 const Z95: f64 = 1.959_963_985;
 

@@ -175,7 +175,14 @@ impl Summary {
         }
         if let Some(s) = &mut self.sprt {
             s.llr = stats::llr_pentanomial(s.test.elo0, s.test.elo1, self.pairs);
-            s.decision = s.test.decide(s.llr);
+            // A decision stands once taken (the match stopped on it; games still being
+            // played then are counted but do not undo it), and none is taken on fewer
+            // than `MIN_SPRT_PAIRS` pairs.
+            if s.decision == SprtDecision::Undecided
+                && self.pairs.iter().sum::<u64>() >= stats::MIN_SPRT_PAIRS
+            {
+                s.decision = s.test.decide(s.llr);
+            }
         }
         self.endings = endings
             .into_iter()
