@@ -14,7 +14,7 @@
 
 use kshogi_core::{Color, Kind, Move, Position, Variant, MAX_KINDS};
 use kshogi_engine::eval::{
-    common, face_values, finish, hand_values, two_face_board, EvalBreakdown, EvalParams,
+    common, face_values, finish, hand_values, two_face_board, EvalBreakdown, EvalParams, Linear,
 };
 use kshogi_engine::Evaluator;
 use kshogi_rules_kinzoku::{self as kinzoku, Kinzoku};
@@ -104,6 +104,12 @@ impl Evaluator<Kyoto> for KyotoEval {
     }
 }
 
+impl Linear<Kyoto> for KyotoEval {
+    fn params() -> EvalParams {
+        KYOTO
+    }
+}
+
 /// The tuned evaluation of Micro Shogi: material (face plus upside), mobility, king safety.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MicroEval;
@@ -123,6 +129,12 @@ impl Evaluator<Micro> for MicroEval {
     fn breakdown(pos: &Position<Micro>) -> EvalBreakdown {
         let (m, mo, ks) = common(pos, &MICRO);
         finish(pos, m, mo, ks, 0)
+    }
+}
+
+impl Linear<Micro> for MicroEval {
+    fn params() -> EvalParams {
+        MICRO
     }
 }
 
@@ -200,6 +212,17 @@ impl Evaluator<Kinzoku> for KinzokuEval {
     fn breakdown(pos: &Position<Kinzoku>) -> EvalBreakdown {
         let (m, mo, ks) = common(pos, &KINZOKU);
         finish(pos, m, mo, ks, kinzoku_terms(pos))
+    }
+}
+
+impl Linear<Kinzoku> for KinzokuEval {
+    fn params() -> EvalParams {
+        KINZOKU
+    }
+
+    #[inline(always)]
+    fn untuned(pos: &Position<Kinzoku>) -> i32 {
+        kinzoku_terms(pos)
     }
 }
 
