@@ -303,6 +303,35 @@ mod tests {
         assert!(KyotoEval::breakdown(&pos).material < -500);
     }
 
+    /// Positions of random games, each checked against the feature form of the evaluation
+    /// (`linear_evaluate`), which the tuner fits.
+    fn feature_form_matches<V: Variant, E: Linear<V>>(seed: u64) -> usize {
+        use kshogi_engine::eval::linear_evaluate;
+        let mut x = seed;
+        let mut checked = 0;
+        for _ in 0..15 {
+            let mut game = kshogi_core::Game::new(Position::<V>::start());
+            while game.outcome().is_none() && game.moves().len() < 150 {
+                let pos = game.position();
+                let w = E::params().to_weights();
+                assert_eq!(E::evaluate(pos), linear_evaluate(pos, &w, E::untuned(pos)));
+                checked += 1;
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let moves = pos.legal_moves();
+                let mv = moves[(x >> 33) as usize % moves.len()];
+                game.play(mv).unwrap();
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn evaluate_equals_the_feature_form() {
+        assert!(feature_form_matches::<Kyoto, KyotoEval>(1) > 300);
+        assert!(feature_form_matches::<Micro, MicroEval>(2) > 300);
+        assert!(feature_form_matches::<Kinzoku, KinzokuEval>(3) > 300);
+    }
+
     #[test]
     fn kinzoku_values_king_advance() {
         let home = parse_sfen::<Kinzoku>("cks/1i1/3/1I1/SKC b - 1").unwrap();
