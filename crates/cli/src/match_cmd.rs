@@ -97,6 +97,12 @@ pub struct MatchArgs {
     #[arg(long, value_name = "MS", conflicts_with = "time",
           value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     movetime: Option<u64>,
+    /// A fixed number of nodes per move instead: `go nodes N`, no clock (for SPRTs on a
+    /// loaded machine: the games do not depend on its load). An engine then loses on time
+    /// only after 10 s plus --margin
+    #[arg(long, value_name = "N", conflicts_with_all = ["movetime", "time"],
+          value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
     /// A clock instead: each side's time for the game, in milliseconds
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=86_400_000))]
     time: Option<u64>,
@@ -238,13 +244,14 @@ pub fn run(args: &MatchArgs) -> Result<String, CliError> {
         &args.b_init,
     );
     let mut cfg = MatchConfig::new(args.variant, a, b, args.games);
-    cfg.time = match args.time {
-        Some(t) => TimeControl::Clock {
+    cfg.time = match (args.nodes, args.time) {
+        (Some(n), _) => TimeControl::Nodes(n),
+        (None, Some(t)) => TimeControl::Clock {
             base: Duration::from_millis(t),
             increment: Duration::from_millis(args.inc),
             byoyomi: Duration::from_millis(args.byoyomi),
         },
-        None => TimeControl::MoveTime(Duration::from_millis(args.movetime.unwrap_or(100))),
+        (None, None) => TimeControl::MoveTime(Duration::from_millis(args.movetime.unwrap_or(100))),
     };
     cfg.margin = Duration::from_millis(args.margin);
     cfg.handshake_timeout = Duration::from_millis(args.handshake_timeout);

@@ -92,4 +92,80 @@ fn bad_settings_are_errors() {
         "y",
     ]);
     assert_eq!(out.status.code(), Some(2));
+    // --nodes is a time control of its own.
+    let out = run(&[
+        "match",
+        "--variant",
+        "kyoto",
+        "--nodes",
+        "1000",
+        "--movetime",
+        "10",
+        "--engine-a",
+        "x",
+        "--engine-b",
+        "y",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// The moves of a KIF record without the times and comments (which depend on the clock).
+fn moves_of(kif: &str) -> Vec<String> {
+    kif.lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.split('(').next().unwrap_or("").trim().to_string())
+        .collect()
+}
+
+#[test]
+fn fixed_node_matches_are_reproducible() {
+    // `go nodes N` makes every move of `kshogi usi` deterministic (search and mate solver
+    // are both bounded by N): two runs of the same match play the same games, move for move.
+    let engine = format!("'{}' usi", kshogi());
+    let mut runs = Vec::new();
+    for run_no in 0..2 {
+        let dir = std::env::temp_dir().join(format!(
+            "kshogi-match-nodes-{}-{run_no}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let dir_text = dir.display().to_string();
+        let out = run(&[
+            "match",
+            "--variant",
+            "micro",
+            "--games",
+            "2",
+            "--nodes",
+            "3000",
+            "--engine-a",
+            &engine,
+            "--engine-b",
+            &engine,
+            "--out",
+            &dir_text,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["game_list"][0]["fault_by"], "", "{v}");
+        let games: Vec<Vec<String>> = (1..=2)
+            .map(|n| {
+                let kif = std::fs::read_to_string(dir.join(format!("game-{n:04}.kif"))).unwrap();
+                moves_of(&kif)
+            })
+            .collect();
+        assert!(games.iter().all(|g| g.len() > 4), "{games:?}");
+        runs.push((v["game_list"].clone(), games));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    for g in 0..2 {
+        runs[0].0[g]["file"] = serde_json::Value::Null;
+        runs[1].0[g]["file"] = serde_json::Value::Null;
+    }
+    assert_eq!(runs[0], runs[1]);
 }

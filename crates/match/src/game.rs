@@ -2,7 +2,7 @@
 //! its KIF record.
 
 use crate::play::{go, start};
-use crate::{EngineSpec, MatchConfig, MatchError, TimeControl};
+use crate::{EngineSpec, MatchConfig, MatchError, TimeControl, NODES_MOVE_TIME};
 use kshogi_core::{Color, DrawReason, Game, GameError, Outcome, Variant, WinReason};
 use kshogi_notation::kif::{summary_line, KifEnd, KifHeaderLine, KifRecord, KifSpecial, KifTime};
 use kshogi_notation::{move_to_usi_in, parse_usi, to_sfen_in, Dialect};
@@ -220,7 +220,7 @@ fn run<V: Variant>(
     }
     let mut clocks = match cfg.time {
         TimeControl::Clock { base, .. } => [base, base],
-        TimeControl::MoveTime(_) => [Duration::ZERO; 2],
+        TimeControl::MoveTime(_) | TimeControl::Nodes(_) => [Duration::ZERO; 2],
     };
     let mut spent = [0u32; 2];
     loop {
@@ -234,6 +234,7 @@ fn run<V: Variant>(
         let side = pos.side_to_move();
         let (go_line, allowed) = match cfg.time {
             TimeControl::MoveTime(t) => (format!("go movetime {}", ms(t)), t),
+            TimeControl::Nodes(n) => (format!("go nodes {n}"), NODES_MOVE_TIME),
             TimeControl::Clock {
                 increment, byoyomi, ..
             } => {

@@ -3,8 +3,9 @@
 //! A match runner and referee for USI engines in every registered variant: two engines
 //! (each with its command, USI options, `USI_Variant` name, notation dialect and extra
 //! start-up commands) play games from openings (random plies from a seed, or a list of
-//! positions), each opening with both colours, under a time control (time per move, or a
-//! clock with byoyomi or increment), a fixed number of games or until an SPRT decides,
+//! positions), each opening with both colours, under a time control (time per move, a clock
+//! with byoyomi or increment, or a fixed number of nodes per move for tests on a loaded
+//! machine), a fixed number of games or until an SPRT decides,
 //! several games at once. kshogi's own rules referee every game ([`kshogi_core::Game`]:
 //! repetition, the Kinzoku countdown, Dobutsu's try and the rest); a game that reaches the
 //! ply limit is a draw by adjudication. An engine that crashes, does not answer in time,
@@ -78,11 +79,20 @@ impl EngineSpec {
     }
 }
 
+/// The time a move may take under [`TimeControl::Nodes`] before the margin: an engine
+/// that has not answered `go nodes N` after this (plus the margin) loses on time.
+pub const NODES_MOVE_TIME: Duration = Duration::from_secs(10);
+
 /// How much time an engine has.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TimeControl {
     /// A fixed time per move: `go movetime MS`.
     MoveTime(Duration),
+    /// A fixed number of nodes per move: `go nodes N`, no clock. The result of a move then
+    /// does not depend on the machine's load (for an engine whose `go nodes` is
+    /// deterministic, as kshogi's is), which makes it the time control of SPRTs on a shared
+    /// machine. The time-forfeit deadline is a generous [`NODES_MOVE_TIME`] plus the margin.
+    Nodes(u64),
     /// A clock: `go btime .. wtime .. byoyomi ..` or `binc .. winc ..`. An engine loses on
     /// time when a move takes more than its remaining time plus byoyomi plus the margin.
     Clock {

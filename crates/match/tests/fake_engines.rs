@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 /// of a game), `hang` (never answers `go`), `illegal` (`bestmove 5e5e`), `garbage`
 /// (`bestmove` without a move, after noise), `slow-usi` (answers `usi` after 3 s),
 /// `resign`, `slow MS` (the first legal move after MS, and only under a clock: it resigns
-/// when `go` has no `btime`).
+/// when `go` has no `btime`), `nodes N` (the first legal move when sent exactly `go nodes N`,
+/// otherwise it resigns).
 fn fake_engine(mode: &str, arg: u32) -> ! {
     let mut out = std::io::stdout();
     let mut game: Option<Game<Kyoto>> = None;
@@ -53,6 +54,7 @@ fn fake_engine(mode: &str, arg: u32) -> ! {
                 }
                 "illegal" => "bestmove 5e5e\n".into(),
                 "slow" if !l.contains("btime") => "bestmove resign\n".into(),
+                "nodes" if l != format!("go nodes {arg}") => "bestmove resign\n".into(),
                 "garbage" => "hello\nbestmove\n".into(),
                 "resign" => "bestmove resign\n".into(),
                 _ => {
@@ -200,6 +202,28 @@ fn tests() {
         s.to_text()
     );
     println!("clocks: ok");
+
+    // A fixed number of nodes per move: every `go` is `go nodes N` and nothing else (the
+    // fake engine resigns otherwise), so neither resigns.
+    let mut cfg = config("nodes 5000", "nodes 5000", 2);
+    cfg.time = TimeControl::Nodes(5000);
+    cfg.max_plies = 12;
+    let s = play(&cfg).unwrap();
+    assert!(
+        s.game_list
+            .iter()
+            .all(|g| g.fault_by.is_empty() && g.reason != "resignation"),
+        "{}",
+        s.to_text()
+    );
+    cfg.time = TimeControl::Nodes(4999);
+    let s = play(&cfg).unwrap();
+    assert!(
+        s.game_list.iter().all(|g| g.reason == "resignation"),
+        "{}",
+        s.to_text()
+    );
+    println!("nodes: ok");
 
     // An engine that cannot start at all stops the match.
     let mut cfg = config("good", "good", 2);

@@ -69,7 +69,8 @@ pub const MAX_MULTIPV: u64 = 32;
 /// The largest `Threads` accepted (as the reference engine).
 pub const MAX_THREADS: u64 = 512;
 
-/// The mate solver's node budget during a `go` (in the bounded mode: the budget's nodes).
+/// The mate solver's node budget during a `go` (at most N with `go nodes N`; in the bounded
+/// mode: the budget's nodes).
 pub const MATE_NODES: u64 = 100_000;
 
 /// Where protocol output goes; shared by the reading thread and the search thread. Any
@@ -903,7 +904,12 @@ fn job_for<V: Registered>(params: &GoParams, game: &Game<V>, settings: &Settings
         request: Request {
             limits,
             multipv: settings.multipv,
-            mate_nodes: budget.map_or(MATE_NODES, |b| b.nodes),
+            // `go nodes N` bounds the solver beside the search too (at most N nodes), so
+            // that the whole move, which waits for the solver, is bounded by N.
+            mate_nodes: budget.map_or(
+                params.nodes.map_or(MATE_NODES, |n| n.min(MATE_NODES)),
+                |b| b.nodes,
+            ),
         },
         infinite: params.infinite,
         ponder,
