@@ -14,8 +14,8 @@
 //!   [`weights_source`] writes the result.
 //!
 //! This crate is a development tool above the registry: it depends on core, the engine
-//! and the registry only (variants are reached through `with_variant!`, never named), and
-//! nothing may depend on it.
+//! and the registry only (variants are reached through `with_variant!`, never named); it
+//! must not depend on notation or the command line, and no crate may depend on it.
 
 pub mod data;
 pub mod fit;
