@@ -23,19 +23,22 @@
 //!   release archive with its checksum ([`release`]).
 //! - `cargo xtask match` plays the engine against a random mover and a one-ply greedy
 //!   player in each variant through the hidden `kshogi selfplay` ([`selfplay`]).
+//! - `cargo xtask tune --variant V` runs the evaluation tuner, the `kshogi-tune` binary,
+//!   in release mode ([`tune`], `docs/tuning.md`).
 //!
 //! This crate is a tool, not a library: it is never published, no crate may depend on it,
-//! and it depends on no workspace crate (it drives the `kshogi` binary as a subprocess, and
-//! the tidy reads `cargo metadata` and the sources as text). Its dependencies are tool
-//! dependencies: `serde`/`serde_json` for the perft reports and `cargo metadata`,
-//! `toml_edit` to edit manifests without losing their formatting, and `tar`, `flate2` and
-//! `sha2` for the release archive and its checksum.
+//! and it depends on no workspace crate (it drives the `kshogi` and `kshogi-tune` binaries
+//! as subprocesses, and the tidy reads `cargo metadata` and the sources as text). Its
+//! dependencies are tool dependencies: `serde`/`serde_json` for the perft reports and
+//! `cargo metadata`, `toml_edit` to edit manifests without losing their formatting, and
+//! `tar`, `flate2` and `sha2` for the release archive and its checksum.
 
 mod ci;
 mod perft;
 mod release;
 mod selfplay;
 mod tidy;
+mod tune;
 mod util;
 
 use perft::PerftOptions;
@@ -44,6 +47,7 @@ use selfplay::MatchOptions;
 use std::ffi::OsString;
 use std::fmt;
 use std::process::ExitCode;
+use tune::TuneOptions;
 
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +62,8 @@ enum Task {
     Release(ReleaseOptions),
     /// Engine self-play matches.
     Match(MatchOptions),
+    /// The evaluation tuner.
+    Tune(TuneOptions),
 }
 
 impl Task {
@@ -69,6 +75,7 @@ impl Task {
             Task::Perft(_) => "perft",
             Task::Release(_) => "release",
             Task::Match(_) => "match",
+            Task::Tune(_) => "tune",
         }
     }
 }
@@ -142,6 +149,9 @@ where
         "match" => MatchOptions::parse(rest)
             .map(Task::Match)
             .map_err(UsageError::BadArguments),
+        "tune" => TuneOptions::parse(rest)
+            .map(Task::Tune)
+            .map_err(UsageError::BadArguments),
         "help" | "-h" | "--help" => Err(UsageError::HelpRequested),
         other => Err(UsageError::UnknownTask(other.to_string())),
     }
@@ -167,6 +177,7 @@ fn usage() -> String {
     text.push_str(perft::USAGE);
     text.push_str(release::USAGE);
     text.push_str(selfplay::USAGE);
+    text.push_str(tune::USAGE);
     text.push_str("  help               print this text\n");
     text
 }
@@ -190,6 +201,7 @@ fn run(task: &Task) -> Result<(), String> {
         Task::Perft(opts) => perft::run(opts, &root),
         Task::Release(opts) => release::run(opts, &root),
         Task::Match(opts) => selfplay::run(opts, &root),
+        Task::Tune(opts) => tune::run(opts, &root),
     }
 }
 
@@ -301,6 +313,7 @@ mod tests {
             "--baseline FILE",
             "release <VERSION>",
             "--dry-run",
+            "tune --variant V",
         ] {
             assert!(text.contains(word), "{word}: {text}");
         }

@@ -294,6 +294,169 @@ pub fn finish<V: Variant>(pos: &Position<V>, m: i32, mo: i32, ks: i32, var: i32)
     }
 }
 
+/// Number of weights of an [`EvalParams`] seen as one vector ([`EvalParams::to_weights`]):
+/// the board values by kind, the hand values by slot, then mobility, zone attack, zone
+/// defence and hand threat.
+pub const N_WEIGHTS: usize = MAX_KINDS + MAX_SLOTS + 4;
+
+/// Index of the mobility weight in the weight vector.
+pub const W_MOBILITY: usize = MAX_KINDS + MAX_SLOTS;
+/// Index of the zone-attack weight in the weight vector.
+pub const W_ZONE_ATTACK: usize = W_MOBILITY + 1;
+/// Index of the zone-defence weight in the weight vector.
+pub const W_ZONE_DEFEND: usize = W_MOBILITY + 2;
+/// Index of the hand-threat weight in the weight vector.
+pub const W_HAND_THREAT: usize = W_MOBILITY + 3;
+
+impl EvalParams {
+    /// The weights as one vector, in the order of [`features`] (see [`N_WEIGHTS`]).
+    pub const fn to_weights(&self) -> [i32; N_WEIGHTS] {
+        let mut w = [0; N_WEIGHTS];
+        let mut k = 0;
+        while k < MAX_KINDS {
+            w[k] = self.board[k];
+            k += 1;
+        }
+        let mut s = 0;
+        while s < MAX_SLOTS {
+            w[MAX_KINDS + s] = self.hand[s];
+            s += 1;
+        }
+        w[W_MOBILITY] = self.mobility;
+        w[W_ZONE_ATTACK] = self.zone_attack;
+        w[W_ZONE_DEFEND] = self.zone_defend;
+        w[W_HAND_THREAT] = self.hand_threat;
+        w
+    }
+
+    /// The weights from a vector in the order of [`EvalParams::to_weights`].
+    pub const fn from_weights(w: &[i32; N_WEIGHTS]) -> EvalParams {
+        let mut board = [0; MAX_KINDS];
+        let mut k = 0;
+        while k < MAX_KINDS {
+            board[k] = w[k];
+            k += 1;
+        }
+        let mut hand = [0; MAX_SLOTS];
+        let mut s = 0;
+        while s < MAX_SLOTS {
+            hand[s] = w[MAX_KINDS + s];
+            s += 1;
+        }
+        EvalParams {
+            board,
+            hand,
+            mobility: w[W_MOBILITY],
+            zone_attack: w[W_ZONE_ATTACK],
+            zone_defend: w[W_ZONE_DEFEND],
+            hand_threat: w[W_HAND_THREAT],
+        }
+    }
+}
+
+/// Hand values by slot from `(kind, value)` pairs, each kind standing for its hand slot (so
+/// that a tuned evaluation names the variant's kinds, not slot numbers). Slots not named
+/// are worth 0; a kind without a hand slot is ignored.
+pub const fn slot_values(pieces: &[PieceDef], values: &[(Kind, i32)]) -> [i32; MAX_SLOTS] {
+    let mut out = [0; MAX_SLOTS];
+    let mut i = 0;
+    while i < values.len() {
+        let k = values[i].0 .0 as usize;
+        if k < pieces.len() {
+            if let Some(slot) = pieces[k].hand_slot {
+                out[slot as usize] = values[i].1;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// What [`common`] counts, from Black's point of view, in the order of
+/// [`EvalParams::to_weights`]: `common(pos, p)` summed is exactly the dot product of
+/// `p.to_weights()` with this vector. For the evaluation tuner; the search itself calls
+/// [`common`], which skips the terms whose weight is 0.
+///
+/// Board and hand entries are Black's count minus White's; mobility is Black's attacked
+/// squares (own pieces' squares excluded) minus White's; zone attack is the number of squares
+/// next to the Black king that White attacks minus the same for the White king (so its
+/// weight enters with a minus sign, as in [`common`]); zone defence counts defenders beside
+/// each king; hand threat is minus (White's pieces in hand times the empty squares next to
+/// the Black king) plus the same for White.
+pub fn features<V: Variant>(pos: &Position<V>) -> [i32; N_WEIGHTS] {
+    let t = V::tables();
+    let occ = pos.occupied();
+    let mut f = [0; N_WEIGHTS];
+    let mut attacks = [Bitboard::EMPTY; 2];
+    let mut in_hand = [0i32; 2];
+    for c in Color::ALL {
+        let sign = if c == Color::Black { 1 } else { -1 };
+        let own = pos.color_bb(c);
+        for (k, fk) in f.iter_mut().enumerate().take(t.kinds) {
+            *fk += sign * (pos.kind_bb(Kind(k as u8)) & own).count() as i32;
+        }
+        for slot in 0..t.slots {
+            let n = pos.hand(c, slot) as i32;
+            f[MAX_KINDS + slot] += sign * n;
+            in_hand[c.index()] += n;
+        }
+        attacks[c.index()] = pos.attacked_squares(c, occ);
+        f[W_MOBILITY] += sign * (attacks[c.index()] & !own).count() as i32;
+    }
+    for c in Color::ALL {
+        let sign = if c == Color::Black { 1 } else { -1 };
+        let zone = t.step[c.index()][t.king.index()][pos.king(c).index()];
+        let enemy = !c;
+        f[W_ZONE_ATTACK] -= sign * (attacks[enemy.index()] & zone).count() as i32;
+        f[W_ZONE_DEFEND] += sign * (pos.color_bb(c) & zone).count() as i32;
+        f[W_HAND_THREAT] -= sign * in_hand[enemy.index()] * (zone & !occ).count() as i32;
+    }
+    f
+}
+
+/// An evaluator made of the shared terms ([`common`]) with fixed weights, plus a part the
+/// weights do not cover: what the evaluation tuner fits.
+///
+/// Contract (checked by the tests of every implementation): for every position,
+/// `Self::evaluate(pos)` equals [`linear_evaluate`]`(pos, &Self::params().to_weights(),
+/// Self::untuned(pos))`.
+pub trait Linear<V: Variant>: Evaluator<V> {
+    /// The weights of the shared terms.
+    fn params() -> EvalParams;
+
+    /// The rest of the evaluation from Black's point of view, before [`TEMPO`] (the
+    /// variant's own terms); 0 by default.
+    #[inline(always)]
+    fn untuned(_pos: &Position<V>) -> i32 {
+        0
+    }
+}
+
+impl<V: Variant> Linear<V> for crate::PieceTableEval {
+    fn params() -> EvalParams {
+        <V as Derived>::PARAMS
+    }
+}
+
+/// The evaluation in the feature form: the dot product of `weights` with [`features`],
+/// plus `untuned` (Black's view), turned to the side to move's view with [`TEMPO`] and
+/// clamped, as [`finish`] does. Equals [`Evaluator::evaluate`] of a [`Linear`] evaluator
+/// whose weights these are.
+pub fn linear_evaluate<V: Variant>(
+    pos: &Position<V>,
+    weights: &[i32; N_WEIGHTS],
+    untuned: i32,
+) -> i32 {
+    let f = features(pos);
+    let dot: i32 = weights.iter().zip(f.iter()).map(|(w, x)| w * x).sum();
+    let sign = if pos.side_to_move() == Color::Black {
+        1
+    } else {
+        -1
+    };
+    (sign * (dot + untuned) + TEMPO).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,14 +33,16 @@
 //! may depend on it.
 
 use kshogi_core::{Variant, VariantInfo};
-use kshogi_engine::{Engine, Evaluator};
+use kshogi_engine::eval::Linear;
+use kshogi_engine::Engine;
 use kshogi_notation::kif::KifError;
 use kshogi_notation::{board_shape, parse_game, SfenError};
 
 /// What a registered variant offers beyond its rules: the evaluator its searches use.
 pub trait Registered: Variant {
-    /// The evaluation of this variant.
-    type Eval: Evaluator<Self>;
+    /// The evaluation of this variant: an [`Evaluator`](kshogi_engine::Evaluator) in the
+    /// linear form that the evaluation tuner (`kshogi-tune`) fits.
+    type Eval: Linear<Self>;
 }
 
 /// The search engine of a registered variant, with the variant's evaluator.

@@ -1,8 +1,10 @@
 //! # kshogi-tuned-eval
 //!
-//! Evaluations tuned by hand for the three seed variants, each an
-//! [`Evaluator`] for one variant: [`KyotoEval`], [`MicroEval`] and
-//! [`KinzokuEval`]. Any other variant is searched with the engine's
+//! Evaluations of the three seed variants, each an [`Evaluator`] for one variant:
+//! [`KyotoEval`], [`MicroEval`] and [`KinzokuEval`]. The weights of Kyoto and Micro are
+//! fitted to self-play games by the evaluation tuner (`cargo xtask tune`, crate
+//! `kshogi-tune`) and included from the files it writes (`src/weights/`); Kinzoku's are set
+//! by hand. Any other variant is searched with the engine's
 //! [`PieceTableEval`](kshogi_engine::PieceTableEval), derived from its piece table; the
 //! registry of variants pairs each variant with its evaluator.
 //!
@@ -12,58 +14,39 @@
 //! This crate depends on core, the engine and the rules crates of the variants it tunes; it
 //! must not depend on notation, the registry or the command line.
 
-use kshogi_core::{Color, Kind, Move, Position, Variant, MAX_KINDS};
-use kshogi_engine::eval::{
-    common, face_values, finish, hand_values, two_face_board, EvalBreakdown, EvalParams,
-};
+use kshogi_core::{Color, Kind, Move, Position, Variant};
+use kshogi_engine::eval::{common, face_values, finish, EvalBreakdown, EvalParams, Linear};
 use kshogi_engine::Evaluator;
 use kshogi_rules_kinzoku::{self as kinzoku, Kinzoku};
-use kshogi_rules_kyoto::{self as kyoto, Kyoto};
-use kshogi_rules_micro::{self as micro, Micro};
+use kshogi_rules_kyoto::Kyoto;
+use kshogi_rules_micro::Micro;
 
-/// Kyoto face values: a piece is worth a mix of both its faces, weighted 2:1 to the face
-/// showing, since every move turns it over.
-const KYOTO_FACES: [i32; MAX_KINDS] = face_values(&[
-    (kyoto::TOKIN, 520),
-    (kyoto::LANCE, 300),
-    (kyoto::SILVER, 480),
-    (kyoto::BISHOP, 640),
-    (kyoto::GOLD, 520),
-    (kyoto::KNIGHT, 260),
-    (kyoto::PAWN, 100),
-    (kyoto::ROOK, 780),
-]);
-const KYOTO_BOARD: [i32; MAX_KINDS] = two_face_board(kyoto::PIECES, &KYOTO_FACES, 2, 1, false);
-static KYOTO: EvalParams = EvalParams {
-    board: KYOTO_BOARD,
-    hand: hand_values(kyoto::PIECES, &KYOTO_BOARD, 110),
-    mobility: 5,
-    zone_attack: 14,
-    zone_defend: 10,
-    hand_threat: 4,
-};
+/// The weights fitted by the evaluation tuner (`cargo xtask tune`, crates/tune) to the
+/// results of self-play games: generated files, each an `EvalParams` expression naming the
+/// rules crate's kinds. Re-run the tuner to change them (docs/tuning.md).
+mod fitted {
+    /// Kyoto Shogi.
+    pub mod kyoto {
+        use kshogi_engine::eval::{face_values, slot_values, EvalParams};
+        use kshogi_rules_kyoto::*;
+        /// The weights.
+        pub static PARAMS: EvalParams = include!("weights/kyoto.rs");
+    }
+    /// Micro Shogi.
+    pub mod micro {
+        use kshogi_engine::eval::{face_values, slot_values, EvalParams};
+        use kshogi_rules_micro::*;
+        /// The weights.
+        pub static PARAMS: EvalParams = include!("weights/micro.rs");
+    }
+}
 
-/// Micro face values: a piece is worth its face plus a quarter of the other face's extra
-/// worth, since it turns over only when it captures.
-const MICRO_FACES: [i32; MAX_KINDS] = face_values(&[
-    (micro::BISHOP, 600),
-    (micro::TOKIN, 520),
-    (micro::GOLD, 520),
-    (micro::ROOK, 760),
-    (micro::SILVER, 450),
-    (micro::LANCE, 300),
-    (micro::PAWN, 100),
-    (micro::KNIGHT, 280),
-]);
-const MICRO_BOARD: [i32; MAX_KINDS] = two_face_board(micro::PIECES, &MICRO_FACES, 4, 1, true);
-static MICRO: EvalParams = EvalParams {
-    board: MICRO_BOARD,
-    hand: hand_values(micro::PIECES, &MICRO_BOARD, 105),
-    mobility: 5,
-    zone_attack: 14,
-    zone_defend: 10,
-    hand_threat: 4,
-};
+/// Kyoto: every face's value on the board and each pair's value in hand fitted (a piece on
+/// the board also counts through the squares it attacks, the mobility term).
+static KYOTO: EvalParams = fitted::kyoto::PARAMS;
+
+/// Micro: fitted like Kyoto.
+static MICRO: EvalParams = fitted::micro::PARAMS;
 
 static KINZOKU: EvalParams = EvalParams {
     board: face_values(&[
@@ -104,6 +87,12 @@ impl Evaluator<Kyoto> for KyotoEval {
     }
 }
 
+impl Linear<Kyoto> for KyotoEval {
+    fn params() -> EvalParams {
+        KYOTO
+    }
+}
+
 /// The tuned evaluation of Micro Shogi: material (face plus upside), mobility, king safety.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MicroEval;
@@ -123,6 +112,12 @@ impl Evaluator<Micro> for MicroEval {
     fn breakdown(pos: &Position<Micro>) -> EvalBreakdown {
         let (m, mo, ks) = common(pos, &MICRO);
         finish(pos, m, mo, ks, 0)
+    }
+}
+
+impl Linear<Micro> for MicroEval {
+    fn params() -> EvalParams {
+        MICRO
     }
 }
 
@@ -203,6 +198,17 @@ impl Evaluator<Kinzoku> for KinzokuEval {
     }
 }
 
+impl Linear<Kinzoku> for KinzokuEval {
+    fn params() -> EvalParams {
+        KINZOKU
+    }
+
+    #[inline(always)]
+    fn untuned(pos: &Position<Kinzoku>) -> i32 {
+        kinzoku_terms(pos)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,22 +230,6 @@ mod tests {
         m.side = !s.side;
         m.extra = extra;
         Position::from_setup(&m).expect("mirror is valid")
-    }
-
-    #[test]
-    fn kyoto_values_mix_faces() {
-        // pawn showing: (2*100 + 780) / 3; rook showing: (2*780 + 100) / 3.
-        assert_eq!(KyotoEval::piece_value(kyoto::PAWN), 326);
-        assert_eq!(KyotoEval::piece_value(kyoto::ROOK), 553);
-        // A pawn/rook pair in hand is worth its best face on the board plus 10%.
-        assert_eq!(KYOTO.hand[3], 553 * 110 / 100);
-    }
-
-    #[test]
-    fn micro_values_add_upside() {
-        // gold 520 with rook 760 behind it: 520 + 240 / 4.
-        assert_eq!(MicroEval::piece_value(micro::GOLD), 580);
-        assert_eq!(MicroEval::piece_value(micro::ROOK), 760);
     }
 
     #[test]
@@ -278,6 +268,37 @@ mod tests {
         assert!(b.material > 500, "{b:?}");
         let pos = parse_sfen::<Kyoto>("pgk1t/5/5/5/TSKGP w S 1").unwrap();
         assert!(KyotoEval::breakdown(&pos).material < -500);
+    }
+
+    /// Positions of random games, each checked against the feature form of the evaluation
+    /// (`linear_evaluate`), which the tuner fits.
+    fn feature_form_matches<V: Variant, E: Linear<V>>(seed: u64) -> usize {
+        use kshogi_engine::eval::linear_evaluate;
+        let mut x = seed;
+        let mut checked = 0;
+        for _ in 0..15 {
+            let mut game = kshogi_core::Game::new(Position::<V>::start());
+            while game.outcome().is_none() && game.moves().len() < 150 {
+                let pos = game.position();
+                let w = E::params().to_weights();
+                assert_eq!(E::evaluate(pos), linear_evaluate(pos, &w, E::untuned(pos)));
+                checked += 1;
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let moves = pos.legal_moves();
+                let mv = moves[(x >> 33) as usize % moves.len()];
+                game.play(mv).unwrap();
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn evaluate_equals_the_feature_form() {
+        assert!(feature_form_matches::<Kyoto, KyotoEval>(1) > 300);
+        assert!(feature_form_matches::<Micro, MicroEval>(2) > 300);
+        assert!(feature_form_matches::<Kinzoku, KinzokuEval>(3) > 300);
     }
 
     #[test]

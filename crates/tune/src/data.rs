@@ -1,0 +1,380 @@
+//! Training data: self-play games of the engine with the variant's current evaluation, and
+//! the quiet positions of those games labelled with the final result.
+//!
+//! Each game starts with a few random plies (from a seed, so a run is reproducible), then
+//! the engine plays both sides at a fixed node budget. From every position the engine moves
+//! in (not in check), a capture-only quiescence search with the current evaluation finds the
+//! quiet position at the end of its best line; that position's [`features`] are recorded,
+//! unless it is in check or the line ends the game. When the game ends, every recorded
+//! position gets its result: 1 for a Black win, 0 for a White win, 1/2 for a draw (by the
+//! rules, or by the length limit).
+
+use kshogi_core::{Color, Game, Move, Position, Variant};
+use kshogi_engine::eval::{features, Linear, N_WEIGHTS, TEMPO};
+use kshogi_engine::{Engine, Evaluator, Limits};
+use std::sync::atomic::AtomicBool;
+
+/// A small deterministic generator (SplitMix64): the same seed gives the same games on
+/// every machine.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator for one stream (a game) of a run seeded with `seed`.
+    pub fn new(seed: u64, stream: u64) -> Rng {
+        let mut r = Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F));
+        r.next_u64();
+        r
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % (n.max(1) as u64)) as usize
+    }
+
+    /// A number in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// One labelled position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// [`features`] of the quiet position.
+    pub features: [i32; N_WEIGHTS],
+    /// The evaluation's part outside the weights, from Black's view, with [`TEMPO`] for the
+    /// side to move included ([`Linear::untuned`] plus or minus [`TEMPO`]).
+    pub offset: i32,
+    /// The game's result for Black: 1, 1/2 or 0.
+    pub result: f64,
+    /// The game it comes from (held-out sets are whole games).
+    pub game: u32,
+}
+
+/// How to generate the data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenConfig {
+    /// Games to play.
+    pub games: u32,
+    /// Engine nodes per move.
+    pub nodes: u64,
+    /// Random plies at the start of each game.
+    pub opening: u32,
+    /// Plies after which a game is a draw.
+    pub max_plies: usize,
+    /// Seed of the random openings.
+    pub seed: u64,
+    /// Games played at once (the data do not depend on it).
+    pub threads: usize,
+}
+
+impl Default for GenConfig {
+    fn default() -> Self {
+        GenConfig {
+            games: 2000,
+            nodes: 2000,
+            opening: 6,
+            max_plies: 300,
+            seed: 1,
+            threads: 1,
+        }
+    }
+}
+
+/// What one game gave.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameData {
+    /// Its samples.
+    pub samples: Vec<Sample>,
+    /// Plies played.
+    pub plies: usize,
+    /// Black's result.
+    pub result: f64,
+}
+
+/// The deepest capture sequence the quiescence search follows.
+const QS_DEPTH: u32 = 12;
+/// A score beyond every evaluation: a line that ends the game.
+const GAME_OVER: i32 = 1_000_000;
+
+fn is_capture<V: Variant>(pos: &Position<V>, mv: Move) -> bool {
+    !mv.is_drop() && pos.piece_at(mv.to()).is_some()
+}
+
+/// Capture-only quiescence search with stand-pat: the score for the side to move and the
+/// quiet position at the end of the best line (`None` when the best line ends the game).
+fn qsearch<V: Variant, E: Evaluator<V>>(
+    pos: &Position<V>,
+    mut alpha: i32,
+    beta: i32,
+    depth: u32,
+) -> (i32, Option<Position<V>>) {
+    let stand = E::evaluate(pos);
+    let mut best = (stand, Some(*pos));
+    if stand >= beta || depth == 0 {
+        return best;
+    }
+    alpha = alpha.max(stand);
+    let mut captures: Vec<(i32, Move)> = pos
+        .legal_moves()
+        .iter()
+        .filter(|&&mv| is_capture(pos, mv))
+        .map(|&mv| {
+            let victim = pos.piece_at(mv.to()).map_or(0, |p| E::piece_value(p.kind));
+            let attacker = mv
+                .from()
+                .and_then(|f| pos.piece_at(f))
+                .map_or(0, |p| E::piece_value(p.kind));
+            (victim * 16 - attacker, mv)
+        })
+        .collect();
+    captures.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+    for (_, mv) in captures {
+        let next = pos.after(mv);
+        let (score, leaf) = match next.outcome() {
+            Some(o) => match o.winner() {
+                Some(w) if w == pos.side_to_move() => (GAME_OVER, None),
+                Some(_) => (-GAME_OVER, None),
+                None => (0, None),
+            },
+            None => {
+                let (s, leaf) = qsearch::<V, E>(&next, -beta, -alpha, depth - 1);
+                (-s, leaf)
+            }
+        };
+        if score > best.0 {
+            best = (score, leaf);
+            if score >= beta {
+                break;
+            }
+            alpha = alpha.max(score);
+        }
+    }
+    best
+}
+
+/// The quiet position the quiescence search reaches from `pos`, or `None` when it is in
+/// check or the best capture line ends the game.
+pub fn quiet_leaf<V: Variant, E: Evaluator<V>>(pos: &Position<V>) -> Option<Position<V>> {
+    if pos.in_check() {
+        return None;
+    }
+    let (_, leaf) = qsearch::<V, E>(pos, -GAME_OVER - 1, GAME_OVER + 1, QS_DEPTH);
+    leaf.filter(|l| !l.in_check())
+}
+
+/// A sample of `pos` (its result still unknown).
+pub fn sample_of<V: Variant, E: Linear<V>>(pos: &Position<V>, game: u32) -> Sample {
+    let tempo = if pos.side_to_move() == Color::Black {
+        TEMPO
+    } else {
+        -TEMPO
+    };
+    Sample {
+        features: features(pos),
+        offset: E::untuned(pos) + tempo,
+        result: 0.5,
+        game,
+    }
+}
+
+/// Plays game `index` of a run and returns its samples.
+pub fn play_game<V: Variant, E: Linear<V>>(
+    engine: &mut Engine<V, E>,
+    cfg: &GenConfig,
+    index: u32,
+) -> GameData {
+    let mut rng = Rng::new(cfg.seed, u64::from(index));
+    let mut game = Game::new(Position::<V>::start());
+    let limits = Limits {
+        nodes: Some(cfg.nodes),
+        ..Limits::default()
+    };
+    let never = AtomicBool::new(false);
+    let mut samples = Vec::new();
+    engine.clear();
+    while game.outcome().is_none() && game.moves().len() < cfg.max_plies {
+        let pos = *game.position();
+        let mv = if game.moves().len() < cfg.opening as usize {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            moves[rng.below(moves.len())]
+        } else {
+            if let Some(leaf) = quiet_leaf::<V, E>(&pos) {
+                samples.push(sample_of::<V, E>(&leaf, index));
+            }
+            let result = engine.search(&game, &limits, 1, &never, &mut |_| {});
+            match result.lines.first() {
+                Some(line) => line.mv,
+                None => break,
+            }
+        };
+        if game.play(mv).is_err() {
+            break;
+        }
+    }
+    let result = match game.outcome().and_then(|o| o.winner()) {
+        Some(Color::Black) => 1.0,
+        Some(Color::White) => 0.0,
+        None => 0.5,
+    };
+    for s in &mut samples {
+        s.result = result;
+    }
+    GameData {
+        samples,
+        plies: game.moves().len(),
+        result,
+    }
+}
+
+/// Plays `cfg.games` games on `cfg.threads` threads and returns them in game order (the
+/// same data whatever the number of threads). `progress` is called after each game with
+/// the number of games done.
+pub fn generate<V: Variant, E: Linear<V>>(
+    cfg: &GenConfig,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Vec<GameData> {
+    let threads = cfg.threads.max(1);
+    let done = std::sync::atomic::AtomicU32::new(0);
+    let mut per_thread: Vec<Vec<(u32, GameData)>> = Vec::new();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let done = &done;
+                scope.spawn(move || {
+                    let mut engine = Engine::<V, E>::new(1);
+                    let mut out = Vec::new();
+                    let mut index = t as u32;
+                    while index < cfg.games {
+                        out.push((index, play_game(&mut engine, cfg, index)));
+                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        progress(n);
+                        index += threads as u32;
+                    }
+                    out
+                })
+            })
+            .collect();
+        for h in handles {
+            per_thread.push(h.join().unwrap_or_default());
+        }
+    });
+    let mut all: Vec<(u32, GameData)> = per_thread.into_iter().flatten().collect();
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, g)| g).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kshogi_engine::eval::linear_evaluate;
+    use kshogi_registry::{with_variant, Registered, VariantKind};
+
+    /// Black's evaluation in the feature form equals the engine's evaluation, turned to
+    /// Black's view (no position here is near the clamp).
+    fn check_sample<V: Registered>(pos: &Position<V>) {
+        let s = sample_of::<V, V::Eval>(pos, 0);
+        let w = <V::Eval as Linear<V>>::params().to_weights();
+        let dot: i32 = w.iter().zip(s.features.iter()).map(|(a, b)| a * b).sum();
+        let black = dot + s.offset;
+        let stm = <V::Eval as Evaluator<V>>::evaluate(pos);
+        let expected = if pos.side_to_move() == Color::Black {
+            stm
+        } else {
+            -stm
+        };
+        assert_eq!(black, expected);
+        assert_eq!(
+            linear_evaluate(pos, &w, <V::Eval as Linear<V>>::untuned(pos)),
+            stm
+        );
+    }
+
+    fn random_games<V: Registered>(games: u32) -> usize {
+        let mut checked = 0;
+        for g in 0..games {
+            let mut rng = Rng::new(7, u64::from(g));
+            let mut game = Game::new(Position::<V>::start());
+            while game.outcome().is_none() && game.moves().len() < 120 {
+                check_sample::<V>(game.position());
+                checked += 1;
+                let moves = game.position().legal_moves();
+                let mv = moves[rng.below(moves.len())];
+                game.play(mv).expect("legal move");
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn feature_form_equals_evaluate_in_every_variant() {
+        for &kind in VariantKind::ALL {
+            let n = with_variant!(kind, V => random_games::<V>(20));
+            assert!(n > 200, "{kind:?}: only {n} positions");
+        }
+    }
+
+    #[test]
+    fn quiet_leaf_has_no_winning_capture_left() {
+        // From random positions, the leaf of the quiescence search is never in check, and
+        // standing pat there is at least as good as any single capture by static value.
+        with_variant!(VariantKind::Kyoto, V => {
+            let mut rng = Rng::new(3, 0);
+            let mut game = Game::new(Position::<V>::start());
+            let mut leaves = 0;
+            while game.outcome().is_none() && game.moves().len() < 60 {
+                if let Some(leaf) = quiet_leaf::<V, <V as Registered>::Eval>(game.position()) {
+                    assert!(!leaf.in_check());
+                    leaves += 1;
+                }
+                let moves = game.position().legal_moves();
+                game.play(moves[rng.below(moves.len())]).unwrap();
+            }
+            assert!(leaves > 10);
+        });
+    }
+
+    #[test]
+    fn a_few_games_give_labelled_samples_reproducibly() {
+        let cfg = GenConfig {
+            games: 4,
+            nodes: 300,
+            opening: 4,
+            max_plies: 120,
+            seed: 5,
+            threads: 2,
+        };
+        type V = kshogi_registry::types::Micro;
+        let a = generate::<V, <V as Registered>::Eval>(&cfg, &|_| {});
+        let b = generate::<V, <V as Registered>::Eval>(
+            &GenConfig {
+                threads: 1,
+                ..cfg.clone()
+            },
+            &|_| {},
+        );
+        assert_eq!(a, b, "same seed, same data, whatever the threads");
+        assert_eq!(a.len(), 4);
+        for (i, g) in a.iter().enumerate() {
+            assert!(g.plies > 4);
+            assert!(!g.samples.is_empty());
+            for s in &g.samples {
+                assert_eq!(s.game, i as u32);
+                assert_eq!(s.result, g.result);
+            }
+        }
+    }
+}

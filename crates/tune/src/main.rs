@@ -1,0 +1,211 @@
+//! `kshogi-tune`: the evaluation tuner's command line (run it through `cargo xtask tune`).
+//!
+//! Plays self-play games of one variant, fits its evaluation's weights, prints the summary
+//! and the weights table, and writes the weights file with `--out`. Bad arguments are a
+//! usage error (exit 2); a file that the tuner did not write is never overwritten.
+
+use kshogi_registry::{with_variant, VariantKind};
+use kshogi_tune::data::GenConfig;
+use kshogi_tune::fit::FitConfig;
+use kshogi_tune::{summary, tune, weights_source, weights_table, GENERATED_HEADER};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "\
+Usage: kshogi-tune --variant V [OPTIONS]
+
+Plays self-play games of variant V with the engine and its current evaluation, fits the
+evaluation's linear weights to the games' results (Texel-style logistic regression) and
+prints them with the loss before and after on held-out games.
+
+Options:
+  --variant V       the variant (required)
+  --games N         self-play games (default 2000)
+  --nodes N         engine nodes per move (default 2000)
+  --opening N       random plies at the start of each game (default 6)
+  --max-plies N     plies after which a game is drawn (default 300)
+  --seed S          seed of the random openings (default 1)
+  --threads N       games played at once; the data do not depend on it (default 1)
+  --iterations N    Adam steps of the fit (default 2000)
+  --rate R          Adam step size in centipawns (default 2)
+  --out FILE        write the weights as Rust source for kshogi-tuned-eval; an existing
+                    FILE is replaced only if the tuner wrote it
+";
+
+struct Args {
+    variant: VariantKind,
+    gen: GenConfig,
+    fit: FitConfig,
+    out: Option<PathBuf>,
+}
+
+fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
+    it.next().ok_or_else(|| format!("`{flag}` needs a value"))
+}
+
+fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
+    v.parse()
+        .map_err(|_| format!("`{flag}` needs a number, found `{v}`"))
+}
+
+fn parse(args: &[String]) -> Result<Option<Args>, String> {
+    let mut variant = None;
+    let mut gen = GenConfig::default();
+    let mut fit = FitConfig::default();
+    let mut out = None;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--variant" => {
+                let v = value(flag, &mut it)?;
+                variant = Some(VariantKind::parse(v).map_err(|e| e.to_string())?);
+            }
+            "--games" => gen.games = number(flag, value(flag, &mut it)?)?,
+            "--nodes" => gen.nodes = number(flag, value(flag, &mut it)?)?,
+            "--opening" => gen.opening = number(flag, value(flag, &mut it)?)?,
+            "--max-plies" => gen.max_plies = number(flag, value(flag, &mut it)?)?,
+            "--seed" => gen.seed = number(flag, value(flag, &mut it)?)?,
+            "--threads" => gen.threads = number(flag, value(flag, &mut it)?)?,
+            "--iterations" => fit.iterations = number(flag, value(flag, &mut it)?)?,
+            "--rate" => fit.rate = number(flag, value(flag, &mut it)?)?,
+            "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    let variant = variant.ok_or("`--variant` is required")?;
+    if gen.games < HOLD_OUT_MIN {
+        return Err(format!(
+            "`--games` must be at least {HOLD_OUT_MIN} (one game in ten is held out)"
+        ));
+    }
+    if gen.nodes == 0 || gen.threads == 0 || fit.iterations == 0 {
+        return Err("`--nodes`, `--threads` and `--iterations` must be at least 1".into());
+    }
+    if !(fit.rate > 0.0 && fit.rate.is_finite()) {
+        return Err(format!(
+            "`--rate` must be a positive number, found {}",
+            fit.rate
+        ));
+    }
+    Ok(Some(Args {
+        variant,
+        gen,
+        fit,
+        out,
+    }))
+}
+
+/// Fewest games: enough for one held-out game.
+const HOLD_OUT_MIN: u32 = kshogi_tune::HOLD_OUT_EVERY;
+
+/// Refuses to replace a file the tuner did not write, then writes through a temporary file
+/// so that a failure leaves the old file whole.
+fn write_out(path: &Path, text: &str) -> Result<(), String> {
+    if path.exists() {
+        let old = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if !old.starts_with(GENERATED_HEADER) {
+            return Err(format!(
+                "{} exists and was not written by kshogi-tune (its first line is not `{}`); \
+                 not overwriting it",
+                path.display(),
+                GENERATED_HEADER
+            ));
+        }
+    }
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let a = match parse(&args) {
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("kshogi-tune: error: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let started = Instant::now();
+    let total = a.gen.games;
+    let step = (total / 10).max(1);
+    let progress = move |done: u32| {
+        if done % step == 0 || done == total {
+            eprintln!(
+                "kshogi-tune: {done}/{total} games ({:.0} s)",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let (report, table, source) = with_variant!(a.variant, V => {
+        let r = tune::<V>(&a.gen, &a.fit, &progress);
+        let table = weights_table::<V>(&r);
+        let source = weights_source::<V>(&r);
+        (r, table, source)
+    });
+    print!("{}", summary(&report));
+    println!("time: {:.1} s", started.elapsed().as_secs_f64());
+    println!();
+    print!("{table}");
+    if let Some(out) = &a.out {
+        if let Err(e) = write_out(out, &source) {
+            eprintln!("kshogi-tune: error: {e}");
+            return ExitCode::FAILURE;
+        }
+        println!("\nwrote {}", out.display());
+    }
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_options_and_names_bad_ones() {
+        let a = parse(&args("--variant micro --games 50 --nodes 300 --seed 9"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(a.variant, VariantKind::parse("micro").unwrap());
+        assert_eq!((a.gen.games, a.gen.nodes, a.gen.seed), (50, 300, 9));
+        assert!(parse(&args("--help")).unwrap().is_none());
+        let err = |s: &str| parse(&args(s)).err().unwrap_or_default();
+        assert!(err("--games 5").contains("`--variant` is required"));
+        assert!(err("--variant chess").contains("unknown variant `chess`"));
+        assert!(err("--variant kyoto --games x").contains("`--games` needs a number"));
+        assert!(err("--variant kyoto --games 3").contains("at least 10"));
+        assert!(err("--variant kyoto --rate -1").contains("`--rate`"));
+        assert!(err("--variant kyoto --bogus").contains("unknown argument `--bogus`"));
+        assert!(err("--variant kyoto --out").contains("`--out` needs a value"));
+    }
+
+    #[test]
+    fn never_overwrites_a_file_it_did_not_write() {
+        let dir = std::env::temp_dir().join(format!("kshogi-tune-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mine = dir.join("mine.rs");
+        std::fs::write(&mine, "fn precious() {}\n").unwrap();
+        let e = write_out(&mine, "x").unwrap_err();
+        assert!(e.contains("not overwriting"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(&mine).unwrap(),
+            "fn precious() {}\n"
+        );
+        let gen = dir.join("gen.rs");
+        write_out(&gen, &format!("{GENERATED_HEADER}: 1\n")).unwrap();
+        write_out(&gen, &format!("{GENERATED_HEADER}: 2\n")).unwrap();
+        assert!(std::fs::read_to_string(&gen).unwrap().ends_with("2\n"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,93 @@
+//! `cargo xtask tune`: the evaluation tuner, `kshogi-tune` (crates/tune), built in release
+//! mode and run with the given options.
+//!
+//! The tuner plays the engine in process, so it is its own binary rather than part of
+//! xtask, which depends on no workspace crate. Every option is passed through; the tuner
+//! checks them (`cargo xtask tune --help` shows its usage). A relative `--out` is relative
+//! to the directory `cargo xtask` was started in.
+
+use crate::util;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The usage lines of this task.
+pub const USAGE: &str = "  tune --variant V [OPTIONS]
+                     fit the variant's evaluation weights to self-play games (kshogi-tune,
+                     docs/tuning.md); options are the tuner's: --games N --nodes N
+                     --opening N --seed S --threads N --iterations N --out FILE
+";
+
+/// Options of `cargo xtask tune`: the tuner's arguments, unread.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TuneOptions {
+    /// Passed to `kshogi-tune` as they are.
+    pub args: Vec<String>,
+}
+
+impl TuneOptions {
+    /// Takes the arguments after `tune`; the tuner checks them.
+    pub fn parse(args: &[String]) -> Result<TuneOptions, String> {
+        if args.is_empty() {
+            return Err("`tune` needs `--variant V` (see `cargo xtask tune --help`)".into());
+        }
+        Ok(TuneOptions {
+            args: args.to_vec(),
+        })
+    }
+}
+
+/// The cargo arguments that build and run the tuner.
+pub fn cargo_args(root: &Path, opts: &TuneOptions) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "run",
+        "--release",
+        "--quiet",
+        "--manifest-path",
+        &root.join("Cargo.toml").to_string_lossy(),
+        "-p",
+        "kshogi-tune",
+        "--",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(opts.args.iter().cloned());
+    args
+}
+
+/// Builds and runs the tuner (from the current directory, so a relative `--out` means what
+/// the user meant).
+pub fn run(opts: &TuneOptions, root: &Path) -> Result<(), String> {
+    eprintln!(
+        "==> cargo run --release -p kshogi-tune -- {}",
+        opts.args.join(" ")
+    );
+    let status = Command::new(util::cargo())
+        .args(cargo_args(root, opts))
+        .stdin(Stdio::null())
+        .status()
+        .map_err(|e| format!("could not start cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "kshogi-tune failed ({})",
+            util::describe_status(status)
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passes_the_options_through() {
+        assert!(TuneOptions::parse(&[]).is_err());
+        let o = TuneOptions::parse(&["--variant".into(), "kyoto".into()]).unwrap();
+        let args = cargo_args(Path::new("/ws"), &o);
+        assert_eq!(&args[..2], ["run", "--release"]);
+        assert!(args.contains(&"/ws/Cargo.toml".to_string()));
+        assert_eq!(&args[args.len() - 3..], ["--", "--variant", "kyoto"]);
+    }
+}
