@@ -515,7 +515,7 @@ pub struct Written {
     pub width: usize,
 }
 
-/// The temporary file [`write`] writes beside `path` before renaming it into place.
+/// The temporary file [`write()`] writes beside `path` before renaming it into place.
 pub fn temp_path(path: &Path) -> PathBuf {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".tmp-{}", std::process::id()));
