@@ -34,9 +34,9 @@
 //! - `isready` gets exactly `readyok`; `usi` and `uci` the ten handshake lines ending in
 //!   `usiok` / `uciok`, with the start variant as `USI_Variant` / `UCI_Variant` default
 //!   (after `uci` moves are read and written in UCI coordinates, with Fairy-Stockfish's
-//!   letters unless `Dialect` says otherwise); `position`, `setoption` (except `Threads`
-//!   above 1, one `info string`), `ponderhit` and empty lines print nothing unless they are
-//!   wrong;
+//!   letters unless `Dialect` says otherwise); `position`, `setoption`, `ponderhit` and
+//!   empty lines print nothing unless they are wrong (a new `USI_Hash` or `Threads` first
+//!   ends a held search);
 //! - `position` is accepted exactly when `kshogi_notation::parse_game` accepts its text
 //!   (`fen` read as `sfen`), and then sets the game that later answers are checked against;
 //!   a rejected one leaves no game, and the next `go` answers an error line and
@@ -481,6 +481,7 @@ struct Model {
     /// `None` after a rejected `position`.
     game: Option<AnyGame>,
     hash_mb: u64,
+    threads: u64,
     /// After `uci`: UCI coordinates.
     uci: bool,
     /// The `Dialect` option, when set.
@@ -554,6 +555,7 @@ fn check_session(
         variant,
         game: Some(AnyGame::start(variant)),
         hash_mb: 16,
+        threads: 1,
         uci: false,
         dialect: None,
         ponder: false,
@@ -768,11 +770,9 @@ impl Model {
             },
             "multipv" | "usi_multipv" => spin(value, 1, 32).is_some(),
             "threads" => match spin(value, 1, 512) {
-                Some(n) if n > 1 => {
-                    assert!(
-                        out.len() == 1 && out[0].starts_with("info string Threads "),
-                        "{context}: expected that Threads is ignored, got {out:?}"
-                    );
+                Some(n) if n != self.threads => {
+                    self.finish(out, context);
+                    self.threads = n;
                     return;
                 }
                 Some(_) => true,

@@ -349,6 +349,17 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
         self.engine.clear();
     }
 
+    /// Sets the number of search threads (Lazy SMP, see [`Engine::set_threads`]); the mate
+    /// solver runs on one more thread beside them.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.engine.set_threads(threads);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.engine.threads()
+    }
+
     /// Analyses the current position of `game` (its history feeds the repetition rule): see
     /// the crate documentation. `db` is the perfect-play database for `V`, if any. `stop`
     /// ends the search and the solver early (the lines found so far are the answer).

@@ -114,6 +114,9 @@ pub struct AnalyzeArgs {
     /// Node budget of the mate solver (0: do not run it)
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MATE_NODES)]
     pub mate_nodes: u64,
+    /// Search threads (1-512, Lazy SMP; the mate solver runs on one more)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=512))]
+    pub threads: u16,
     /// When to colour the diagram
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -158,6 +161,8 @@ pub struct Settings {
     pub hash_mb: usize,
     /// Node budget of the mate solver; 0 skips it.
     pub mate_nodes: u64,
+    /// Search threads.
+    pub threads: usize,
     /// The dialect of the SFEN and the moves written.
     pub dialect: Dialect,
 }
@@ -179,6 +184,7 @@ impl AnalyzeArgs {
             multipv: usize::from(self.multipv),
             hash_mb: usize::from(self.hash),
             mate_nodes: self.mate_nodes,
+            threads: usize::from(self.threads),
             dialect: self.dialect.dialect,
         }
     }
@@ -336,6 +342,7 @@ pub fn analyze<V: Registered>(
         mate_nodes: settings.mate_nodes,
     };
     let mut service = Analyzer::<V, V::Eval>::new(settings.hash_mb);
+    service.set_threads(settings.threads);
     let mut shown = false;
     let dialect = settings.dialect;
     let mut on_info = |info: &Info, source: Source| {
@@ -672,6 +679,7 @@ mod tests {
             multipv: 1,
             hash_mb: 1,
             mate_nodes: 1_000,
+            threads: 1,
             dialect: Dialect::Canonical,
         }
     }
@@ -707,6 +715,7 @@ mod tests {
             multipv: 1,
             hash: 16,
             mate_nodes: DEFAULT_MATE_NODES,
+            threads: 1,
             dialect: crate::DialectArg {
                 dialect: Dialect::Canonical,
             },

@@ -41,6 +41,11 @@
 //!   the enemy's hand), with weights per variant; [`PieceTableEval`] derives them from the
 //!   piece table ([`eval::EvalParams::derive`]), a tuned evaluator sets its own and may add
 //!   terms (the Kinzoku king's advance and countdown).
+//! * **Threads** ([`Engine::set_threads`]): Lazy SMP. Helper threads run their own
+//!   iterative deepening of the same root (odd ones a ply ahead) with their own ordering
+//!   tables and share only the transposition table, whose entries are written and read
+//!   without locks (an entry torn by two writers fails its key check). The main thread
+//!   alone reports and answers; the helpers stop when it does.
 //! * **Mate solver** ([`mate`]): df-pn with a bounded (pn, dn) table over checks and moves
 //!   that win at once; a proof is then shortened by an exact iterative-deepening search over
 //!   the same moves, so the reported distance is the shortest mate by such moves.
@@ -208,6 +213,8 @@ impl<V: Variant> Evaluator<V> for PieceTableEval {}
 pub struct Engine<V: Variant, E: Evaluator<V> = PieceTableEval> {
     tt: tt::Table,
     state: Box<search::State>,
+    /// The buffers and ordering tables of the Lazy SMP helper threads (threads - 1).
+    helpers: Vec<Box<search::State>>,
     _v: core::marker::PhantomData<(V, E)>,
 }
 
@@ -218,6 +225,7 @@ impl<V: Variant, E: Evaluator<V>> Engine<V, E> {
         Engine {
             tt: tt::Table::new(hash_mb),
             state: search::State::new(),
+            helpers: Vec::new(),
             _v: core::marker::PhantomData,
         }
     }
@@ -231,6 +239,27 @@ impl<V: Variant, E: Evaluator<V>> Engine<V, E> {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.state.clear();
+        for h in &mut self.helpers {
+            h.clear();
+        }
+    }
+
+    /// Sets the number of search threads (at least 1; USI `Threads`). With more than one,
+    /// the search is Lazy SMP: helper threads search the same position beside the main one,
+    /// sharing the transposition table, and the main thread's result is the answer; node
+    /// counts and limits are the sum over the threads. A search with one thread is
+    /// deterministic at fixed depth; with more it is not (the threads race for the table).
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.max(1) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            self.helpers.push(search::State::new());
+        }
+    }
+
+    /// The number of search threads (see [`Engine::set_threads`]).
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
     }
 
     /// Transposition-table fill, per mille (sampled from the first thousand entries).
@@ -275,6 +304,7 @@ impl<V: Variant, E: Evaluator<V>> Engine<V, E> {
         search::run::<V, E>(
             &mut self.tt,
             &mut self.state,
+            &mut self.helpers,
             game,
             limits,
             multipv,

@@ -5,7 +5,7 @@ use crate::tt::{Bound, Table};
 use crate::{Evaluator, Info, Limits, Line, Score, SearchResult};
 use kshogi_core::Variant;
 use kshogi_core::{Bundle, Color, Game, Move, Outcome, Position, MAX_MOVES};
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
 /// Deepest ply a search path may reach (quiescence included).
@@ -122,7 +122,7 @@ struct RootMove {
 
 /// One search.
 struct Searcher<'a, V: Variant, E: Evaluator<V>> {
-    tt: &'a mut Table,
+    tt: &'a Table,
     st: &'a mut State,
     root_index: usize,
     root_depth: i32,
@@ -135,6 +135,14 @@ struct Searcher<'a, V: Variant, E: Evaluator<V>> {
     node_limit: Option<u64>,
     /// No null move above this ply (set during a null-move verification search).
     nmp_min_ply: usize,
+    /// Lazy SMP: the nodes the helper threads have counted so far (each adds its count in
+    /// steps of 1024).
+    shared_nodes: &'a AtomicU64,
+    /// Whether this searcher is a helper thread (it adds to `shared_nodes`) rather than
+    /// the main one (which reads it).
+    helper: bool,
+    /// The main thread's last reading of `shared_nodes`.
+    others: u64,
     _v: core::marker::PhantomData<(V, E)>,
 }
 
@@ -145,11 +153,18 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
+        if self.nodes & 1023 == 0 {
+            if self.helper {
+                self.shared_nodes.fetch_add(1024, AtomicOrdering::Relaxed);
+            } else {
+                self.others = self.shared_nodes.load(AtomicOrdering::Relaxed);
+            }
+        }
         if !self.can_abort {
             return;
         }
         if let Some(limit) = self.node_limit {
-            if self.nodes >= limit {
+            if self.nodes + self.others >= limit {
                 self.aborted = true;
                 return;
             }
@@ -160,6 +175,66 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         {
             self.aborted = true;
         }
+    }
+
+    /// Nodes of every thread of the search (the helpers' counted to the last 1024).
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.shared_nodes.load(AtomicOrdering::Relaxed)
+    }
+
+    /// One iteration's search of the root line `pv_idx` with an aspiration window around
+    /// the last iteration's score, widened until the score falls inside it (or the search
+    /// is stopped).
+    fn aspiration(&mut self, pos: &mut Position<V>, depth: i32, pv_idx: usize, rms: &mut [RootMove]) {
+        let prev = rms[pv_idx].prev;
+        let mut delta = 25;
+        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INF), (prev + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.root_search(pos, depth, alpha, beta, pv_idx, rms);
+            rms[pv_idx..].sort_by_key(|rm| -rm.score);
+            if self.aborted {
+                break;
+            }
+            if score <= alpha && alpha > -INF {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta && beta < INF {
+                beta = (score + delta).min(INF);
+            } else {
+                break;
+            }
+            delta += delta;
+            if delta > 600 || alpha.abs() >= MATE_BOUND || beta.abs() >= MATE_BOUND {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// A Lazy SMP helper thread: iterative deepening of the best line only, sharing the
+    /// transposition table with the main thread, until `stop` (set by the main thread when
+    /// it is done). Odd helpers search one ply deeper than even ones, so that the threads
+    /// do not all walk the same tree in step. Nothing a helper finds is reported: it helps
+    /// through the table (moves to try first, bounds that cut).
+    fn help(&mut self, pos: &mut Position<V>, rms: &mut [RootMove], max_depth: u32, id: usize) {
+        let first = 1 + (id & 1) as u32;
+        for depth in first..=max_depth.max(first) {
+            self.root_depth = depth as i32;
+            self.seldepth = 0;
+            self.aspiration(pos, depth as i32, 0, rms);
+            if self.aborted {
+                break;
+            }
+            for rm in rms.iter_mut() {
+                rm.prev = rm.score;
+            }
+        }
+        self.shared_nodes
+            .fetch_add(self.nodes & 1023, AtomicOrdering::Relaxed);
     }
 
     /// The repetition verdict for the position at `idx` (ply `ply`), if the line ends here:
@@ -689,6 +764,7 @@ fn report(
 pub(crate) fn run<V: Variant, E: Evaluator<V>>(
     tt: &mut Table,
     st: &mut State,
+    helpers: &mut [Box<State>],
     game: &Game<V>,
     limits: &Limits,
     multipv: usize,
@@ -705,7 +781,7 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
     if game.outcome().is_some() {
         return empty(start.elapsed());
     }
-    let mut pos = *game.position();
+    let pos = *game.position();
     let legal = pos.legal_moves();
     if legal.is_empty() {
         return empty(start.elapsed());
@@ -727,13 +803,22 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
     st.checks.resize(root_index + W + 2, false);
 
     let reproducible = limits.time.is_none() && !limits.infinite;
+    for h in helpers.iter_mut() {
+        h.keys.clone_from(&st.keys);
+        h.checks.clone_from(&st.checks);
+    }
+    for state in core::iter::once(&mut *st).chain(helpers.iter_mut().map(|h| &mut **h)) {
+        if reproducible {
+            state.ord.clear();
+        } else {
+            state.ord.killers = [[Move::NULL; 2]; MAX_PLY + 1];
+        }
+    }
     if reproducible {
         tt.clear();
-        st.ord.clear();
-    } else {
-        st.ord.killers = [[Move::NULL; 2]; MAX_PLY + 1];
     }
     tt.new_search();
+    let tt: &Table = tt;
 
     let mut max_depth = MAX_DEPTH;
     let mut deadline = None;
@@ -766,6 +851,87 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
     rms.sort_by_key(|rm| -ordering::score_move::<V, E>(&pos, &st.ord, 0, rm.mv, Move::NULL));
     let k = multipv.max(1).min(rms.len());
 
+    let shared_nodes = AtomicU64::new(0);
+    if helpers.is_empty() {
+        return iterate::<V, E>(
+            tt,
+            st,
+            &shared_nodes,
+            root_index,
+            pos,
+            rms,
+            (deadline, node_limit, max_depth),
+            limits,
+            k,
+            stop,
+            start,
+            on_info,
+        );
+    }
+    // Lazy SMP: the helpers search the same root beside the main thread until it is done.
+    let helpers_stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for (i, h) in helpers.iter_mut().enumerate() {
+            let (shared_nodes, helpers_stop) = (&shared_nodes, &helpers_stop);
+            let mut rms = rms.clone();
+            scope.spawn(move || {
+                let mut pos = pos;
+                let mut s = Searcher::<V, E> {
+                    tt,
+                    st: h,
+                    root_index,
+                    root_depth: 1,
+                    nodes: 0,
+                    seldepth: 0,
+                    stop: helpers_stop,
+                    aborted: false,
+                    can_abort: true,
+                    deadline: None,
+                    node_limit: None,
+                    nmp_min_ply: 0,
+                    shared_nodes,
+                    helper: true,
+                    others: 0,
+                    _v: core::marker::PhantomData,
+                };
+                s.help(&mut pos, &mut rms, max_depth, i + 1);
+            });
+        }
+        let result = iterate::<V, E>(
+            tt,
+            st,
+            &shared_nodes,
+            root_index,
+            pos,
+            rms,
+            (deadline, node_limit, max_depth),
+            limits,
+            k,
+            stop,
+            start,
+            on_info,
+        );
+        helpers_stop.store(true, AtomicOrdering::Relaxed);
+        result
+    })
+}
+
+/// The main thread's iterative deepening: see [`crate::Engine::search`].
+#[allow(clippy::too_many_arguments)]
+fn iterate<V: Variant, E: Evaluator<V>>(
+    tt: &Table,
+    st: &mut State,
+    shared_nodes: &AtomicU64,
+    root_index: usize,
+    mut pos: Position<V>,
+    mut rms: Vec<RootMove>,
+    (deadline, node_limit, max_depth): (Option<Instant>, Option<u64>, u32),
+    limits: &Limits,
+    k: usize,
+    stop: &AtomicBool,
+    start: Instant,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
     let mut s = Searcher::<V, E> {
         tt,
         st,
@@ -779,6 +945,9 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
         deadline,
         node_limit,
         nmp_min_ply: 0,
+        shared_nodes,
+        helper: false,
+        others: 0,
         _v: core::marker::PhantomData,
     };
 
@@ -790,33 +959,7 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
         s.seldepth = 0;
         let mut aborted_at = None;
         for pv_idx in 0..k {
-            let prev = rms[pv_idx].prev;
-            let mut delta = 25;
-            let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
-                ((prev - delta).max(-INF), (prev + delta).min(INF))
-            } else {
-                (-INF, INF)
-            };
-            loop {
-                let score = s.root_search(&mut pos, depth as i32, alpha, beta, pv_idx, &mut rms);
-                rms[pv_idx..].sort_by_key(|rm| -rm.score);
-                if s.aborted {
-                    break;
-                }
-                if score <= alpha && alpha > -INF {
-                    beta = (alpha + beta) / 2;
-                    alpha = (score - delta).max(-INF);
-                } else if score >= beta && beta < INF {
-                    beta = (score + delta).min(INF);
-                } else {
-                    break;
-                }
-                delta += delta;
-                if delta > 600 || alpha.abs() >= MATE_BOUND || beta.abs() >= MATE_BOUND {
-                    alpha = -INF;
-                    beta = INF;
-                }
-            }
+            s.aspiration(&mut pos, depth as i32, pv_idx, &mut rms);
             if s.aborted {
                 aborted_at = Some(pv_idx);
                 break;
@@ -832,7 +975,7 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
                     .filter(|rm| rm.score > -INF)
                     .map(|rm| line_of(rm, depth))
                     .collect();
-                report(&lines, depth, s.nodes, start, s.tt.hashfull(), on_info);
+                report(&lines, depth, s.total_nodes(), start, s.tt.hashfull(), on_info);
                 break;
             }
             // A different first move that the unfinished iteration searched to the end with
@@ -851,7 +994,7 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
             rm.prev = rm.score;
         }
         lines = rms[..k].iter().map(|rm| line_of(rm, depth)).collect();
-        report(&lines, depth, s.nodes, start, s.tt.hashfull(), on_info);
+        report(&lines, depth, s.total_nodes(), start, s.tt.hashfull(), on_info);
         if let (Some(m), Score::Mate(n)) = (limits.mate, lines[0].score) {
             if !limits.infinite && n > 0 && n as u32 <= m {
                 break;
@@ -863,14 +1006,14 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
             }
         } else if stop.load(AtomicOrdering::Relaxed)
             || deadline.is_some_and(|d| Instant::now() >= d)
-            || node_limit.is_some_and(|l| s.nodes >= l)
+            || node_limit.is_some_and(|l| s.total_nodes() >= l)
         {
             break;
         }
     }
     SearchResult {
         lines,
-        nodes: s.nodes,
+        nodes: s.total_nodes(),
         time: start.elapsed(),
         depth: completed,
     }

@@ -3,6 +3,8 @@
 
 use crate::search::MATE_BOUND;
 use kshogi_core::Move;
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// What a stored score is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -15,8 +17,8 @@ pub(crate) enum Bound {
     Upper,
 }
 
-/// One entry: 12 bytes.
-#[derive(Copy, Clone, Debug, Default)]
+/// One entry as plain fields: 12 bytes once packed into an [`Slot`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 struct Entry {
     /// The upper 32 bits of the position's hash (the lower bits chose the cluster).
     key: u32,
@@ -28,15 +30,53 @@ struct Entry {
     depth: i8,
     /// Bits 0-1: bound (0 = empty, 1 exact, 2 lower, 3 upper); bits 2-7: generation.
     flags: u8,
-    /// Static evaluation, unused for now but keeps the entry at 12 bytes.
-    _pad: i16,
+}
+
+/// One entry as the table holds it: three 32-bit words that the search threads read and
+/// write without locks. The first word is the key XOR the other two, so an entry torn by
+/// two threads writing it at once (one word from each) fails the key check and reads as a
+/// miss instead of a wrong move or score (the lockless scheme of Hyatt and Mann). With one
+/// thread the words are always consistent and relaxed atomics compile to plain moves.
+#[derive(Debug, Default)]
+struct Slot([AtomicU32; 3]);
+
+impl Slot {
+    #[inline(always)]
+    fn load(&self) -> Entry {
+        let w0 = self.0[0].load(Relaxed);
+        let w1 = self.0[1].load(Relaxed);
+        let w2 = self.0[2].load(Relaxed);
+        Entry {
+            key: w0 ^ w1 ^ w2,
+            mv: w1 as u16,
+            score: (w1 >> 16) as u16 as i16,
+            depth: w2 as u8 as i8,
+            flags: (w2 >> 8) as u8,
+        }
+    }
+
+    #[inline(always)]
+    fn store(&self, e: Entry) {
+        let w1 = u32::from(e.mv) | u32::from(e.score as u16) << 16;
+        let w2 = u32::from(e.depth as u8) | u32::from(e.flags) << 8;
+        self.0[1].store(w1, Relaxed);
+        self.0[2].store(w2, Relaxed);
+        self.0[0].store(e.key ^ w1 ^ w2, Relaxed);
+    }
+
+    #[inline(always)]
+    fn clear(&self) {
+        for w in &self.0 {
+            w.store(0, Relaxed);
+        }
+    }
 }
 
 const WAYS: usize = 4;
 
-/// A cluster: the entries one hash may occupy.
-#[derive(Copy, Clone, Debug, Default)]
-struct Cluster([Entry; WAYS]);
+/// A cluster: the entries one hash may occupy (48 bytes).
+#[derive(Debug, Default)]
+struct Cluster([Slot; WAYS]);
 
 /// What a probe found.
 #[derive(Copy, Clone, Debug)]
@@ -51,7 +91,7 @@ pub(crate) struct Hit {
     pub bound: Bound,
 }
 
-/// The table.
+/// The table, shared by the threads of a search (Lazy SMP) through `&Table`.
 pub(crate) struct Table {
     clusters: Vec<Cluster>,
     generation: u8,
@@ -88,14 +128,18 @@ impl Table {
         let bytes = mb.saturating_mul(1 << 20);
         let n = (bytes / core::mem::size_of::<Cluster>()).max(1);
         Table {
-            clusters: vec![Cluster::default(); n],
+            clusters: (0..n).map(|_| Cluster::default()).collect(),
             generation: 0,
         }
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        self.clusters.fill(Cluster::default());
+        for c in &self.clusters {
+            for e in &c.0 {
+                e.clear();
+            }
+        }
         self.generation = 0;
     }
 
@@ -120,6 +164,7 @@ impl Table {
         let mut used = 0;
         for c in &self.clusters[..n] {
             for e in &c.0 {
+                let e = e.load();
                 if e.flags & 3 != 0 && e.flags >> 2 == self.generation {
                     used += 1;
                 }
@@ -139,6 +184,7 @@ impl Table {
         let key = (hash >> 32) as u32;
         let c = &self.clusters[self.index(hash)];
         for e in &c.0 {
+            let e = e.load();
             if e.key == key && e.flags & 3 != 0 {
                 let bound = match e.flags & 3 {
                     1 => Bound::Exact,
@@ -158,17 +204,19 @@ impl Table {
 
     /// Stores a result for `hash` at `ply`. Keeps an existing move when `mv` is null.
     #[inline]
-    pub fn store(&mut self, hash: u64, ply: usize, mv: Move, score: i32, depth: i32, bound: Bound) {
+    pub fn store(&self, hash: u64, ply: usize, mv: Move, score: i32, depth: i32, bound: Bound) {
         let key = (hash >> 32) as u32;
         let generation = self.generation;
-        let idx = self.index(hash);
-        let c = &mut self.clusters[idx];
+        let c = &self.clusters[self.index(hash)];
         let mut victim = 0;
         let mut worst = i32::MAX;
-        for (i, e) in c.0.iter().enumerate() {
+        let mut old = Entry::default();
+        for (i, slot) in c.0.iter().enumerate() {
+            let e = slot.load();
             if e.key == key && e.flags & 3 != 0 {
                 victim = i;
                 worst = i32::MIN;
+                old = e;
                 break;
             }
             // Empty entries first, then old generations, then shallow ones.
@@ -181,18 +229,22 @@ impl Table {
             if value < worst {
                 worst = value;
                 victim = i;
+                old = e;
             }
         }
-        let e = &mut c.0[victim];
+        let slot = &c.0[victim];
         let same = worst == i32::MIN;
         if same
             && bound != Bound::Exact
-            && (depth as i8) < e.depth - 2
-            && e.flags >> 2 == generation
+            && (depth as i8) < old.depth - 2
+            && old.flags >> 2 == generation
         {
             // A much deeper result for the same position stays.
-            if mv != Move::NULL && e.mv == 0 {
-                e.mv = mv.bits();
+            if mv != Move::NULL && old.mv == 0 {
+                slot.store(Entry {
+                    mv: mv.bits(),
+                    ..old
+                });
             }
             return;
         }
@@ -202,14 +254,13 @@ impl Table {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        *e = Entry {
+        slot.store(Entry {
             key,
-            mv: if keep_move { e.mv } else { mv.bits() },
+            mv: if keep_move { old.mv } else { mv.bits() },
             score: to_tt(score, ply).clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             depth: depth.clamp(-100, 127) as i8,
             flags: b | generation << 2,
-            _pad: 0,
-        };
+        });
     }
 }
 
@@ -220,7 +271,7 @@ mod tests {
 
     #[test]
     fn entry_and_cluster_sizes() {
-        assert_eq!(core::mem::size_of::<Entry>(), 12);
+        assert_eq!(core::mem::size_of::<Slot>(), 12);
         assert_eq!(core::mem::size_of::<Cluster>(), 48);
     }
 
@@ -240,7 +291,7 @@ mod tests {
 
     #[test]
     fn mate_scores_are_stored_relative_to_the_node() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         // Found at ply 3: the side to move there mates 2 plies later (mate at ply 5 from the
         // root).
         t.store(
@@ -273,5 +324,51 @@ mod tests {
         t.store(0x2222_0000_0000_2222, 2, Move::NULL, 150, 4, Bound::Lower);
         assert_eq!(t.probe(0x2222_0000_0000_2222, 9).unwrap().score, 150);
         assert!(t.probe(0x3333_0000_0000_3333, 0).is_none());
+    }
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let t = Table::new(1);
+        let h = 0x5555_0000_0000_0042;
+        t.store(h, 0, Move::NULL, 77, 5, Bound::Exact);
+        assert_eq!(t.probe(h, 0).unwrap().score, 77);
+        // Another thread's write of the move-and-score word lands without the others.
+        let c = &t.clusters[t.index(h)];
+        let slot = c.0.iter().find(|s| s.load().key == (h >> 32) as u32).unwrap();
+        slot.0[1].store(slot.0[1].load(Relaxed) ^ (123 << 16), Relaxed);
+        assert!(t.probe(h, 0).is_none());
+    }
+
+    /// Threads storing and probing the same small table at once: every hit carries the
+    /// score and depth that some thread stored for that very hash, never a torn mixture.
+    #[test]
+    fn concurrent_stores_never_yield_a_foreign_score() {
+        let t = Table::new(0);
+        assert_eq!(t.entries(), 4);
+        let score_of = |h: u64| ((h >> 40) % 2000) as i32 - 1000;
+        let depth_of = |h: u64| ((h >> 20) % 50) as i32;
+        let bad = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for id in 0..4u64 {
+                let (t, bad) = (&t, &bad);
+                s.spawn(move || {
+                    let mut x = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(id + 1);
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        // Few distinct keys, so that threads overwrite each other's entries.
+                        let h = (x & 0xF) << 32 | (x & 0xF) << 40 | (x & 0xF) << 20;
+                        if x & 1 == 0 {
+                            t.store(h, 0, Move::NULL, score_of(h), depth_of(h), Bound::Lower);
+                        } else if let Some(hit) = t.probe(h, 0) {
+                            if hit.score != score_of(h) || hit.depth != depth_of(h) {
+                                bad.fetch_add(1, Relaxed);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(bad.into_inner(), 0);
     }
 }

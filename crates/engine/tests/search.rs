@@ -502,3 +502,68 @@ fn node_limit_binds_in_the_first_iteration() {
     assert_eq!(r.lines.len(), 1);
     assert!(r.nodes < full.nodes / 4, "{} of {}", r.nodes, full.nodes);
 }
+
+#[test]
+fn thread_count_is_kept_and_at_least_one() {
+    let mut e = EngineFor::<Kyoto>::new(1);
+    assert_eq!(e.threads(), 1);
+    e.set_threads(4);
+    assert_eq!(e.threads(), 4);
+    e.set_threads(0);
+    assert_eq!(e.threads(), 1);
+}
+
+/// Lazy SMP: with helper threads the search still finds the mates of the single-threaded
+/// search at their distances, gives legal lines at the depth asked, and a node limit
+/// bounds the nodes of all threads together.
+#[test]
+fn several_threads_find_the_same_mates_and_keep_the_node_limit() {
+    let stop = AtomicBool::new(false);
+    for threads in [2, 3] {
+        // The mate in 5 of `mate_limit_stops_at_the_mate`, a few times (threads race).
+        for _ in 0..3 {
+            let game = parse_game::<Kyoto>("n1k2/1b3/BL1g1/3P1/3K1 b TP 43").unwrap();
+            let mut e = EngineFor::<Kyoto>::new(8);
+            e.set_threads(threads);
+            let r = e.search(&game, &depth(7), 1, &stop, &mut |_| {});
+            assert_eq!(r.lines[0].score, Score::Mate(5), "{threads} threads");
+            assert_eq!(r.depth, 7);
+            let mut pos = *game.position();
+            for &m in &r.lines[0].pv {
+                assert!(pos.is_legal(m), "{threads} threads: {}", usi::<Kyoto>(m));
+                pos.make(m);
+            }
+        }
+        let game = Game::new(Position::<Micro>::start());
+        let mut e = EngineFor::<Micro>::new(8);
+        e.set_threads(threads);
+        let limit = 200_000;
+        let limits = Limits {
+            nodes: Some(limit),
+            ..Limits::default()
+        };
+        let r = e.search(&game, &limits, 1, &stop, &mut |_| {});
+        // The main thread reads the helpers' count every 1024 of its nodes, and the
+        // helpers add theirs in steps of 1024: the total overshoots by a few thousand at
+        // most.
+        let slack = 4 * 1024 * threads as u64;
+        assert!(r.nodes <= limit + slack, "{threads} threads: {}", r.nodes);
+        assert!(r.nodes >= limit - slack, "{threads} threads: {}", r.nodes);
+        assert_eq!(r.lines.len(), 1);
+    }
+}
+
+/// One thread again after several: the deterministic search of before.
+#[test]
+fn back_to_one_thread_the_search_is_deterministic_again() {
+    let game = Game::new(Position::<Kyoto>::start());
+    let stop = AtomicBool::new(false);
+    let r1 = EngineFor::<Kyoto>::new(8).search(&game, &depth(6), 1, &stop, &mut |_| {});
+    let mut e = EngineFor::<Kyoto>::new(8);
+    e.set_threads(3);
+    let _ = e.search(&game, &depth(6), 1, &stop, &mut |_| {});
+    e.set_threads(1);
+    let r2 = e.search(&game, &depth(6), 1, &stop, &mut |_| {});
+    assert_eq!(r1.lines, r2.lines);
+    assert_eq!(r1.nodes, r2.nodes);
+}

@@ -48,8 +48,8 @@ ponderhit, gameover, quit. Options: USI_Variant or UCI_Variant (a name that `ksh
 variants` lists, or the reference engine's: kyotoshogi, micro, minishogi, dobutsu),
 USI_Hash or Hash (MiB, 1-4096, default 16), USI_MultiPV or MultiPV (1-32, default 1),
 Dialect (canonical or fsf: the letters of the moves written; default canonical in USI
-mode, fsf in UCI mode), Threads (1-512; the search uses one thread), USI_Ponder or Ponder,
-Clear_Hash.
+mode, fsf in UCI mode), Threads (1-512, default 1: search threads, Lazy SMP; the mate
+solver runs on one more), USI_Ponder or Ponder, Clear_Hash.
 
 The Kinzoku database (see `kshogi solve kinzoku`) is used when it is installed: --db FILE,
 or the default path. A malformed line gets `info string error: <what>` and changes
@@ -236,6 +236,15 @@ impl Settings {
         }
     }
 
+    /// The number of search threads: `Threads`, except in the bounded mode, whose searches
+    /// must depend on the input alone (one thread).
+    fn search_threads(&self) -> usize {
+        match self.mode {
+            SearchMode::Threaded => self.threads,
+            SearchMode::Bounded(_) => 1,
+        }
+    }
+
     /// How moves are written: the `Dialect` option, by default canonical in USI (lishogi's
     /// letters) and fsf in UCI (what pychess-variants reads from Fairy-Stockfish).
     fn writing(&self) -> Writing {
@@ -393,7 +402,10 @@ impl<'o, V: Registered> Session<'o, V> {
             // `go`; the bounded mode only when a `go` needs it, so that a session without
             // one costs nothing.
             analyzer: match settings.mode {
-                SearchMode::Threaded => Some(AnalyzerFor::<V>::new(settings.table_mb())),
+                SearchMode::Threaded => Some(new_analyzer::<V>(
+                    settings.table_mb(),
+                    settings.search_threads(),
+                )),
                 SearchMode::Bounded(_) => None,
             },
             running: None,
@@ -587,15 +599,14 @@ impl<'o, V: Registered> Session<'o, V> {
             },
             "threads" => match spin_value(&name, value, 1, MAX_THREADS) {
                 Ok(n) => {
-                    settings.threads = usize::try_from(n).unwrap_or(1);
-                    if settings.threads > 1 {
-                        send(
-                            self.out,
-                            &format!(
-                                "info string Threads {n} accepted and ignored: the search \
-                                 uses one thread (and the mate solver one more)"
-                            ),
-                        );
+                    let n = usize::try_from(n).unwrap_or(1);
+                    if n != settings.threads {
+                        settings.threads = n;
+                        self.finish_search();
+                        let threads = settings.search_threads();
+                        if let Some(e) = self.analyzer.as_mut() {
+                            e.set_threads(threads);
+                        }
                     }
                 }
                 Err(e) => self.error(&e),
@@ -711,7 +722,7 @@ impl<'o, V: Registered> Session<'o, V> {
         let mut analyzer = self
             .analyzer
             .take()
-            .unwrap_or_else(|| AnalyzerFor::<V>::new(hash_mb));
+            .unwrap_or_else(|| new_analyzer::<V>(hash_mb, settings.search_threads()));
         let (hold, ponder) = match &job {
             Job::Search {
                 infinite, ponder, ..
@@ -721,6 +732,7 @@ impl<'o, V: Registered> Session<'o, V> {
         let ctx = JobContext {
             out: Arc::clone(self.out),
             hash_mb,
+            threads: settings.search_threads(),
             writing: settings.writing(),
             ponder_move: settings.ponder,
             databases: settings.databases.clone(),
@@ -985,10 +997,19 @@ fn info_line<V: Registered>(pos: &Position<V>, info: &Info, writing: Writing) ->
 struct JobContext {
     out: Out,
     hash_mb: usize,
+    /// Search threads.
+    threads: usize,
     writing: Writing,
     /// `USI_Ponder`: name the move to ponder on.
     ponder_move: bool,
     databases: Databases,
+}
+
+/// An analyzer with a table of `hash_mb` MiB and `threads` search threads.
+fn new_analyzer<V: Registered>(hash_mb: usize, threads: usize) -> AnalyzerFor<V> {
+    let mut a = AnalyzerFor::<V>::new(hash_mb);
+    a.set_threads(threads);
+    a
 }
 
 /// The body of the search thread: runs the job, printing its `info` lines, and returns its
@@ -1054,7 +1075,7 @@ fn run_job<V: Registered>(
                             }
                             Ok(Err(_)) => break None,
                             Err(_) => {
-                                *analyzer = AnalyzerFor::<V>::new(ctx.hash_mb);
+                                *analyzer = new_analyzer::<V>(ctx.hash_mb, ctx.threads);
                                 send_error(out, "the search failed; playing a legal move");
                                 break None;
                             }
@@ -1627,15 +1648,27 @@ mod tests {
     }
 
     #[test]
-    fn threads_is_accepted_and_said_to_be_ignored() {
+    fn threads_is_taken_and_out_of_range_values_are_errors() {
         let out = session(
             "setoption name Threads value 4\nsetoption name Threads value 1\n\
-             setoption name Threads value 0\n",
+             setoption name Threads value 0\nsetoption name Threads value 513\n",
             VariantKind::Kyoto,
         );
         assert_eq!(out.len(), 2, "{out:?}");
-        assert!(out[0].starts_with("info string Threads 4 accepted and ignored"));
-        assert!(out[1].starts_with("info string error: "));
+        assert!(out[0].starts_with("info string error: "), "{out:?}");
+        assert!(out[1].starts_with("info string error: "), "{out:?}");
+        // A search with two threads (the threaded mode) answers a legal move. (The end of
+        // the input stops a search, so only depth 1 is sure to complete here; the engine's
+        // tests check deeper searches with threads.)
+        let out = session(
+            "setoption name Threads value 2\nposition startpos\ngo depth 1\n",
+            VariantKind::Kyoto,
+        );
+        let answer = out.last().unwrap().strip_prefix("bestmove ").unwrap();
+        let start = Position::<Kyoto>::start();
+        let mv = kshogi_notation::parse_usi(&start, answer.split(' ').next().unwrap());
+        assert!(mv.is_ok_and(|m| start.is_legal(m)), "{out:?}");
+        assert!(out.iter().any(|l| l.starts_with("info depth 1 ")), "{out:?}");
     }
 
     #[test]
