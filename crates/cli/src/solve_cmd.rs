@@ -442,17 +442,18 @@ fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliErro
     });
     let t0 = Instant::now();
     let n = ix.len();
-    // An upper bound: the table, the larger of the level buffers and (with --reach) the
-    // reachability bitsets, and a margin.
-    let estimate = generic::memory_estimate(n, args.reach.is_some());
+    // An upper bound: the table, the largest of the level buffers, the blocks waiting to
+    // be written and (with --reach) the reachability bitsets, and a margin.
+    let estimate = generic::memory_estimate(n, args.reach.is_some(), threads);
     eprintln!(
         "{name}: {} entries ({}); memory: at most {} ({} for the table, {} for the level \
-         lists{})",
+         lists, {} to write the file{})",
         group(n),
         ix.coverage(),
         human_bytes(estimate),
         human_bytes(2 * n),
         human_bytes(8 * generic::level_capacity(n)),
+        human_bytes(db::write_memory(n, threads)),
         if args.reach.is_some() {
             format!(
                 ", then {} to count the reachable positions",

@@ -35,7 +35,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// Magic bytes at the start of a database file.
 pub const MAGIC: &[u8; 8] = b"KSHOGIDB";
@@ -515,6 +515,56 @@ pub struct Written {
     pub width: usize,
 }
 
+/// How many blocks ahead of the last one written [`write()`] may compress.
+pub const WRITE_WINDOW: u64 = 64;
+
+/// Bytes [`write()`] holds at most beyond the table, with `threads` threads: the compressed
+/// blocks waiting to be written in order ([`WRITE_WINDOW`]), each thread's raw block and
+/// its compressed copy (a zlib stream is at most a little longer than its input), the
+/// header, and the file's buffer.
+pub fn write_memory(entries: u64, threads: usize) -> u64 {
+    let raw = 2 * BLOCK_ENTRIES as u64;
+    let packed = raw + raw / 1000 + 1024;
+    let nblocks = entries.div_ceil(BLOCK_ENTRIES as u64);
+    (WRITE_WINDOW + threads.max(1) as u64) * packed
+        + threads.max(1) as u64 * raw
+        + 2 * (FIXED_HEADER as u64 + 16 * nblocks + 4)
+        + (64 << 10)
+}
+
+/// The file [`write()`] is writing, shared by its threads.
+struct Sink {
+    file: io::BufWriter<File>,
+    /// Blocks written so far (the next one to write).
+    written: u64,
+    /// Compressed blocks (and the CRC-32 of their entries) waiting for their turn.
+    pending: HashMap<u64, (Vec<u8>, u32)>,
+    /// Offset, compressed length and CRC-32 of each block written.
+    blocks: Vec<(u64, u32, u32)>,
+    /// Where the next block goes.
+    offset: u64,
+    /// The first write that failed; the threads stop.
+    error: Option<io::Error>,
+}
+
+impl Sink {
+    /// Writes the waiting blocks that come next in order.
+    fn flush_ready(&mut self) {
+        while self.error.is_none() {
+            let Some((data, crc)) = self.pending.remove(&self.written) else {
+                return;
+            };
+            if let Err(e) = self.file.write_all(&data) {
+                self.error = Some(e);
+                return;
+            }
+            self.blocks.push((self.offset, data.len() as u32, crc));
+            self.offset += data.len() as u64;
+            self.written += 1;
+        }
+    }
+}
+
 /// The temporary file [`write()`] writes beside `path` before renaming it into place.
 pub fn temp_path(path: &Path) -> PathBuf {
     let mut tmp = path.as_os_str().to_owned();
@@ -545,102 +595,132 @@ pub fn write<I: Indexed>(
     let index = table.index();
     let entries = index.len();
     let nblocks = entries.div_ceil(BLOCK_ENTRIES as u64);
-    // Each block's compressed bytes and the CRC-32 of its entries, filled in by the threads.
-    type Packed = Mutex<Option<(Vec<u8>, u32)>>;
-    let packed: Vec<Packed> = (0..nblocks).map(|_| Mutex::new(None)).collect();
-    let next = AtomicU64::new(0);
-    let done = AtomicU64::new(0);
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            s.spawn(|| loop {
-                let b = next.fetch_add(1, Ordering::Relaxed);
-                if b >= nblocks {
-                    break;
-                }
-                let lo = b * BLOCK_ENTRIES as u64;
-                let hi = (lo + BLOCK_ENTRIES as u64).min(entries);
-                let mut raw = Vec::with_capacity((hi - lo) as usize * width);
-                for i in lo..hi {
-                    let code = encode(table.entry(i));
-                    if width == 1 {
-                        raw.push(code as u8);
-                    } else {
-                        raw.extend_from_slice(&code.to_le_bytes());
-                    }
-                }
-                let crc = crc32fast::hash(&raw);
-                let mut z =
-                    flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(6));
-                z.write_all(&raw).expect("writing to memory");
-                let packed_block = z.finish().expect("writing to memory");
-                *packed[b as usize].lock().expect("no panics") = Some((packed_block, crc));
-                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                progress(d, nblocks);
-            });
-        }
-    });
-    let blocks: Vec<(Vec<u8>, u32)> = packed
-        .into_iter()
-        .map(|m| {
-            m.into_inner()
-                .expect("no panics")
-                .expect("every block packed")
-        })
-        .collect();
-
     let header_len = FIXED_HEADER as u64 + 16 * nblocks + 4;
-    let mut head = Vec::with_capacity(header_len as usize);
-    head.extend_from_slice(MAGIC);
-    head.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    head.extend_from_slice(&(header_len as u32).to_le_bytes());
-    let name = <I::V as Variant>::NAME.as_bytes();
-    assert!(name.len() <= NAME_BYTES, "variant names fit the header");
-    let mut field = [0u8; NAME_BYTES];
-    field[..name.len()].copy_from_slice(name);
-    head.extend_from_slice(&field);
-    head.extend_from_slice(&I::SCHEME.to_le_bytes());
-    head.extend_from_slice(&index.scope().to_le_bytes());
-    head.extend_from_slice(&(width as u32).to_le_bytes());
-    head.extend_from_slice(&entries.to_le_bytes());
-    head.extend_from_slice(&BLOCK_ENTRIES.to_le_bytes());
-    head.extend_from_slice(&(nblocks as u32).to_le_bytes());
-    for x in [
-        stats.wins,
-        stats.losses,
-        stats.draws,
-        stats.illegal,
-        stats.longest_win.0 as u64,
-        stats.longest_loss.0 as u64,
-    ] {
-        head.extend_from_slice(&x.to_le_bytes());
-    }
-    debug_assert_eq!(head.len(), FIXED_HEADER);
-    let mut offset = header_len;
-    for (data, crc) in &blocks {
-        head.extend_from_slice(&offset.to_le_bytes());
-        head.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        head.extend_from_slice(&crc.to_le_bytes());
-        offset += data.len() as u64;
-    }
-    let crc = crc32fast::hash(&head);
-    head.extend_from_slice(&crc.to_le_bytes());
-    debug_assert_eq!(head.len() as u64, header_len);
 
+    // The blocks are compressed by the threads and written in order behind room left for
+    // the header, which is written last (it holds the blocks' offsets and checksums). A
+    // thread does not start a block more than `WRITE_WINDOW` blocks ahead of the last one
+    // written, so at most that many compressed blocks wait in memory ([`write_memory`]).
     let tmp = temp_path(path);
-    let result = (|| -> io::Result<()> {
-        let mut f = io::BufWriter::new(File::create(&tmp)?);
-        f.write_all(&head)?;
-        for (data, _) in &blocks {
-            f.write_all(data)?;
+    let file = match File::create(&tmp) {
+        Ok(f) => f,
+        Err(e) => return Err(io(e)),
+    };
+    let sink = Mutex::new(Sink {
+        file: io::BufWriter::new(file),
+        written: 0,
+        pending: HashMap::new(),
+        blocks: Vec::with_capacity(nblocks as usize),
+        offset: header_len,
+        error: None,
+    });
+    let advanced = Condvar::new();
+    let result = (|| -> io::Result<u64> {
+        sink.lock()
+            .expect("no panics")
+            .file
+            .write_all(&vec![0u8; header_len as usize])?;
+        let next = AtomicU64::new(0);
+        let done = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..threads.max(1) {
+                s.spawn(|| loop {
+                    let b = next.fetch_add(1, Ordering::Relaxed);
+                    if b >= nblocks {
+                        break;
+                    }
+                    {
+                        let mut g = sink.lock().expect("no panics");
+                        while b >= g.written + WRITE_WINDOW && g.error.is_none() {
+                            g = advanced.wait(g).expect("no panics");
+                        }
+                        if g.error.is_some() {
+                            break;
+                        }
+                    }
+                    let lo = b * BLOCK_ENTRIES as u64;
+                    let hi = (lo + BLOCK_ENTRIES as u64).min(entries);
+                    let mut raw = Vec::with_capacity((hi - lo) as usize * width);
+                    for i in lo..hi {
+                        let code = encode(table.entry(i));
+                        if width == 1 {
+                            raw.push(code as u8);
+                        } else {
+                            raw.extend_from_slice(&code.to_le_bytes());
+                        }
+                    }
+                    let crc = crc32fast::hash(&raw);
+                    let mut z =
+                        flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(6));
+                    z.write_all(&raw).expect("writing to memory");
+                    let packed = z.finish().expect("writing to memory");
+                    drop(raw);
+                    let mut g = sink.lock().expect("no panics");
+                    g.pending.insert(b, (packed, crc));
+                    g.flush_ready();
+                    advanced.notify_all();
+                    let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    drop(g);
+                    progress(d, nblocks);
+                });
+            }
+        });
+        let mut g = sink.into_inner().expect("no panics");
+        if let Some(e) = g.error.take() {
+            return Err(e);
         }
-        let f = f.into_inner().map_err(|e| e.into_error())?;
+        debug_assert_eq!(g.written, nblocks);
+
+        let mut head = Vec::with_capacity(header_len as usize);
+        head.extend_from_slice(MAGIC);
+        head.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        head.extend_from_slice(&(header_len as u32).to_le_bytes());
+        let name = <I::V as Variant>::NAME.as_bytes();
+        assert!(name.len() <= NAME_BYTES, "variant names fit the header");
+        let mut field = [0u8; NAME_BYTES];
+        field[..name.len()].copy_from_slice(name);
+        head.extend_from_slice(&field);
+        head.extend_from_slice(&I::SCHEME.to_le_bytes());
+        head.extend_from_slice(&index.scope().to_le_bytes());
+        head.extend_from_slice(&(width as u32).to_le_bytes());
+        head.extend_from_slice(&entries.to_le_bytes());
+        head.extend_from_slice(&BLOCK_ENTRIES.to_le_bytes());
+        head.extend_from_slice(&(nblocks as u32).to_le_bytes());
+        for x in [
+            stats.wins,
+            stats.losses,
+            stats.draws,
+            stats.illegal,
+            stats.longest_win.0 as u64,
+            stats.longest_loss.0 as u64,
+        ] {
+            head.extend_from_slice(&x.to_le_bytes());
+        }
+        debug_assert_eq!(head.len(), FIXED_HEADER);
+        for &(offset, len, crc) in &g.blocks {
+            head.extend_from_slice(&offset.to_le_bytes());
+            head.extend_from_slice(&len.to_le_bytes());
+            head.extend_from_slice(&crc.to_le_bytes());
+        }
+        let crc = crc32fast::hash(&head);
+        head.extend_from_slice(&crc.to_le_bytes());
+        debug_assert_eq!(head.len() as u64, header_len);
+
+        let mut f = g.file.into_inner().map_err(|e| e.into_error())?;
+        f.seek(SeekFrom::Start(0))?;
+        f.write_all(&head)?;
         f.sync_all()?;
-        std::fs::rename(&tmp, path)
+        drop(f);
+        std::fs::rename(&tmp, path)?;
+        Ok(g.offset)
     })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
-    }
+    let offset = match result {
+        Ok(offset) => offset,
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io(e));
+        }
+    };
     Ok(Written {
         bytes: offset,
         width,

@@ -215,21 +215,23 @@ pub trait Indexed: Send + Sync {
     }
 }
 
-/// Bytes a build holds at most for an index of `entries` entries, an upper bound stated
-/// before it starts: two bytes per entry for the table, held throughout; while solving, the
-/// two level buffers ([`level_capacity`] positions of four bytes each); then, when
-/// `reach` is set, the bitsets of the reachability count
-/// ([`crate::reachable::reach_memory`]; the level buffers are freed by then); the Bellman
+/// Bytes a build with `threads` threads holds at most for an index of `entries` entries,
+/// an upper bound stated before it starts: two bytes per entry for the table, held
+/// throughout; while solving, the two level buffers ([`level_capacity`] positions of four
+/// bytes each); while writing the file (the level buffers are freed by then), the blocks
+/// waiting to be written ([`crate::db::write_memory`]); then, when `reach` is set, the
+/// bitsets of the reachability count ([`crate::reachable::reach_memory`]); the Bellman
 /// check holds nothing per entry. Plus 64 MiB for the program, the threads' stacks and
-/// buffers.
-pub fn memory_estimate(entries: u64, reach: bool) -> u64 {
+/// small buffers.
+pub fn memory_estimate(entries: u64, reach: bool, threads: usize) -> u64 {
     let solve = 8 * level_capacity(entries);
+    let write = crate::db::write_memory(entries, threads);
     let after = if reach {
         crate::reachable::reach_memory(entries)
     } else {
         0
     };
-    2 * entries + solve.max(after) + (64 << 20)
+    2 * entries + solve.max(write).max(after) + (64 << 20)
 }
 
 /// Working code of an entry that holds no position.

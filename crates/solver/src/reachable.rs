@@ -141,6 +141,48 @@ impl Bits {
             }
         }
     }
+
+    /// Calls `visit(state, entry, mask)` for every entry set in any of the four sets, `mask`
+    /// having bit `k` when set `k` holds it, on `threads` threads that take chunks of
+    /// [`CHUNK_WORDS`] words in turn; each thread's `state` starts as `init()`. Returns the
+    /// threads' states.
+    fn par_visit<S: Send>(
+        &self,
+        threads: usize,
+        init: impl Fn() -> S + Sync,
+        visit: impl Fn(&mut S, u64, u8) + Sync,
+    ) -> Vec<S> {
+        let words = self.sets[0].len();
+        let cursor = AtomicU64::new(0);
+        let states = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|sc| {
+            for _ in 0..threads.max(1) {
+                sc.spawn(|| {
+                    let mut state = init();
+                    loop {
+                        let lo = cursor.fetch_add(CHUNK_WORDS as u64, Ordering::Relaxed) as usize;
+                        if lo >= words {
+                            break;
+                        }
+                        for w in lo..(lo + CHUNK_WORDS).min(words) {
+                            let s: [u64; 4] =
+                                std::array::from_fn(|k| self.sets[k][w].load(Ordering::Relaxed));
+                            let mut any = s[0] | s[1] | s[2] | s[3];
+                            while any != 0 {
+                                let b = any.trailing_zeros();
+                                any &= any - 1;
+                                let mask =
+                                    (0..4).fold(0u8, |m, k| m | ((((s[k] >> b) & 1) as u8) << k));
+                                visit(&mut state, w as u64 * 64 + u64::from(b), mask);
+                            }
+                        }
+                    }
+                    states.lock().expect("no panics").push(state);
+                });
+            }
+        });
+        states.into_inner().expect("no panics")
+    }
 }
 
 /// The set (`2 * white + mirrored`) and entry of a position with an entry.
@@ -200,40 +242,20 @@ pub fn count<I: Indexed>(
     let failed = AtomicU64::new(0);
     loop {
         progress(per_ply.len() - 1, *per_ply.last().unwrap_or(&0));
-        let cursor = AtomicU64::new(0);
-        let found = AtomicU64::new(0);
-        std::thread::scope(|sc| {
-            for _ in 0..threads.max(1) {
-                sc.spawn(|| {
-                    let mut moves: Vec<Move> = Vec::with_capacity(64);
-                    let mut new = 0u64;
-                    loop {
-                        let lo = cursor.fetch_add(CHUNK_WORDS as u64, Ordering::Relaxed) as usize;
-                        if lo >= words {
-                            break;
-                        }
-                        for w in lo..(lo + CHUNK_WORDS).min(words) {
-                            let s: [u64; 4] =
-                                std::array::from_fn(|k| cur.sets[k][w].load(Ordering::Relaxed));
-                            let mut any = s[0] | s[1] | s[2] | s[3];
-                            while any != 0 {
-                                let b = any.trailing_zeros();
-                                any &= any - 1;
-                                let mask =
-                                    (0..4).fold(0u8, |m, k| m | ((((s[k] >> b) & 1) as u8) << k));
-                                let i = w as u64 * 64 + u64::from(b);
-                                expand(
-                                    ix, mask, i, rule, &seen, &next, &beyond, &kinds, &mut moves,
-                                    &mut new, &failed,
-                                );
-                            }
-                        }
-                    }
-                    found.fetch_add(new, Ordering::Relaxed);
-                });
-            }
-        });
-        let f = found.load(Ordering::Relaxed);
+        let found: u64 = cur
+            .par_visit(
+                threads,
+                || (Vec::<Move>::with_capacity(64), 0u64),
+                |(moves, new), i, mask| {
+                    expand(
+                        ix, mask, i, rule, &seen, &next, &beyond, &kinds, moves, new, &failed,
+                    );
+                },
+            )
+            .iter()
+            .map(|&(_, new)| new)
+            .sum();
+        let f = found;
         if f == 0 {
             break;
         }
@@ -246,7 +268,7 @@ pub fn count<I: Indexed>(
         0,
         "reached positions that the rules reject"
     );
-    let mut out = tally(&seen, &kinds, table, n, threads);
+    let mut out = tally(&seen, &kinds, table, threads);
     out.rule = rule;
     out.per_ply = per_ply;
     out.beyond = beyond
@@ -369,65 +391,41 @@ fn tally<I: Indexed>(
     seen: &Bits,
     kinds: &[AtomicU64],
     table: Option<&Table<I>>,
-    n: u64,
     threads: usize,
 ) -> ReachCount {
-    let words = n.div_ceil(64) as usize;
-    let cursor = AtomicU64::new(0);
-    let parts: std::sync::Mutex<Vec<[Tally; 4]>> = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|sc| {
-        for _ in 0..threads.max(1) {
-            sc.spawn(|| {
-                let mut t: [Tally; 4] = Default::default();
-                loop {
-                    let lo = cursor.fetch_add(CHUNK_WORDS as u64, Ordering::Relaxed) as usize;
-                    if lo >= words {
-                        break;
-                    }
-                    for w in lo..(lo + CHUNK_WORDS).min(words) {
-                        let s: [u64; 4] =
-                            std::array::from_fn(|k| seen.sets[k][w].load(Ordering::Relaxed));
-                        let mut any = s[0] | s[1] | s[2] | s[3];
-                        while any != 0 {
-                            let b = any.trailing_zeros();
-                            any &= any - 1;
-                            let bit = |k: usize| (s[k] >> b) & 1;
-                            let i = w as u64 * 64 + u64::from(b);
-                            // [distinct, mirror identified, colour identified, entries]
-                            let mult = [
-                                bit(0) + bit(1) + bit(2) + bit(3),
-                                (bit(0) | bit(1)) + (bit(2) | bit(3)),
-                                (bit(0) | bit(2)) + (bit(1) | bit(3)),
-                                1,
-                            ];
-                            let kind = (kinds[(i / 32) as usize].load(Ordering::Relaxed)
-                                >> (2 * (i % 32)))
-                                & 3;
-                            let value = table.map(|tb| tb.entry(i));
-                            for (x, &m) in t.iter_mut().zip(mult.iter()) {
-                                x.positions += m;
-                                match kind {
-                                    K_CAPTURE => x.king_capturable += m,
-                                    K_DECIDED => x.decided += m,
-                                    K_NO_MOVE => x.no_move += m,
-                                    _ => {}
-                                }
-                                match value {
-                                    Some(Entry::Value(Value::Win(_))) => x.wins += m,
-                                    Some(Entry::Value(Value::Loss(_))) => x.losses += m,
-                                    Some(_) => x.draws += m,
-                                    None => {}
-                                }
-                            }
-                        }
-                    }
+    let parts = seen.par_visit(
+        threads,
+        <[Tally; 4]>::default,
+        |t: &mut [Tally; 4], i, mask| {
+            let bit = |k: usize| u64::from((mask >> k) & 1);
+            // [distinct, mirror identified, colour identified, entries]
+            let mult = [
+                bit(0) + bit(1) + bit(2) + bit(3),
+                (bit(0) | bit(1)) + (bit(2) | bit(3)),
+                (bit(0) | bit(2)) + (bit(1) | bit(3)),
+                1,
+            ];
+            let kind = (kinds[(i / 32) as usize].load(Ordering::Relaxed) >> (2 * (i % 32))) & 3;
+            let value = table.map(|tb| tb.entry(i));
+            for (x, &m) in t.iter_mut().zip(mult.iter()) {
+                x.positions += m;
+                match kind {
+                    K_CAPTURE => x.king_capturable += m,
+                    K_DECIDED => x.decided += m,
+                    K_NO_MOVE => x.no_move += m,
+                    _ => {}
                 }
-                parts.lock().expect("no panics").push(t);
-            });
-        }
-    });
+                match value {
+                    Some(Entry::Value(Value::Win(_))) => x.wins += m,
+                    Some(Entry::Value(Value::Loss(_))) => x.losses += m,
+                    Some(_) => x.draws += m,
+                    None => {}
+                }
+            }
+        },
+    );
     let mut total: [Tally; 4] = Default::default();
-    for p in parts.into_inner().expect("no panics") {
+    for p in parts {
         for (a, b) in total.iter_mut().zip(p.iter()) {
             a.positions += b.positions;
             a.king_capturable += b.king_capturable;
