@@ -223,6 +223,33 @@ fn tests() {
         "{}",
         s.to_text()
     );
+    // Clocks past what a Duration or an Instant holds (the increment added move after move)
+    // are no overflow panic: the games are played.
+    let mut cfg = config("good", "good", 2);
+    cfg.time = TimeControl::Clock {
+        base: Duration::from_millis(400),
+        increment: Duration::MAX,
+        byoyomi: Duration::ZERO,
+    };
+    cfg.max_plies = 6;
+    let s = play(&cfg).unwrap();
+    assert!(
+        s.game_list.iter().all(|g| g.fault_by.is_empty()),
+        "{}",
+        s.to_text()
+    );
+    cfg.time = TimeControl::Clock {
+        base: Duration::MAX,
+        increment: Duration::ZERO,
+        byoyomi: Duration::MAX,
+    };
+    cfg.margin = Duration::MAX;
+    let s = play(&cfg).unwrap();
+    assert!(
+        s.game_list.iter().all(|g| g.fault_by.is_empty()),
+        "{}",
+        s.to_text()
+    );
     println!("clocks: ok");
 
     // A fixed number of nodes per move: every `go` is `go nodes N` and nothing else (the

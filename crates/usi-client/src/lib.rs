@@ -238,6 +238,16 @@ fn skip_line(reader: &mut impl BufRead) -> bool {
     }
 }
 
+/// The instant `wait` from now; a [`Engine::timeout`] too large for an [`Instant`]
+/// (`Duration::MAX`) waits a century instead of panicking on overflow.
+fn deadline_in(wait: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    let now = Instant::now();
+    now.checked_add(wait)
+        .or_else(|| now.checked_add(CENTURY))
+        .unwrap_or(now)
+}
+
 /// An exit status as text.
 fn describe_status(status: ExitStatus) -> String {
     if let Some(code) = status.code() {
@@ -431,7 +441,7 @@ impl Engine {
     /// `usi` ... `usiok`: what the engine says about itself.
     pub fn handshake(&mut self) -> Result<EngineInfo, EngineError> {
         self.send("usi")?;
-        let deadline = Instant::now() + self.timeout;
+        let deadline = deadline_in(self.timeout);
         let lines = self.read_until(deadline, "`usiok`", |l| Ok(l.trim() == "usiok"))?;
         let mut info = EngineInfo::default();
         for line in &lines {
@@ -451,7 +461,7 @@ impl Engine {
     /// `isready` ... `readyok`.
     pub fn is_ready(&mut self) -> Result<(), EngineError> {
         self.send("isready")?;
-        let deadline = Instant::now() + self.timeout;
+        let deadline = deadline_in(self.timeout);
         self.read_until(deadline, "`readyok`", |l| Ok(l.trim() == "readyok"))?;
         Ok(())
     }
@@ -526,7 +536,7 @@ impl Engine {
     pub fn quit(mut self, wait: Duration) -> Option<ExitStatus> {
         let _ = self.send("quit");
         self.stdin = None;
-        let until = Instant::now() + wait;
+        let until = deadline_in(wait);
         while Instant::now() < until {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return Some(status);

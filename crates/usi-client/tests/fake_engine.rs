@@ -156,6 +156,14 @@ fn a_silent_engine_times_out_in_the_handshake_and_is_killed() {
     let _ = pid;
 }
 
+fn a_timeout_too_large_for_an_instant_is_no_panic() {
+    let mut e = start("right");
+    e.timeout = Duration::MAX;
+    e.handshake().unwrap();
+    e.is_ready().unwrap();
+    assert!(e.quit(Duration::MAX).expect("it exits").success());
+}
+
 fn quit_ends_the_engine() {
     let mut e = start("right");
     e.handshake().unwrap();
@@ -194,6 +202,10 @@ fn main() {
         (
             stringify!(a_silent_engine_times_out_in_the_handshake_and_is_killed),
             a_silent_engine_times_out_in_the_handshake_and_is_killed,
+        ),
+        (
+            stringify!(a_timeout_too_large_for_an_instant_is_no_panic),
+            a_timeout_too_large_for_an_instant_is_no_panic,
         ),
         (stringify!(quit_ends_the_engine), quit_ends_the_engine),
     ];
