@@ -46,6 +46,10 @@ fn parse_option(s: &str) -> Result<(String, String), String> {
     Ok((k.trim().to_string(), v.trim().to_string()))
 }
 
+/// The most milliseconds any time option takes: a day, as for `--time` (larger values,
+/// added move after move, once overflowed the clock).
+const MAX_MS: u64 = 86_400_000;
+
 /// The arguments of `kshogi match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
@@ -104,7 +108,7 @@ pub struct MatchArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// A clock instead: each side's time for the game, in milliseconds
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=86_400_000))]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=MAX_MS))]
     time: Option<u64>,
     /// With --time: milliseconds added after each move (binc/winc)
     #[arg(
@@ -112,17 +116,21 @@ pub struct MatchArgs {
         value_name = "MS",
         default_value_t = 0,
         requires = "time",
-        conflicts_with = "byoyomi"
+        conflicts_with = "byoyomi",
+        value_parser = clap::value_parser!(u64).range(0..=MAX_MS)
     )]
     inc: u64,
     /// With --time: milliseconds per move once the clock is empty
-    #[arg(long, value_name = "MS", default_value_t = 0, requires = "time")]
+    #[arg(long, value_name = "MS", default_value_t = 0, requires = "time",
+          value_parser = clap::value_parser!(u64).range(0..=MAX_MS))]
     byoyomi: u64,
     /// Milliseconds an engine may exceed its time by before it loses on time
-    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    #[arg(long, value_name = "MS", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_MS))]
     margin: u64,
     /// Milliseconds an engine has for `usiok` and `readyok`
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    #[arg(long, value_name = "MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_MS))]
     handshake_timeout: u64,
     /// Random plies from the start position for each opening
     #[arg(

@@ -107,6 +107,34 @@ fn bad_settings_are_errors() {
         "y",
     ]);
     assert_eq!(out.status.code(), Some(2));
+    // Time options past a day are refused by name (an increment of u64::MAX ms, added after
+    // every move, overflowed the clock).
+    for (option, extra) in [
+        ("--inc", &["--time", "1000"][..]),
+        ("--byoyomi", &["--time", "1000"]),
+        ("--margin", &[]),
+        ("--handshake-timeout", &[]),
+    ] {
+        let mut args = vec![
+            "match",
+            "--variant",
+            "kyoto",
+            "--engine-a",
+            "x",
+            "--engine-b",
+            "y",
+            option,
+            "18446744073709551615",
+        ];
+        args.extend(extra);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{option}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(option) && err.contains("86400000"),
+            "{option}: {err}"
+        );
+    }
 }
 
 /// The moves of a KIF record without the times and comments (which depend on the clock).

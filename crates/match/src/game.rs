@@ -142,6 +142,17 @@ fn ready<'s>(
 }
 
 /// Milliseconds of a duration, for `go`.
+/// The instant `wait` from now. A clock so large that the instant cannot be represented
+/// (a library caller's `Duration::MAX` increment, or a huge one added move after move) is
+/// a deadline a century away instead of an overflow panic.
+fn deadline_in(wait: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    let now = Instant::now();
+    now.checked_add(wait)
+        .or_else(|| now.checked_add(CENTURY))
+        .unwrap_or(now)
+}
+
 fn ms(d: Duration) -> u128 {
     d.as_millis()
 }
@@ -245,7 +256,7 @@ fn run<V: Variant>(
                     let i = ms(increment);
                     format!("go btime {b} wtime {w} binc {i} winc {i}")
                 };
-                (line, clocks[side.index()] + byoyomi)
+                (line, clocks[side.index()].saturating_add(byoyomi))
             }
         };
         let seat = &mut *seats[side.index()];
@@ -255,7 +266,13 @@ fn run<V: Variant>(
         };
         let answer = engine
             .position(&texts.start[slot], &texts.moves[slot])
-            .and_then(|()| go(engine, &go_line, Instant::now() + allowed + cfg.margin));
+            .and_then(|()| {
+                go(
+                    engine,
+                    &go_line,
+                    deadline_in(allowed.saturating_add(cfg.margin)),
+                )
+            });
         let answer = match answer {
             Ok(a) => a,
             Err(e) => {
@@ -267,7 +284,7 @@ fn run<V: Variant>(
                 });
             }
         };
-        if answer.elapsed > allowed + cfg.margin {
+        if answer.elapsed > allowed.saturating_add(cfg.margin) {
             seat.engine = None;
             return Ok(Ending::Fault {
                 loser: side,
@@ -315,7 +332,7 @@ fn run<V: Variant>(
         }
         if let TimeControl::Clock { increment, .. } = cfg.time {
             let c = &mut clocks[side.index()];
-            *c = c.saturating_sub(answer.elapsed) + increment;
+            *c = c.saturating_sub(answer.elapsed).saturating_add(increment);
         }
         let secs = u32::try_from((answer.elapsed.as_millis() + 500) / 1000).unwrap_or(u32::MAX);
         spent[side.index()] = spent[side.index()].saturating_add(secs);

@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 
 /// The fake engine. Modes: `good` (the first legal move), `crash N` (exits at its move N+1
 /// of a game), `hang` (never answers `go`), `illegal` (`bestmove 5e5e`), `garbage`
-/// (`bestmove` without a move, after noise), `slow-usi` (answers `usi` after 3 s),
+/// (`bestmove` without a move, after noise), `endless` (an `info` line of 64 MiB without
+/// end), `slow-usi` (answers `usi` after 3 s),
 /// `resign`, `slow MS` (the first legal move after MS, and only under a clock: it resigns
 /// when `go` has no `btime`), `nodes N` (the first legal move when sent exactly `go nodes N`,
 /// otherwise it resigns).
@@ -56,6 +57,17 @@ fn fake_engine(mode: &str, arg: u32) -> ! {
                 "slow" if !l.contains("btime") => "bestmove resign\n".into(),
                 "nodes" if l != format!("go nodes {arg}") => "bestmove resign\n".into(),
                 "garbage" => "hello\nbestmove\n".into(),
+                "endless" => {
+                    // `info` without a line end, far over the client's 64 KiB line limit.
+                    let _ = out.write_all(b"info string ");
+                    let chunk = vec![b'x'; 1 << 16];
+                    for _ in 0..1024 {
+                        if out.write_all(&chunk).is_err() {
+                            break;
+                        }
+                    }
+                    std::process::exit(0)
+                }
                 "resign" => "bestmove resign\n".into(),
                 _ => {
                     if mode == "slow" {
@@ -167,6 +179,16 @@ fn tests() {
     a_loses_by("hang", "time forfeit");
     a_loses_by("illegal", "illegal move");
     a_loses_by("garbage", "protocol error");
+    // A line over 64 KiB is garbage too: the runner does not hold it (nor wait for its end).
+    let s = play(&config("endless", "good", 2)).unwrap();
+    assert_eq!((s.games, s.losses), (2, 2), "{}", s.to_text());
+    for g in &s.game_list {
+        assert_eq!(
+            (g.reason.as_str(), g.fault_by.as_str()),
+            ("protocol error", "endless")
+        );
+        assert!(g.detail.contains("longer than 65536 bytes"), "{}", g.detail);
+    }
     a_loses_by("slow-usi", "start failure");
     a_loses_by("resign", "resignation");
     println!("misbehaving engines: ok");
@@ -195,6 +217,33 @@ fn tests() {
         byoyomi: Duration::from_millis(200),
     };
     cfg.max_plies = 12;
+    let s = play(&cfg).unwrap();
+    assert!(
+        s.game_list.iter().all(|g| g.fault_by.is_empty()),
+        "{}",
+        s.to_text()
+    );
+    // Clocks past what a Duration or an Instant holds (the increment added move after move)
+    // are no overflow panic: the games are played.
+    let mut cfg = config("good", "good", 2);
+    cfg.time = TimeControl::Clock {
+        base: Duration::from_millis(400),
+        increment: Duration::MAX,
+        byoyomi: Duration::ZERO,
+    };
+    cfg.max_plies = 6;
+    let s = play(&cfg).unwrap();
+    assert!(
+        s.game_list.iter().all(|g| g.fault_by.is_empty()),
+        "{}",
+        s.to_text()
+    );
+    cfg.time = TimeControl::Clock {
+        base: Duration::MAX,
+        increment: Duration::ZERO,
+        byoyomi: Duration::MAX,
+    };
+    cfg.margin = Duration::MAX;
     let s = play(&cfg).unwrap();
     assert!(
         s.game_list.iter().all(|g| g.fault_by.is_empty()),

@@ -485,7 +485,10 @@ fn parse_hands<V: Variant>(setup: &mut Setup<V>, col: usize, hands: &str) -> Res
                 )),
             ));
         };
-        counts[piece.color.index()][slot as usize] += n;
+        // Saturating: some 43 million `99P` would pass u32 (and, wrapped, could read as a
+        // small count that validation accepts).
+        let count = &mut counts[piece.color.index()][slot as usize];
+        *count = count.saturating_add(n);
     }
     for (hand, count) in setup.hands.iter_mut().zip(counts) {
         for (h, n) in hand.iter_mut().zip(count) {

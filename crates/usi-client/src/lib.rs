@@ -14,7 +14,7 @@
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -25,6 +25,13 @@ const STDERR_KEPT: usize = 5;
 
 /// The longest line quoted in an error, in characters.
 const QUOTE_MAX: usize = 200;
+
+/// The longest line read from the engine, in bytes without its line end: the limit
+/// `kshogi usi` puts on the lines it reads (64 KiB). A longer line on standard output is
+/// [`EngineError::Garbage`] and nothing more is read from that engine; a longer line on
+/// standard error is kept cut. So a misbehaving engine cannot make the caller hold more than
+/// this much of one line in memory.
+pub const MAX_LINE: usize = 64 * 1024;
 
 /// How long to wait for an engine to exit after its output ended, before calling it a crash
 /// with an unknown status.
@@ -150,7 +157,7 @@ pub struct PerftAnswer {
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Receiver<Capped>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     /// The program (first word of the command), for messages.
     program: String,
@@ -174,6 +181,71 @@ fn quote(text: &str) -> String {
     }
     let cut: String = text.chars().take(QUOTE_MAX).collect();
     format!("{cut}...")
+}
+
+/// One line read with [`read_capped`].
+#[derive(Debug)]
+enum Capped {
+    /// A line without its line end (`\n` or `\r\n`), bad UTF-8 replaced.
+    Line(String),
+    /// A line of more than [`MAX_LINE`] bytes: its first [`MAX_LINE`] bytes (lossy UTF-8),
+    /// and whether the rest of it is still unread.
+    TooLong(String, bool),
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes into `buf` (cleared first); `None` at the
+/// end of the output (or on a read error).
+fn read_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<Capped> {
+    buf.clear();
+    // The line end may take two bytes (`\r\n`) past the limit.
+    let limit = MAX_LINE as u64 + 2;
+    match Read::take(&mut *reader, limit).read_until(b'\n', buf) {
+        Ok(0) | Err(_) => return None,
+        Ok(_) => {}
+    }
+    let ended = buf.last() == Some(&b'\n');
+    if ended {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    }
+    if buf.len() > MAX_LINE || (!ended && buf.len() as u64 == limit) {
+        buf.truncate(MAX_LINE);
+        return Some(Capped::TooLong(
+            String::from_utf8_lossy(buf).into_owned(),
+            !ended,
+        ));
+    }
+    Some(Capped::Line(String::from_utf8_lossy(buf).into_owned()))
+}
+
+/// Skips the rest of a line cut by [`read_capped`], without holding it; `false` at the end
+/// of the output.
+fn skip_line(reader: &mut impl BufRead) -> bool {
+    loop {
+        let (used, done) = match reader.fill_buf() {
+            Ok([]) | Err(_) => return false,
+            Ok(bytes) => match bytes.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (bytes.len(), false),
+            },
+        };
+        reader.consume(used);
+        if done {
+            return true;
+        }
+    }
+}
+
+/// The instant `wait` from now; a [`Engine::timeout`] too large for an [`Instant`]
+/// (`Duration::MAX`) waits a century instead of panicking on overflow.
+fn deadline_in(wait: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    let now = Instant::now();
+    now.checked_add(wait)
+        .or_else(|| now.checked_add(CENTURY))
+        .unwrap_or(now)
 }
 
 /// An exit status as text.
@@ -220,17 +292,11 @@ impl Engine {
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(out);
                 let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buf);
-                            let line = line.trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send(line).is_err() {
-                                break;
-                            }
-                        }
+                while let Some(line) = read_capped(&mut reader, &mut buf) {
+                    // After a line over the limit the engine is faulty: read no more.
+                    let last = matches!(line, Capped::TooLong(..));
+                    if tx.send(line).is_err() || last {
+                        break;
                     }
                 }
             });
@@ -239,13 +305,21 @@ impl Engine {
         if let Some(err) = child.stderr.take() {
             let kept = Arc::clone(&stderr);
             std::thread::spawn(move || {
-                for line in BufReader::new(err).lines() {
-                    let Ok(line) = line else { break };
+                let mut reader = BufReader::new(err);
+                let mut buf = Vec::new();
+                while let Some(line) = read_capped(&mut reader, &mut buf) {
+                    let (line, rest) = match line {
+                        Capped::Line(l) => (l, false),
+                        Capped::TooLong(l, rest) => (l, rest),
+                    };
                     if let Ok(mut k) = kept.lock() {
                         if k.len() == STDERR_KEPT {
                             k.pop_front();
                         }
                         k.push_back(quote(line.trim_end()));
+                    }
+                    if rest && !skip_line(&mut reader) {
+                        break;
                     }
                 }
             });
@@ -314,7 +388,12 @@ impl Engine {
     ) -> Result<String, EngineError> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
+            Ok(Capped::Line(line)) => Ok(line),
+            Ok(Capped::TooLong(start, _)) => Err(EngineError::Garbage {
+                waiting_for: waiting_for.to_string(),
+                line: quote(&start),
+                reason: format!("the line is longer than {MAX_LINE} bytes"),
+            }),
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
                 waiting_for: waiting_for.to_string(),
                 waited: left,
@@ -362,7 +441,7 @@ impl Engine {
     /// `usi` ... `usiok`: what the engine says about itself.
     pub fn handshake(&mut self) -> Result<EngineInfo, EngineError> {
         self.send("usi")?;
-        let deadline = Instant::now() + self.timeout;
+        let deadline = deadline_in(self.timeout);
         let lines = self.read_until(deadline, "`usiok`", |l| Ok(l.trim() == "usiok"))?;
         let mut info = EngineInfo::default();
         for line in &lines {
@@ -382,7 +461,7 @@ impl Engine {
     /// `isready` ... `readyok`.
     pub fn is_ready(&mut self) -> Result<(), EngineError> {
         self.send("isready")?;
-        let deadline = Instant::now() + self.timeout;
+        let deadline = deadline_in(self.timeout);
         self.read_until(deadline, "`readyok`", |l| Ok(l.trim() == "readyok"))?;
         Ok(())
     }
@@ -436,12 +515,18 @@ impl Engine {
             Ok(false)
         })?;
         let nodes = nodes.unwrap_or(0);
-        let sum: u64 = divide.iter().map(|(_, n)| n).sum();
-        if depth > 0 && sum != nodes {
+        // The engine's counts may add up past u64 (garbage, not a panic).
+        let sum = divide
+            .iter()
+            .try_fold(0u64, |sum, (_, n)| sum.checked_add(*n));
+        if depth > 0 && sum != Some(nodes) {
             return Err(EngineError::Garbage {
                 waiting_for: "the perft count".into(),
                 line: format!("Nodes searched: {nodes}"),
-                reason: format!("its divide adds up to {sum}"),
+                reason: match sum {
+                    Some(sum) => format!("its divide adds up to {sum}"),
+                    None => "its divide adds up to more than 2^64 - 1".into(),
+                },
             });
         }
         Ok(PerftAnswer { divide, nodes })
@@ -451,7 +536,7 @@ impl Engine {
     pub fn quit(mut self, wait: Duration) -> Option<ExitStatus> {
         let _ = self.send("quit");
         self.stdin = None;
-        let until = Instant::now() + wait;
+        let until = deadline_in(wait);
         while Instant::now() < until {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return Some(status);
@@ -499,6 +584,31 @@ mod tests {
             matches!(&e, EngineError::Spawn { program, .. } if program == "/nonexistent/engine-xyz"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn lines_are_read_up_to_the_limit_and_no_further() {
+        let mut input = "x".repeat(MAX_LINE).into_bytes();
+        input.extend(b"\r\nshort\n");
+        input.extend(vec![b'y'; MAX_LINE + 1]);
+        input.extend(b"\nnext\n");
+        input.extend(vec![b'z'; 3 * MAX_LINE]);
+        input.extend(b"\nafter\nlast");
+        let mut r = std::io::Cursor::new(input);
+        let mut buf = Vec::new();
+        let mut next = || read_capped(&mut r, &mut buf);
+        assert!(matches!(next(), Some(Capped::Line(l)) if l.len() == MAX_LINE));
+        assert!(matches!(next(), Some(Capped::Line(l)) if l == "short"));
+        // Its end was read with it.
+        assert!(matches!(next(), Some(Capped::TooLong(l, false)) if l.len() == MAX_LINE));
+        assert!(matches!(next(), Some(Capped::Line(l)) if l == "next"));
+        assert!(matches!(next(), Some(Capped::TooLong(l, true)) if l.len() == MAX_LINE));
+        // The rest of this one is unread; skipping it finds the next line.
+        assert!(skip_line(&mut r));
+        let mut next = || read_capped(&mut r, &mut buf);
+        assert!(matches!(next(), Some(Capped::Line(l)) if l == "after"));
+        assert!(matches!(next(), Some(Capped::Line(l)) if l == "last"));
+        assert!(next().is_none());
     }
 
     #[test]

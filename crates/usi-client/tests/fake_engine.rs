@@ -25,6 +25,17 @@ fn fake_engine(mode: &str) -> ! {
                 "right" => "info string counting\n7g7f: 2\n7g7e: 3\n\nNodes searched: 5\n".into(),
                 "badsum" => "7g7f: 2\n7g7e: 3\n\nNodes searched: 6\n".into(),
                 "garbage" => "7g7f: 2\nhello world\n".into(),
+                "overflow" => format!("7g7f: {m}\n7g7e: {m}\nNodes searched: 0\n", m = u64::MAX),
+                "endless" => {
+                    // One line without end, far over the client's limit (64 KiB).
+                    let chunk = vec![b'7'; 1 << 16];
+                    for _ in 0..1024 {
+                        if out.write_all(&chunk).is_err() {
+                            break;
+                        }
+                    }
+                    std::process::exit(0);
+                }
                 "crash" => {
                     eprintln!("fake engine: assertion failed");
                     std::process::exit(3);
@@ -94,6 +105,26 @@ fn garbage_names_the_line() {
     assert!(e.to_string().contains("`hello world`"), "{e}");
 }
 
+fn counts_that_add_up_past_u64_are_garbage() {
+    let e = perft("overflow").unwrap_err();
+    assert!(
+        matches!(&e, EngineError::Garbage { reason, .. } if reason.contains("more than 2^64")),
+        "{e:?}"
+    );
+}
+
+fn a_line_over_64_kib_is_garbage() {
+    let e = perft("endless").unwrap_err();
+    let EngineError::Garbage { line, reason, .. } = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(reason, "the line is longer than 65536 bytes");
+    assert!(
+        line.starts_with("7777") && line.len() < 300,
+        "quoted cut: {line}"
+    );
+}
+
 fn a_crash_gives_the_exit_status_and_error_output() {
     let e = perft("crash").unwrap_err();
     let EngineError::Crashed { status, stderr, .. } = &e else {
@@ -125,6 +156,14 @@ fn a_silent_engine_times_out_in_the_handshake_and_is_killed() {
     let _ = pid;
 }
 
+fn a_timeout_too_large_for_an_instant_is_no_panic() {
+    let mut e = start("right");
+    e.timeout = Duration::MAX;
+    e.handshake().unwrap();
+    e.is_ready().unwrap();
+    assert!(e.quit(Duration::MAX).expect("it exits").success());
+}
+
 fn quit_ends_the_engine() {
     let mut e = start("right");
     e.handshake().unwrap();
@@ -148,6 +187,14 @@ fn main() {
         ),
         (stringify!(garbage_names_the_line), garbage_names_the_line),
         (
+            stringify!(counts_that_add_up_past_u64_are_garbage),
+            counts_that_add_up_past_u64_are_garbage,
+        ),
+        (
+            stringify!(a_line_over_64_kib_is_garbage),
+            a_line_over_64_kib_is_garbage,
+        ),
+        (
             stringify!(a_crash_gives_the_exit_status_and_error_output),
             a_crash_gives_the_exit_status_and_error_output,
         ),
@@ -155,6 +202,10 @@ fn main() {
         (
             stringify!(a_silent_engine_times_out_in_the_handshake_and_is_killed),
             a_silent_engine_times_out_in_the_handshake_and_is_killed,
+        ),
+        (
+            stringify!(a_timeout_too_large_for_an_instant_is_no_panic),
+            a_timeout_too_large_for_an_instant_is_no_panic,
         ),
         (stringify!(quit_ends_the_engine), quit_ends_the_engine),
     ];
