@@ -56,8 +56,9 @@ loss or draw under perfect play and the distance to the end in plies, with the g
 retrograde solver; the other variants are refused. Before the build it states the memory it
 needs. Kinzoku Shogi (1.24 billion entries, with the bare-king countdown) takes about 3 to 4
 minutes of processor time per core on 2 cores and 3 GiB, and its file is about 55 MiB;
-Dobutsu Shogi (1.05 billion entries, pieces in hand) about 10 minutes per core and 2.9 GiB
-(see docs/kinzoku-solution.md and docs/dobutsu-solution.md).
+Dobutsu Shogi (1.05 billion entries, pieces in hand) about 17 minutes of processor time (9
+to 10 minutes on 2 cores) and 2.5 GiB, and its file is about 99 MiB (see
+docs/kinzoku-solution.md and docs/dobutsu-solution.md).
 
 {DB_PATH_HELP}
 
