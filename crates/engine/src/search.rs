@@ -185,7 +185,13 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
     /// One iteration's search of the root line `pv_idx` with an aspiration window around
     /// the last iteration's score, widened until the score falls inside it (or the search
     /// is stopped).
-    fn aspiration(&mut self, pos: &mut Position<V>, depth: i32, pv_idx: usize, rms: &mut [RootMove]) {
+    fn aspiration(
+        &mut self,
+        pos: &mut Position<V>,
+        depth: i32,
+        pv_idx: usize,
+        rms: &mut [RootMove],
+    ) {
         let prev = rms[pv_idx].prev;
         let mut delta = 25;
         let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
@@ -761,10 +767,11 @@ fn report(
 }
 
 /// The whole search: see [`crate::Engine::search`].
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run<V: Variant, E: Evaluator<V>>(
     tt: &mut Table,
     st: &mut State,
-    helpers: &mut [Box<State>],
+    helpers: &mut [State],
     game: &Game<V>,
     limits: &Limits,
     multipv: usize,
@@ -807,7 +814,7 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
         h.keys.clone_from(&st.keys);
         h.checks.clone_from(&st.checks);
     }
-    for state in core::iter::once(&mut *st).chain(helpers.iter_mut().map(|h| &mut **h)) {
+    for state in core::iter::once(&mut *st).chain(helpers.iter_mut()) {
         if reproducible {
             state.ord.clear();
         } else {
@@ -975,7 +982,14 @@ fn iterate<V: Variant, E: Evaluator<V>>(
                     .filter(|rm| rm.score > -INF)
                     .map(|rm| line_of(rm, depth))
                     .collect();
-                report(&lines, depth, s.total_nodes(), start, s.tt.hashfull(), on_info);
+                report(
+                    &lines,
+                    depth,
+                    s.total_nodes(),
+                    start,
+                    s.tt.hashfull(),
+                    on_info,
+                );
                 break;
             }
             // A different first move that the unfinished iteration searched to the end with
@@ -994,7 +1008,14 @@ fn iterate<V: Variant, E: Evaluator<V>>(
             rm.prev = rm.score;
         }
         lines = rms[..k].iter().map(|rm| line_of(rm, depth)).collect();
-        report(&lines, depth, s.total_nodes(), start, s.tt.hashfull(), on_info);
+        report(
+            &lines,
+            depth,
+            s.total_nodes(),
+            start,
+            s.tt.hashfull(),
+            on_info,
+        );
         if let (Some(m), Score::Mate(n)) = (limits.mate, lines[0].score) {
             if !limits.infinite && n > 0 && n as u32 <= m {
                 break;

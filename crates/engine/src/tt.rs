@@ -333,7 +333,10 @@ mod tests {
         assert_eq!(t.probe(h, 0).unwrap().score, 77);
         // Another thread's write of the move-and-score word lands without the others.
         let c = &t.clusters[t.index(h)];
-        let slot = c.0.iter().find(|s| s.load().key == (h >> 32) as u32).unwrap();
+        let slot =
+            c.0.iter()
+                .find(|s| s.load().key == (h >> 32) as u32)
+                .unwrap();
         slot.0[1].store(slot.0[1].load(Relaxed) ^ (123 << 16), Relaxed);
         assert!(t.probe(h, 0).is_none());
     }

@@ -1668,7 +1668,10 @@ mod tests {
         let start = Position::<Kyoto>::start();
         let mv = kshogi_notation::parse_usi(&start, answer.split(' ').next().unwrap());
         assert!(mv.is_ok_and(|m| start.is_legal(m)), "{out:?}");
-        assert!(out.iter().any(|l| l.starts_with("info depth 1 ")), "{out:?}");
+        assert!(
+            out.iter().any(|l| l.starts_with("info depth 1 ")),
+            "{out:?}"
+        );
     }
 
     #[test]
