@@ -214,7 +214,7 @@ pub struct Engine<V: Variant, E: Evaluator<V> = PieceTableEval> {
     tt: tt::Table,
     state: Box<search::State>,
     /// The buffers and ordering tables of the Lazy SMP helper threads (threads - 1).
-    helpers: Vec<Box<search::State>>,
+    helpers: Vec<search::State>,
     _v: core::marker::PhantomData<(V, E)>,
 }
 
@@ -253,7 +253,7 @@ impl<V: Variant, E: Evaluator<V>> Engine<V, E> {
         let helpers = threads.max(1) - 1;
         self.helpers.truncate(helpers);
         while self.helpers.len() < helpers {
-            self.helpers.push(search::State::new());
+            self.helpers.push(*search::State::new());
         }
     }
 

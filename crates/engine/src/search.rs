@@ -767,10 +767,11 @@ fn report(
 }
 
 /// The whole search: see [`crate::Engine::search`].
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run<V: Variant, E: Evaluator<V>>(
     tt: &mut Table,
     st: &mut State,
-    helpers: &mut [Box<State>],
+    helpers: &mut [State],
     game: &Game<V>,
     limits: &Limits,
     multipv: usize,
@@ -813,7 +814,7 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
         h.keys.clone_from(&st.keys);
         h.checks.clone_from(&st.checks);
     }
-    for state in core::iter::once(&mut *st).chain(helpers.iter_mut().map(|h| &mut **h)) {
+    for state in core::iter::once(&mut *st).chain(helpers.iter_mut()) {
         if reproducible {
             state.ord.clear();
         } else {
