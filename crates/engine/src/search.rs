@@ -135,13 +135,12 @@ struct Searcher<'a, V: Variant, E: Evaluator<V>> {
     node_limit: Option<u64>,
     /// No null move above this ply (set during a null-move verification search).
     nmp_min_ply: usize,
-    /// Lazy SMP: the nodes the helper threads have counted so far (each adds its count in
-    /// steps of 1024).
+    /// Lazy SMP: the nodes all threads have counted so far, each adding its count in steps
+    /// of 1024 (and a helper the rest when it stops).
     shared_nodes: &'a AtomicU64,
-    /// Whether this searcher is a helper thread (it adds to `shared_nodes`) rather than
-    /// the main one (which reads it).
+    /// Whether this searcher is a helper thread rather than the main one.
     helper: bool,
-    /// The main thread's last reading of `shared_nodes`.
+    /// The other threads' nodes at this thread's last step of 1024.
     others: u64,
     _v: core::marker::PhantomData<(V, E)>,
 }
@@ -154,10 +153,13 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             self.seldepth = ply;
         }
         if self.nodes & 1023 == 0 {
-            if self.helper {
-                self.shared_nodes.fetch_add(1024, AtomicOrdering::Relaxed);
-            } else {
-                self.others = self.shared_nodes.load(AtomicOrdering::Relaxed);
+            let total = self.shared_nodes.fetch_add(1024, AtomicOrdering::Relaxed) + 1024;
+            self.others = total - self.nodes;
+            // A helper stops itself once the threads together reach the node limit, so that
+            // the total stays bounded even while the main thread is not running.
+            if self.helper && self.node_limit.is_some_and(|l| total >= l) {
+                self.aborted = true;
+                return;
             }
         }
         if !self.can_abort {
@@ -179,7 +181,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
 
     /// Nodes of every thread of the search (the helpers' counted to the last 1024).
     fn total_nodes(&self) -> u64 {
-        self.nodes + self.shared_nodes.load(AtomicOrdering::Relaxed)
+        self.shared_nodes.load(AtomicOrdering::Relaxed) - (self.nodes & !1023) + self.nodes
     }
 
     /// One iteration's search of the root line `pv_idx` with an aspiration window around
@@ -894,7 +896,7 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
                     aborted: false,
                     can_abort: true,
                     deadline: None,
-                    node_limit: None,
+                    node_limit,
                     nmp_min_ply: 0,
                     shared_nodes,
                     helper: true,

@@ -543,9 +543,9 @@ fn several_threads_find_the_same_mates_and_keep_the_node_limit() {
             ..Limits::default()
         };
         let r = e.search(&game, &limits, 1, &stop, &mut |_| {});
-        // The main thread reads the helpers' count every 1024 of its nodes, and the
-        // helpers add theirs in steps of 1024: the total overshoots by a few thousand at
-        // most.
+        // Every thread adds its count in steps of 1024 and then looks at the total; a
+        // helper stops itself at the limit, the main thread at its next step: the total
+        // overshoots by at most two steps a thread, however the threads are scheduled.
         let slack = 4 * 1024 * threads as u64;
         assert!(r.nodes <= limit + slack, "{threads} threads: {}", r.nodes);
         assert!(r.nodes >= limit - slack, "{threads} threads: {}", r.nodes);
