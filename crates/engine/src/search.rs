@@ -861,23 +861,8 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
     let k = multipv.max(1).min(rms.len());
 
     let shared_nodes = AtomicU64::new(0);
-    if helpers.is_empty() {
-        return iterate::<V, E>(
-            tt,
-            st,
-            &shared_nodes,
-            root_index,
-            pos,
-            rms,
-            (deadline, node_limit, max_depth),
-            limits,
-            k,
-            stop,
-            start,
-            on_info,
-        );
-    }
-    // Lazy SMP: the helpers search the same root beside the main thread until it is done.
+    // Lazy SMP: the helpers (none with one thread) search the same root beside the main
+    // thread until it is done.
     let helpers_stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         for (i, h) in helpers.iter_mut().enumerate() {
