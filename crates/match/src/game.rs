@@ -6,8 +6,8 @@ use crate::{EngineSpec, MatchConfig, MatchError, TimeControl, NODES_MOVE_TIME};
 use kshogi_core::{Color, DrawReason, Game, GameError, Outcome, Variant, WinReason};
 use kshogi_notation::kif::{summary_line, KifEnd, KifHeaderLine, KifRecord, KifSpecial, KifTime};
 use kshogi_notation::{move_to_usi_in, parse_usi, to_sfen_in, Dialect};
-use kshogi_usi_client::{Engine, EngineError};
-use std::time::{Duration, Instant};
+use kshogi_usi_client::{deadline_in, Engine, EngineError};
+use std::time::Duration;
 
 /// One side of the board: an engine's settings and its process, if running.
 pub(crate) struct Seat<'a> {
@@ -142,17 +142,6 @@ fn ready<'s>(
 }
 
 /// Milliseconds of a duration, for `go`.
-/// The instant `wait` from now. A clock so large that the instant cannot be represented
-/// (a library caller's `Duration::MAX` increment, or a huge one added move after move) is
-/// a deadline a century away instead of an overflow panic.
-fn deadline_in(wait: Duration) -> Instant {
-    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
-    let now = Instant::now();
-    now.checked_add(wait)
-        .or_else(|| now.checked_add(CENTURY))
-        .unwrap_or(now)
-}
-
 fn ms(d: Duration) -> u128 {
     d.as_millis()
 }

@@ -238,9 +238,10 @@ fn skip_line(reader: &mut impl BufRead) -> bool {
     }
 }
 
-/// The instant `wait` from now; a [`Engine::timeout`] too large for an [`Instant`]
-/// (`Duration::MAX`) waits a century instead of panicking on overflow.
-fn deadline_in(wait: Duration) -> Instant {
+/// The instant `wait` from now. A wait too large for an [`Instant`] (a
+/// [`Engine::timeout`] or a clock of `Duration::MAX`, or a huge increment added move after
+/// move) is a deadline a century away instead of an overflow panic.
+pub fn deadline_in(wait: Duration) -> Instant {
     const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
     let now = Instant::now();
     now.checked_add(wait)
