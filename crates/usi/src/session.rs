@@ -51,8 +51,8 @@ Dialect (canonical or fsf: the letters of the moves written; default canonical i
 mode, fsf in UCI mode), Threads (1-512, default 1: search threads, Lazy SMP; the mate
 solver runs on one more), USI_Ponder or Ponder, Clear_Hash.
 
-The Kinzoku database (see `kshogi solve kinzoku`) is used when it is installed: --db FILE,
-or the default path. A malformed line gets `info string error: <what>` and changes
+The database of a variant that has one (see `kshogi solve <variant>`) is used when it is
+installed: --db FILE, or the default path. A malformed line gets `info string error: <what>` and changes
 nothing; a rejected `position` leaves no position (the next `go` answers `bestmove
 resign`); lines longer than 64 KiB are rejected. End of input ends the program like
 `quit`. See docs/analysis.md.";
