@@ -38,6 +38,18 @@ const NULL_MOVE: bool = false;
 /// From this depth on, a null-move cutoff is verified by a reduced search without null
 /// moves.
 const NULL_VERIFY_DEPTH: i32 = 10;
+/// Whether futility pruning of quiet moves is on (see docs/strength.md).
+const FUTILITY: bool = false;
+/// Futility pruning: up to this depth, a quiet move that does not give check is skipped
+/// when the static evaluation plus `FUTILITY_MARGIN` per ply of depth is at most alpha.
+const FUTILITY_DEPTH: i32 = 3;
+/// See [`FUTILITY_DEPTH`] (centipawns per ply).
+const FUTILITY_MARGIN: i32 = 150;
+/// Whether late move pruning is on (see docs/strength.md).
+const LATE_MOVE_PRUNING: bool = false;
+/// Late move pruning: up to this depth, the quiet moves that do not give check after the
+/// first `3 + depth * depth` quiet ones are skipped.
+const LMP_DEPTH: i32 = 4;
 
 /// A score in the public form.
 pub(crate) fn to_score(s: i32) -> Score {
@@ -436,7 +448,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         }
 
         // The static evaluation, only when a pruning that needs it is on.
-        let static_eval = if in_check || !(REVERSE_FUTILITY || NULL_MOVE) {
+        let static_eval = if in_check || !(REVERSE_FUTILITY || NULL_MOVE || FUTILITY) {
             -INF
         } else {
             E::evaluate(pos)
@@ -506,7 +518,21 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let mut nq = 0;
+        // Quiet moves searched or skipped so far (for late move pruning).
+        let mut quiets_seen = 0;
         let orig_alpha = alpha;
+        // Futility and late move pruning skip quiet moves at shallow non-PV nodes, once a
+        // move has been searched and a line that is not mated exists.
+        let shallow_prunable = !pv_node && !in_check;
+        let futile = FUTILITY
+            && shallow_prunable
+            && depth <= FUTILITY_DEPTH
+            && static_eval + FUTILITY_MARGIN * depth <= alpha;
+        let lmp_count = if LATE_MOVE_PRUNING && shallow_prunable && depth <= LMP_DEPTH {
+            3 + depth * depth
+        } else {
+            i32::MAX
+        };
         for i in 0..n {
             ordering::pick(
                 &mut self.st.moves[base..base + n],
@@ -516,6 +542,17 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             let mv = self.st.moves[base + i];
             let quiet = !is_capture(pos, mv) && !E::is_tactical(pos, mv);
             let (undo, gives_check) = self.make(pos, mv, ply);
+            if quiet {
+                quiets_seen += 1;
+                if i > 0
+                    && !gives_check
+                    && best > -MATE_BOUND
+                    && (futile || quiets_seen > lmp_count)
+                {
+                    pos.unmake(mv, undo);
+                    continue;
+                }
+            }
             let new_depth = depth - 1;
             let mut score;
             if i == 0 {

@@ -49,7 +49,8 @@ variants` lists, or the reference engine's: kyotoshogi, micro, minishogi, dobuts
 USI_Hash or Hash (MiB, 1-4096, default 16), USI_MultiPV or MultiPV (1-32, default 1),
 Dialect (canonical or fsf: the letters of the moves written; default canonical in USI
 mode, fsf in UCI mode), Threads (1-512, default 1: search threads, Lazy SMP; the mate
-solver runs on one more), USI_Ponder or Ponder, Clear_Hash.
+solver runs on one more), Move_Overhead or Move Overhead (0-5000 ms, default 10: kept back
+from every move's time for the round trip), USI_Ponder or Ponder, Clear_Hash.
 
 The database of a variant that has one (see `kshogi solve <variant>`) is used when it is
 installed: --db FILE, or the default path. A malformed line gets `info string error: <what>` and changes
@@ -216,6 +217,8 @@ struct Settings {
     multipv: usize,
     /// `Threads`.
     threads: usize,
+    /// `Move_Overhead`, in milliseconds.
+    overhead_ms: u64,
     /// `USI_Ponder`: `bestmove` names the move to ponder on.
     ponder: bool,
     /// `Dialect`, when set; otherwise the protocol's default.
@@ -321,6 +324,7 @@ pub fn serve_config<R: BufRead>(input: R, out: &Out, config: &Config) {
         hash_mb: DEFAULT_HASH_MB,
         multipv: 1,
         threads: 1,
+        overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
         ponder: false,
         dialect: None,
         protocol: Protocol::Usi,
@@ -541,6 +545,13 @@ impl<'o, V: Registered> Session<'o, V> {
         );
         let _ = writeln!(
             s,
+            "option name {} type spin default {} min 0 max {}",
+            name("Move_Overhead", "Move Overhead"),
+            time_manager::DEFAULT_OVERHEAD_MS,
+            time_manager::MAX_OVERHEAD_MS
+        );
+        let _ = writeln!(
+            s,
             "option name {} type check default false",
             name("USI_Ponder", "Ponder")
         );
@@ -609,6 +620,10 @@ impl<'o, V: Registered> Session<'o, V> {
                         }
                     }
                 }
+                Err(e) => self.error(&e),
+            },
+            "move_overhead" => match spin_value(&name, value, 0, time_manager::MAX_OVERHEAD_MS) {
+                Ok(ms) => settings.overhead_ms = ms,
                 Err(e) => self.error(&e),
             },
             "usi_ponder" | "ponder" => match value.map(str::trim) {
@@ -893,7 +908,7 @@ fn job_for<V: Registered>(params: &GoParams, game: &Game<V>, settings: &Settings
         };
     }
     let side = game.position().side_to_move();
-    let time = time_manager::allocate(&params.clock, side);
+    let time = time_manager::allocate(&params.clock, side, settings.overhead_ms);
     // Pondering searches without a time limit until `ponderhit` starts the clock.
     let ponder = (params.ponder && !params.infinite).then_some(time);
     let limits = match budget {
@@ -1164,6 +1179,7 @@ mod tests {
                 "option name USI_Hash type spin default 16 min 1 max 4096",
                 "option name USI_MultiPV type spin default 1 min 1 max 32",
                 "option name Threads type spin default 1 min 1 max 512",
+                "option name Move_Overhead type spin default 10 min 0 max 5000",
                 "option name USI_Ponder type check default false",
                 "option name Dialect type combo default canonical var canonical var fsf",
                 "option name Clear_Hash type button",
@@ -1180,6 +1196,7 @@ mod tests {
                 "option name Hash type spin default 16 min 1 max 4096",
                 "option name MultiPV type spin default 1 min 1 max 32",
                 "option name Threads type spin default 1 min 1 max 512",
+                "option name Move Overhead type spin default 10 min 0 max 5000",
                 "option name Ponder type check default false",
                 "option name Dialect type combo default fsf var canonical var fsf",
                 "option name Clear Hash type button",
@@ -1409,6 +1426,7 @@ mod tests {
             hash_mb: 4096,
             multipv: 1,
             threads: 1,
+            overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
             ponder: false,
             dialect: None,
             protocol: Protocol::Usi,
@@ -1672,6 +1690,45 @@ mod tests {
             out.iter().any(|l| l.starts_with("info depth 1 ")),
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn move_overhead_is_taken_off_the_time_and_checked() {
+        // Both spellings are taken; values outside 0..=5000 are errors.
+        let out = session(
+            "setoption name Move_Overhead value 0\nsetoption name Move Overhead value 5000\n\
+             setoption name Move_Overhead value 5001\nsetoption name Move_Overhead value -1\n",
+            VariantKind::Kyoto,
+        );
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(
+            out.iter().all(|l| l.starts_with("info string error: ")),
+            "{out:?}"
+        );
+        let game = Game::new(Position::<Kyoto>::start());
+        let mut settings = Settings {
+            mode: SearchMode::Threaded,
+            initial: VariantKind::Kyoto,
+            variant: VariantKind::Kyoto,
+            hash_mb: 16,
+            multipv: 1,
+            threads: 1,
+            overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
+            ponder: false,
+            dialect: None,
+            protocol: Protocol::Usi,
+            databases: Databases::none(),
+        };
+        let time = |settings: &Settings| {
+            let params = parse_go(&["movetime", "100"]).unwrap();
+            match job_for(&params, &game, settings) {
+                Job::Search { request, .. } => request.limits.time,
+                _ => panic!("not a search"),
+            }
+        };
+        assert_eq!(time(&settings), Some(Duration::from_millis(90)));
+        settings.overhead_ms = 30;
+        assert_eq!(time(&settings), Some(Duration::from_millis(70)));
     }
 
     #[test]
