@@ -20,10 +20,11 @@
 //! * **Search** (`search.rs`): iterative deepening over a negamax principal-variation search
 //!   with aspiration windows from depth 5, check extension, a quiescence search (captures and
 //!   the variant's tactical moves; every evasion when in check), mate-distance pruning and
-//!   mild late-move reductions (never for captures, checks, killers or evasions); null-move
-//!   and reverse futility pruning are written but switched off until an SPRT accepts them
-//!   (docs/strength.md). Scores are
-//!   centipawns or mate distances counted in plies from the root; a game end of any kind the
+//!   late-move reductions (never for captures, checks, killers or evasions), futility and
+//!   late move pruning of quiet moves; which selective techniques are on is each
+//!   evaluator's [`Evaluator::SEARCH`] ([`SearchParams`]), each proven by an SPRT
+//!   (docs/strength.md; null-move and reverse futility pruning are written but off).
+//!   Scores are centipawns or mate distances counted in plies from the root; a game end of any kind the
 //!   variant knows ([`kshogi_core::Position::outcome`]: checkmate, stalemate by the variant's
 //!   rule, Kinzoku king entry and countdown) scores as a win or loss at its ply.
 //! * **Repetition**: the hashes of the game's history and of the search path form one list. A
@@ -154,6 +155,48 @@ pub struct SearchResult {
     pub depth: u32,
 }
 
+/// Which selective techniques the search uses for a variant: [`Evaluator::SEARCH`].
+///
+/// A technique is on in [`SearchParams::DEFAULT`] only once a self-play SPRT has accepted
+/// it; an evaluator may differ from the default for its variant where the SPRTs of the
+/// variants differ (docs/strength.md, "Search changes", has every result). The search reads
+/// these as constants of the monomorphised code, so a technique that is off costs nothing.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Null-move pruning (not when the side to move has only its king, on the board and in
+    /// hand; verified by a reduced search from depth 10).
+    pub null_move: bool,
+    /// Reverse futility pruning: at depth 6 and less, a static evaluation more than
+    /// 100 cp per ply of depth above beta returns it.
+    pub reverse_futility: bool,
+    /// Futility pruning: at depth 3 and less, quiet moves that do not give check are
+    /// skipped when the static evaluation plus 150 cp per ply of depth is at most alpha.
+    pub futility: bool,
+    /// Late move pruning: at depth 4 and less, the quiet moves that do not give check after
+    /// the first `3 + depth * depth` are skipped.
+    pub late_move_pruning: bool,
+    /// Late move reductions of `0.75 + ln depth * ln n / 2.25` plies for the `n`-th move
+    /// (one less at PV nodes, at least one) instead of one ply (two for the ninth move on
+    /// from depth 6).
+    pub log_reductions: bool,
+    /// A node whose side to move is in check is searched one ply deeper (within the first
+    /// `2 * iteration depth + 4` plies of the path).
+    pub check_extension: bool,
+}
+
+impl SearchParams {
+    /// What every variant uses unless its evaluator says otherwise: futility and late move
+    /// pruning and the check extension.
+    pub const DEFAULT: SearchParams = SearchParams {
+        null_move: false,
+        reverse_futility: false,
+        futility: true,
+        late_move_pruning: true,
+        log_reductions: false,
+        check_extension: true,
+    };
+}
+
 /// A static evaluation for variant `V`: what the search needs to know beyond the rules.
 ///
 /// Every method has a default: [`PieceTableEval`] uses them all, so any variant can be searched
@@ -162,6 +205,9 @@ pub struct SearchResult {
 /// trait for one variant, overriding what it knows better; the registry of variants pairs
 /// each variant with its evaluator.
 pub trait Evaluator<V: Variant>: Copy + Default + Send + Sync + 'static {
+    /// The selective techniques the search uses for this variant.
+    const SEARCH: SearchParams = SearchParams::DEFAULT;
+
     /// Static evaluation in centipawns from the side to move's point of view.
     #[inline]
     fn evaluate(pos: &Position<V>) -> i32 {

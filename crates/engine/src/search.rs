@@ -22,31 +22,24 @@ const DRAW: i32 = 0;
 pub(crate) const MAX_DEPTH: u32 = 100;
 /// Stride of the triangular PV array.
 const W: usize = MAX_PLY + 1;
-// The selective techniques below are implemented but switched off until a self-play SPRT
-// accepts them (docs/strength.md, "Search changes", has every result): `true` here turns
-// one on for the next test.
+// Which selective techniques are on is the evaluator's `SEARCH` (`SearchParams`): each is
+// on by default only once a self-play SPRT has accepted it, and an evaluator turns one on or
+// off for its variant when the SPRTs differ by variant (docs/strength.md, "Search changes",
+// has every result). The constants below are the techniques' parameters.
 
-/// Whether reverse futility pruning is on (SPRT undecided so far, see docs/strength.md).
-const REVERSE_FUTILITY: bool = false;
 /// Reverse futility pruning: up to this depth, a node whose static evaluation exceeds beta
 /// by `RFP_MARGIN` per ply of depth returns it.
 const RFP_DEPTH: i32 = 6;
 /// See [`RFP_DEPTH`] (centipawns per ply).
 const RFP_MARGIN: i32 = 100;
-/// Whether null-move pruning is on (SPRT undecided so far, see docs/strength.md).
-const NULL_MOVE: bool = false;
 /// From this depth on, a null-move cutoff is verified by a reduced search without null
 /// moves.
 const NULL_VERIFY_DEPTH: i32 = 10;
-/// Whether futility pruning of quiet moves is on (see docs/strength.md).
-const FUTILITY: bool = false;
 /// Futility pruning: up to this depth, a quiet move that does not give check is skipped
 /// when the static evaluation plus `FUTILITY_MARGIN` per ply of depth is at most alpha.
 const FUTILITY_DEPTH: i32 = 3;
 /// See [`FUTILITY_DEPTH`] (centipawns per ply).
 const FUTILITY_MARGIN: i32 = 150;
-/// Whether late move pruning is on (see docs/strength.md).
-const LATE_MOVE_PRUNING: bool = false;
 /// Late move pruning: up to this depth, the quiet moves that do not give check after the
 /// first `3 + depth * depth` quiet ones are skipped.
 const LMP_DEPTH: i32 = 4;
@@ -93,6 +86,9 @@ pub(crate) struct State {
     /// path (0 when none): repetitions are not looked for across a null move, and no null
     /// move follows another.
     null_floor: [usize; W],
+    /// Late move reductions by depth and move number, both capped at 63 (see
+    /// [`crate::SearchParams::log_reductions`]).
+    lmr: Box<[[u8; 64]; 64]>,
 }
 
 /// Quiet moves remembered per node for the history malus.
@@ -110,6 +106,16 @@ impl State {
             checks: Vec::new(),
             quiets: vec![Move::NULL; W * QUIETS],
             null_floor: [0; W],
+            lmr: Box::new(std::array::from_fn(|d| {
+                std::array::from_fn(|i| {
+                    if d == 0 || i == 0 {
+                        0
+                    } else {
+                        let r = 0.75 + (d as f64).ln() * (i as f64).ln() / 2.25;
+                        r.clamp(0.0, 63.0) as u8
+                    }
+                })
+            })),
         })
     }
 
@@ -418,11 +424,12 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             return alpha;
         }
         let in_check = self.st.checks[idx];
-        let depth = if in_check && (ply as i32) < 2 * self.root_depth + 4 {
-            depth + 1
-        } else {
-            depth
-        };
+        let depth =
+            if E::SEARCH.check_extension && in_check && (ply as i32) < 2 * self.root_depth + 4 {
+                depth + 1
+            } else {
+                depth
+            };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.qsearch(pos, alpha, beta, ply);
         }
@@ -448,7 +455,8 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         }
 
         // The static evaluation, only when a pruning that needs it is on.
-        let static_eval = if in_check || !(REVERSE_FUTILITY || NULL_MOVE || FUTILITY) {
+        let sp = E::SEARCH;
+        let static_eval = if in_check || !(sp.reverse_futility || sp.null_move || sp.futility) {
             -INF
         } else {
             E::evaluate(pos)
@@ -457,7 +465,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         let prunable = !pv_node && !in_check && beta.abs() < MATE_BOUND;
 
         // Reverse futility pruning: at low depth a static evaluation far above beta holds.
-        if REVERSE_FUTILITY
+        if sp.reverse_futility
             && prunable
             && depth <= RFP_DEPTH
             && static_eval - RFP_MARGIN * depth >= beta
@@ -467,7 +475,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
 
         // Null-move pruning: if passing still holds beta in a shallower search, a move will.
         // Drop games have little zugzwang: a piece in hand is almost always a useful move.
-        if NULL_MOVE
+        if sp.null_move
             && prunable
             && depth >= 2
             && static_eval >= beta
@@ -524,11 +532,11 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         // Futility and late move pruning skip quiet moves at shallow non-PV nodes, once a
         // move has been searched and a line that is not mated exists.
         let shallow_prunable = !pv_node && !in_check;
-        let futile = FUTILITY
+        let futile = sp.futility
             && shallow_prunable
             && depth <= FUTILITY_DEPTH
             && static_eval + FUTILITY_MARGIN * depth <= alpha;
-        let lmp_count = if LATE_MOVE_PRUNING && shallow_prunable && depth <= LMP_DEPTH {
+        let lmp_count = if sp.late_move_pruning && shallow_prunable && depth <= LMP_DEPTH {
             3 + depth * depth
         } else {
             i32::MAX
@@ -565,10 +573,14 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                     && !gives_check
                     && mv != killers[0]
                     && mv != killers[1];
-                let r = if reduce {
-                    1 + i32::from(i >= 8 && depth >= 6)
-                } else {
+                let r = if !reduce {
                     0
+                } else if sp.log_reductions {
+                    let r = i32::from(self.st.lmr[depth.min(63) as usize][(i + 1).min(63)])
+                        - i32::from(pv_node);
+                    r.clamp(1, (new_depth - 1).max(1))
+                } else {
+                    1 + i32::from(i >= 8 && depth >= 6)
                 };
                 score = -self.negamax(pos, new_depth - r, -alpha - 1, -alpha, ply + 1);
                 if score > alpha && r > 0 && !self.aborted {

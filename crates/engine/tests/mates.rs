@@ -7,11 +7,11 @@
 mod common;
 
 use common::{loses_within, win_distance, wins_within_by, Moves, Rules};
-use kshogi_core::{Game, Move, WinReason};
+use kshogi_core::{Game, Kind, Move, Position, WinReason};
 use kshogi_engine::mate::{solve, MateResult};
-use kshogi_engine::{Limits, Score};
+use kshogi_engine::{Engine, EvalBreakdown, Evaluator, Limits, Score, SearchParams};
 use kshogi_notation::{move_to_usi, parse_sfen};
-use kshogi_registry::{EngineFor, Registered};
+use kshogi_registry::Registered;
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
@@ -125,9 +125,14 @@ fn verify<V: Rules + Registered>(c: &Case) {
 /// The search reports the mate with its distance, and its first move wins (checked by the
 /// verifier); after that move the defender sees the loss.
 fn search_finds<V: Rules + Registered>(c: &Case) {
+    search_finds_with::<V, V::Eval>(c);
+}
+
+/// [`search_finds`] with the evaluator `E`.
+fn search_finds_with<V: Rules, E: Evaluator<V>>(c: &Case) {
     let pos = parse_sfen::<V>(c.sfen).unwrap();
     let game = Game::new(pos);
-    let mut engine = EngineFor::<V>::new(4);
+    let mut engine = Engine::<V, E>::new(4);
     let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(c.plies + 2),
@@ -213,6 +218,61 @@ fn all<V: Rules + Registered>(cases: &[Case]) {
         search_finds::<V>(c);
         solver_finds::<V>(c);
     }
+}
+
+/// The evaluator `E` with every selective technique on (`ON`) or off.
+#[derive(Copy, Clone, Debug, Default)]
+struct Techniques<E, const ON: bool>(core::marker::PhantomData<E>);
+
+impl<V: Rules, E: Evaluator<V>, const ON: bool> Evaluator<V> for Techniques<E, ON> {
+    const SEARCH: SearchParams = SearchParams {
+        null_move: ON,
+        reverse_futility: ON,
+        futility: ON,
+        late_move_pruning: ON,
+        log_reductions: ON,
+        check_extension: ON,
+    };
+
+    fn evaluate(pos: &Position<V>) -> i32 {
+        E::evaluate(pos)
+    }
+
+    fn piece_value(kind: Kind) -> i32 {
+        E::piece_value(kind)
+    }
+
+    fn is_tactical(pos: &Position<V>, mv: Move) -> bool {
+        E::is_tactical(pos, mv)
+    }
+
+    fn attacker_unrestricted(pos: &Position<V>) -> bool {
+        E::attacker_unrestricted(pos)
+    }
+
+    fn breakdown(pos: &Position<V>) -> EvalBreakdown {
+        E::breakdown(pos)
+    }
+}
+
+/// Pruning never hides a forced win nor changes its distance: with every technique on, and
+/// with every one off, the search finds each mate at its exact distance.
+#[test]
+fn mates_keep_their_distances_whatever_techniques_are_on() {
+    fn each<V: Rules + Registered>(cases: &[Case]) {
+        for c in cases {
+            search_finds_with::<V, Techniques<V::Eval, true>>(c);
+            search_finds_with::<V, Techniques<V::Eval, false>>(c);
+        }
+    }
+    assert_ne!(
+        <Techniques<<Kyoto as Registered>::Eval, true> as Evaluator<Kyoto>>::SEARCH,
+        SearchParams::DEFAULT
+    );
+    each::<Kyoto>(KYOTO);
+    each::<Micro>(MICRO);
+    each::<Kinzoku>(KINZOKU);
+    each::<Kinzoku>(KINZOKU_SPECIAL);
 }
 
 #[test]

@@ -18,7 +18,7 @@ use kshogi_core::{Color, Kind, Move, Position, Variant, MAX_KINDS};
 use kshogi_engine::eval::{
     common, face_values, finish, hand_values, two_face_board, EvalBreakdown, EvalParams, Linear,
 };
-use kshogi_engine::Evaluator;
+use kshogi_engine::{Evaluator, SearchParams};
 use kshogi_rules_kinzoku::{self as kinzoku, Kinzoku};
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::{self as micro, Micro};
@@ -114,6 +114,13 @@ impl Linear<Kyoto> for KyotoEval {
 pub struct MicroEval;
 
 impl Evaluator<Micro> for MicroEval {
+    /// Micro searches with logarithmic late move reductions: their fixed-node SPRT gained in
+    /// Micro (and was level in Kyoto, which keeps the default; docs/strength.md).
+    const SEARCH: SearchParams = SearchParams {
+        log_reductions: true,
+        ..SearchParams::DEFAULT
+    };
+
     #[inline(always)]
     fn piece_value(kind: Kind) -> i32 {
         MICRO.board[kind.index()]
