@@ -1040,6 +1040,10 @@ fn iterate<V: Variant, E: Evaluator<V>>(
             break;
         }
         completed = depth;
+        // With several lines, a later line can score above an earlier one (each is searched
+        // with its own window, and pruning depends on the window): the lines are reported
+        // best first, as they were found when their scores tie.
+        rms[..k].sort_by_key(|rm| -rm.score);
         for rm in rms.iter_mut() {
             rm.prev = rm.score;
         }
