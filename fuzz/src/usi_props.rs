@@ -674,8 +674,8 @@ impl Model {
     fn usi(&self, out: &[&str], context: &str) {
         assert_eq!(
             out.len(),
-            10,
-            "{context}: the handshake is ten lines: {out:?}"
+            11,
+            "{context}: the handshake is eleven lines (eight options): {out:?}"
         );
         assert!(out[0].starts_with("id name kshogi "), "{context}: {out:?}");
         let (option, ok) = if self.uci {
@@ -688,7 +688,7 @@ impl Model {
             self.initial.name()
         );
         assert!(out[2].starts_with(&default), "{context}: {out:?}");
-        assert_eq!(out[9], ok, "{context}");
+        assert_eq!(out[10], ok, "{context}");
     }
 
     /// How the loop writes moves now.
