@@ -95,6 +95,53 @@ impl<V: Variant> Position<V> {
         self.checkers().any()
     }
 
+    /// Whether the legal move `mv` gives check: whether the opponent is in check once it is
+    /// made ([`Position::in_check`] of the position after it), found without making it, so
+    /// that a search can skip a quiet move that does not give check at the cost of a few
+    /// table lookups. A move that captures the king (without the check rule) gives no check.
+    /// With the check rule, only the moved piece and a slider it uncovers can give check.
+    #[inline]
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let t = V::tables();
+        let us = self.side;
+        let ksq = self.kings[(!us).index()];
+        let to = mv.to();
+        if !V::CHECK_RULE && to == ksq {
+            return false;
+        }
+        let to_bb = Bitboard::from_square(to);
+        let occ = self.occupied();
+        let (kind, occ, from) = match mv.from() {
+            Some(from) => {
+                let Some(p) = self.board[from.index()] else {
+                    return false;
+                };
+                let kind = if mv.is_flip() {
+                    V::FLIPS_TO[p.kind.index() % crate::MAX_KINDS]
+                } else {
+                    p.kind
+                };
+                (
+                    kind,
+                    (occ & !Bitboard::from_square(from)) | to_bb,
+                    Some(from),
+                )
+            }
+            None => match mv.drop_kind() {
+                Some(k) => (k, occ | to_bb, None),
+                None => return false,
+            },
+        };
+        // The moved piece itself.
+        if t.attacks(us, kind, to, occ).has(ksq) {
+            return true;
+        }
+        // A slider behind the square it left; without the check rule, also any piece that
+        // attacked the king already (the opponent may have left its king en prise).
+        (!V::CHECK_RULE || (V::SLIDERS && from.is_some()))
+            && (self.attackers_to(ksq, us, occ) & occ & !to_bb).any()
+    }
+
     /// Pieces of the side to move pinned against their king.
     #[inline(always)]
     pub fn pinned(&self) -> Bitboard {

@@ -64,6 +64,7 @@ pub mod eval;
 pub mod mate;
 mod ordering;
 mod search;
+mod see;
 mod tt;
 
 pub use eval::EvalBreakdown;
@@ -182,6 +183,25 @@ pub struct SearchParams {
     /// A node whose side to move is in check is searched one ply deeper (within the first
     /// `2 * iteration depth + 4` plies of the path).
     pub check_extension: bool,
+    /// The quiescence search skips captures that lose material by static exchange
+    /// evaluation (`see`, drops and captured pieces going to hand counted as it says).
+    pub see_qsearch: bool,
+    /// Captures that lose material by static exchange evaluation are tried after the quiet
+    /// moves instead of before them.
+    pub see_ordering: bool,
+    /// At depth 6 and less, at non-PV nodes, captures whose exchange loses more than
+    /// 100 cp per ply of depth and quiet moves (drops included) that lose more than
+    /// 25 cp per square of depth are skipped, unless they give check.
+    pub see_pruning: bool,
+    /// The quiescence search probes the transposition table for cutoffs and its best move,
+    /// and stores its results at depth 0.
+    pub qsearch_tt: bool,
+    /// Internal iterative reduction: from depth 4, a node without a move from the
+    /// transposition table is searched one ply shallower.
+    pub iir: bool,
+    /// Continuation history: quiet moves are also ordered by how well they did after the
+    /// same move one and two plies before.
+    pub continuation_history: bool,
 }
 
 impl SearchParams {
@@ -194,6 +214,12 @@ impl SearchParams {
         late_move_pruning: true,
         log_reductions: false,
         check_extension: true,
+        see_qsearch: false,
+        see_ordering: false,
+        see_pruning: false,
+        qsearch_tt: false,
+        iir: false,
+        continuation_history: false,
     };
 }
 

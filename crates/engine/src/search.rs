@@ -43,6 +43,15 @@ const FUTILITY_MARGIN: i32 = 150;
 /// Late move pruning: up to this depth, the quiet moves that do not give check after the
 /// first `3 + depth * depth` quiet ones are skipped.
 const LMP_DEPTH: i32 = 4;
+/// Internal iterative reduction from this depth on (see [`crate::SearchParams::iir`]).
+const IIR_DEPTH: i32 = 4;
+/// Static-exchange pruning: up to this depth, at non-PV nodes, moves that lose material by
+/// static exchange evaluation are skipped (see [`crate::SearchParams::see_pruning`]).
+const SEE_DEPTH: i32 = 6;
+/// Captures are skipped when their exchange loses more than this per ply of depth.
+const SEE_CAPTURE_MARGIN: i32 = 100;
+/// Quiet moves are skipped when their exchange loses more than this per square of depth.
+const SEE_QUIET_MARGIN: i32 = 25;
 
 /// A score in the public form.
 pub(crate) fn to_score(s: i32) -> Score {
@@ -86,6 +95,9 @@ pub(crate) struct State {
     /// path (0 when none): repetitions are not looked for across a null move, and no null
     /// move follows another.
     null_floor: [usize; W],
+    /// The piece-to index of the move made at each ply of the path (continuation history;
+    /// [`ordering::NO_PIECE_TO`] for a null move).
+    piece_to: [usize; W],
     /// Late move reductions by depth and move number, both capped at 63 (see
     /// [`crate::SearchParams::log_reductions`]).
     lmr: Box<[[u8; 64]; 64]>,
@@ -106,6 +118,7 @@ impl State {
             checks: Vec::new(),
             quiets: vec![Move::NULL; W * QUIETS],
             null_floor: [0; W],
+            piece_to: [ordering::NO_PIECE_TO; W],
             lmr: Box::new(std::array::from_fn(|d| {
                 std::array::from_fn(|i| {
                     if d == 0 || i == 0 {
@@ -374,6 +387,9 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         mv: Move,
         ply: usize,
     ) -> (kshogi_core::Undo<V>, bool) {
+        if E::SEARCH.continuation_history {
+            self.st.piece_to[ply] = ordering::move_piece_to(pos, mv);
+        }
         let undo = pos.make(mv);
         let check = pos.in_check();
         let idx = self.root_index + ply + 1;
@@ -454,8 +470,15 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             }
         }
 
-        // The static evaluation, only when a pruning that needs it is on.
         let sp = E::SEARCH;
+        // Internal iterative reduction: a node the table knows no move for is searched a
+        // ply shallower (its move ordering is poor, and the next iteration comes back).
+        let depth = if sp.iir && hash_move == Move::NULL && depth >= IIR_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+        // The static evaluation, only when a pruning that needs it is on.
         let static_eval = if in_check || !(sp.reverse_futility || sp.null_move || sp.futility) {
             -INF
         } else {
@@ -482,6 +505,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             && self.null_allowed(pos, idx, ply)
         {
             let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+            self.st.piece_to[ply] = ordering::NO_PIECE_TO;
             pos.make_null();
             self.st.keys[idx + 1] = pos.hash();
             self.st.checks[idx + 1] = false;
@@ -514,11 +538,24 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         if n == 0 {
             return outcome_score(pos.no_move_outcome(), pos.side_to_move(), ply);
         }
+        // The moves one and two plies before, for continuation history.
+        let prevs = if sp.continuation_history {
+            let back = |k: usize| {
+                if ply >= k {
+                    self.st.piece_to[ply - k]
+                } else {
+                    ordering::NO_PIECE_TO
+                }
+            };
+            [back(1), back(2)]
+        } else {
+            [ordering::NO_PIECE_TO; 2]
+        };
         let base = ply * MAX_MOVES;
         for i in 0..n {
             let mv = self.st.moves[base + i];
             self.st.scores[base + i] =
-                ordering::score_move::<V, E>(pos, &self.st.ord, ply, mv, hash_move);
+                ordering::score_move::<V, E>(pos, &self.st.ord, ply, mv, hash_move, prevs);
         }
 
         let stm = pos.side_to_move().index();
@@ -549,18 +586,37 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             );
             let mv = self.st.moves[base + i];
             let quiet = !is_capture(pos, mv) && !E::is_tactical(pos, mv);
-            let (undo, gives_check) = self.make(pos, mv, ply);
+            // Whether the move loses too much by static exchange.
+            let see_losing = sp.see_pruning
+                && shallow_prunable
+                && i > 0
+                && depth <= SEE_DEPTH
+                && best > -MATE_BOUND
+                && crate::see::see::<V, E>(pos, mv)
+                    < if quiet {
+                        -SEE_QUIET_MARGIN * depth * depth
+                    } else {
+                        -SEE_CAPTURE_MARGIN * depth
+                    };
+            // A move to skip is skipped before it is made, once the move generator's
+            // check test says it gives no check.
+            if see_losing && !pos.gives_check(mv) {
+                if quiet {
+                    quiets_seen += 1;
+                }
+                continue;
+            }
             if quiet {
                 quiets_seen += 1;
                 if i > 0
-                    && !gives_check
                     && best > -MATE_BOUND
                     && (futile || quiets_seen > lmp_count)
+                    && !pos.gives_check(mv)
                 {
-                    pos.unmake(mv, undo);
                     continue;
                 }
             }
+            let (undo, gives_check) = self.make(pos, mv, ply);
             let new_depth = depth - 1;
             let mut score;
             if i == 0 {
@@ -611,6 +667,14 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                                 a
                             };
                             self.st.ord.reward(stm, ply, mv, depth, &tried[..nq]);
+                            if sp.continuation_history {
+                                let mut pts = [0usize; QUIETS];
+                                for (p, &m) in pts.iter_mut().zip(&tried[..nq]) {
+                                    *p = ordering::move_piece_to(pos, m);
+                                }
+                                let best_pt = ordering::move_piece_to(pos, mv);
+                                self.st.ord.reward_cont(prevs, best_pt, &pts[..nq], depth);
+                            }
                         }
                         break;
                     }
@@ -652,6 +716,25 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             return 0;
         }
         let in_check = self.st.checks[idx];
+        let sp = E::SEARCH;
+        let orig_alpha = alpha;
+        let key = pos.hash();
+        let mut hash_move = Move::NULL;
+        if sp.qsearch_tt {
+            if let Some(hit) = self.tt.probe(key, ply) {
+                hash_move = hit.mv;
+                if beta - alpha == 1 {
+                    let cut = match hit.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => hit.score >= beta,
+                        Bound::Upper => hit.score <= alpha,
+                    };
+                    if cut {
+                        return hit.score;
+                    }
+                }
+            }
+        }
         let mut best = -INF;
         if !in_check {
             let stand = E::evaluate(pos);
@@ -674,10 +757,13 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             }
             n
         };
+        let mut best_move = Move::NULL;
         let base = ply * MAX_MOVES;
         for i in 0..n {
             let mv = self.st.moves[base + i];
-            self.st.scores[base + i] = if is_capture(pos, mv) {
+            self.st.scores[base + i] = if mv == hash_move {
+                ordering::HASH_MOVE
+            } else if is_capture(pos, mv) {
                 ordering::capture_score::<V, E>(pos, mv)
             } else if E::is_tactical(pos, mv) {
                 ordering::TACTICAL
@@ -692,6 +778,13 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 i,
             );
             let mv = self.st.moves[base + i];
+            if sp.see_qsearch
+                && !in_check
+                && is_capture(pos, mv)
+                && crate::see::see::<V, E>(pos, mv) < 0
+            {
+                continue;
+            }
             let (undo, _) = self.make(pos, mv, ply);
             let score = -self.qsearch(pos, -beta, -alpha, ply + 1);
             pos.unmake(mv, undo);
@@ -701,6 +794,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             if score > best {
                 best = score;
                 if score > alpha {
+                    best_move = mv;
                     alpha = score;
                     self.update_pv(ply, mv);
                     if score >= beta {
@@ -708,6 +802,16 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                     }
                 }
             }
+        }
+        if sp.qsearch_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(key, ply, best_move, best, 0, bound);
         }
         best
     }
@@ -906,7 +1010,16 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
             seldepth: 0,
         })
         .collect();
-    rms.sort_by_key(|rm| -ordering::score_move::<V, E>(&pos, &st.ord, 0, rm.mv, Move::NULL));
+    rms.sort_by_key(|rm| {
+        -ordering::score_move::<V, E>(
+            &pos,
+            &st.ord,
+            0,
+            rm.mv,
+            Move::NULL,
+            [ordering::NO_PIECE_TO; 2],
+        )
+    });
     let k = multipv.max(1).min(rms.len());
 
     let shared_nodes = AtomicU64::new(0);

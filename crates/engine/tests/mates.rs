@@ -232,6 +232,12 @@ impl<V: Rules, E: Evaluator<V>, const ON: bool> Evaluator<V> for Techniques<E, O
         late_move_pruning: ON,
         log_reductions: ON,
         check_extension: ON,
+        see_qsearch: ON,
+        see_ordering: ON,
+        see_pruning: ON,
+        qsearch_tt: ON,
+        iir: ON,
+        continuation_history: ON,
     };
 
     fn evaluate(pos: &Position<V>) -> i32 {
