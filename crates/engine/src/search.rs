@@ -458,15 +458,8 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         let mut hash_move = Move::NULL;
         if let Some(hit) = self.tt.probe(key, ply) {
             hash_move = hit.mv;
-            if !pv_node && hit.depth >= depth {
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => hit.score >= beta,
-                    Bound::Upper => hit.score <= alpha,
-                };
-                if cut {
-                    return hit.score;
-                }
+            if !pv_node && hit.depth >= depth && hit.cuts(alpha, beta) {
+                return hit.score;
             }
         }
 
@@ -685,13 +678,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 nq += 1;
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > orig_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, orig_alpha, beta);
         self.tt.store(key, ply, best_move, best, depth, bound);
         best
     }
@@ -723,15 +710,8 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         if sp.qsearch_tt {
             if let Some(hit) = self.tt.probe(key, ply) {
                 hash_move = hit.mv;
-                if beta - alpha == 1 {
-                    let cut = match hit.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => hit.score >= beta,
-                        Bound::Upper => hit.score <= alpha,
-                    };
-                    if cut {
-                        return hit.score;
-                    }
+                if beta - alpha == 1 && hit.cuts(alpha, beta) {
+                    return hit.score;
                 }
             }
         }
@@ -804,13 +784,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             }
         }
         if sp.qsearch_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > orig_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, orig_alpha, beta);
             self.tt.store(key, ply, best_move, best, 0, bound);
         }
         best

@@ -17,6 +17,20 @@ pub(crate) enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The bound of a search's result `best` in the window (`alpha`, `beta`) it was given.
+    #[inline(always)]
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One entry as plain fields: 12 bytes once packed into an [`Slot`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 struct Entry {
@@ -89,6 +103,18 @@ pub(crate) struct Hit {
     pub depth: i32,
     /// Bound of the score.
     pub bound: Bound,
+}
+
+impl Hit {
+    /// Whether the stored score decides a node searched with the window (`alpha`, `beta`).
+    #[inline(always)]
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
 }
 
 /// The table, shared by the threads of a search (Lazy SMP) through `&Table`.
