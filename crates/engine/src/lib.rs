@@ -23,7 +23,10 @@
 //!   late-move reductions (never for captures, checks, killers or evasions), futility and
 //!   late move pruning of quiet moves; which selective techniques are on is each
 //!   evaluator's [`Evaluator::SEARCH`] ([`SearchParams`]), each proven by an SPRT
-//!   (docs/strength.md; null-move and reverse futility pruning are written but off).
+//!   (docs/strength.md; null-move and reverse futility pruning, static-exchange pruning,
+//!   continuation history, internal iterative reduction and a quiescence table probe are
+//!   written but off). A quiet move that futility or late move pruning skips is skipped
+//!   before it is made ([`kshogi_core::Position::gives_check`] says whether it would check).
 //!   Scores are centipawns or mate distances counted in plies from the root; a game end of any kind the
 //!   variant knows ([`kshogi_core::Position::outcome`]: checkmate, stalemate by the variant's
 //!   rule, Kinzoku king entry and countdown) scores as a win or loss at its ply.
@@ -36,7 +39,10 @@
 //!   move, score with mate scores stored relative to the node, depth, bound, generation);
 //!   its size never exceeds the MiB given to [`Engine::new`] / [`Engine::set_hash`].
 //! * **Move ordering** (`ordering.rs`): hash move, captures by victim value (MVV-LVA), the
-//!   variant's tactical moves, two killers per ply, then a history table.
+//!   variant's tactical moves, two killers per ply, then a history table (and, when on,
+//!   continuation history).
+//! * **Static exchange evaluation** (`see.rs`): what a capture or drop wins on its square,
+//!   counting the flips of the capturing pieces, for the switches that use it.
 //! * **Evaluation** (`eval.rs`, [`Evaluator`]): material on the board and in hand, mobility
 //!   (attacked squares) and king safety (attacks on and defenders around the king, pieces in
 //!   the enemy's hand), with weights per variant; [`PieceTableEval`] derives them from the
