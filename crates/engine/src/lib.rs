@@ -18,14 +18,16 @@
 //! ## Design
 //!
 //! * **Search** (`search.rs`): iterative deepening over a negamax principal-variation search
-//!   with aspiration windows from depth 5, check extension, a quiescence search (captures and
+//!   with aspiration windows from depth 5, check extension (of every check, or in Micro of
+//!   the checks that do not lose by static exchange), a quiescence search (captures and
 //!   the variant's tactical moves; every evasion when in check), mate-distance pruning and
-//!   late-move reductions (never for captures, checks, killers or evasions), futility and
-//!   late move pruning of quiet moves; which selective techniques are on is each
-//!   evaluator's [`Evaluator::SEARCH`] ([`SearchParams`]), each proven by an SPRT
-//!   (docs/strength.md; null-move and reverse futility pruning, static-exchange pruning,
-//!   continuation history, internal iterative reduction and a quiescence table probe are
-//!   written but off). A quiet move that futility or late move pruning skips is skipped
+//!   late-move reductions (never for captures or killers; checks and evasions only where
+//!   the evaluator asks, as Micro's does), futility and late move pruning of quiet moves;
+//!   which selective techniques are on is each evaluator's [`Evaluator::SEARCH`]
+//!   ([`SearchParams`]), each proven by an SPRT (docs/strength.md; null-move and reverse
+//!   futility pruning, static-exchange pruning, continuation history, internal iterative
+//!   reduction, a quiescence table probe and the pruning of losing checks are written but
+//!   off). A quiet move that futility or late move pruning skips is skipped
 //!   before it is made ([`kshogi_core::Position::gives_check`] says whether it would check).
 //!   Scores are centipawns or mate distances counted in plies from the root; a game end of any kind the
 //!   variant knows ([`kshogi_core::Position::outcome`]: checkmate, stalemate by the variant's
@@ -208,6 +210,32 @@ pub struct SearchParams {
     /// Continuation history: quiet moves are also ordered by how well they did after the
     /// same move one and two plies before.
     pub continuation_history: bool,
+    /// Late move reductions that also follow the node's expected type and the move's
+    /// history: one ply more at an expected cut node (a node searched with a null window
+    /// whose parent expects it to fail high), one ply less for a quiet move with a good
+    /// history and one more for a bad one (only with `log_reductions`).
+    pub lmr_extras: bool,
+    /// The "improving" test: whether the static evaluation is above the one of two plies
+    /// before (the same side to move). A node that is not improving is pruned harder: late
+    /// move pruning keeps half as many quiet moves, and late move reductions (with
+    /// `log_reductions`) reduce one ply more. (Reverse futility pruning does not use it:
+    /// with its margin lowered for improving nodes, it hid a king entry in 3 of the engine's
+    /// mate tests.)
+    pub improving: bool,
+    /// History pruning: at depth 3 and less, at non-PV nodes, quiet moves that do not give
+    /// check and whose history is below `-HISTORY_PRUNE_MARGIN * depth` are skipped.
+    pub history_pruning: bool,
+    /// Late move reductions also reduce moves that give check and the moves of a node in
+    /// check (drop games are full of checks: most of them are not dangerous).
+    pub reduce_checks: bool,
+    /// A move that gives check and does not lose material by static exchange is searched
+    /// one ply deeper (within the first `2 * iteration depth + 4` plies of the path); an
+    /// alternative to `check_extension`, which extends every check.
+    pub safe_check_extension: bool,
+    /// Futility, late move and history pruning also skip quiet moves that give check but
+    /// lose material by static exchange (a piece dropped next to the king where it is
+    /// taken for nothing).
+    pub prune_unsafe_checks: bool,
 }
 
 impl SearchParams {
@@ -226,6 +254,12 @@ impl SearchParams {
         qsearch_tt: false,
         iir: false,
         continuation_history: false,
+        lmr_extras: false,
+        improving: false,
+        history_pruning: false,
+        reduce_checks: false,
+        safe_check_extension: false,
+        prune_unsafe_checks: false,
     };
 }
 

@@ -52,6 +52,15 @@ const SEE_DEPTH: i32 = 6;
 const SEE_CAPTURE_MARGIN: i32 = 100;
 /// Quiet moves are skipped when their exchange loses more than this per square of depth.
 const SEE_QUIET_MARGIN: i32 = 25;
+/// History pruning: up to this depth, quiet moves with a bad history are skipped (see
+/// [`crate::SearchParams::history_pruning`]).
+const HISTORY_PRUNE_DEPTH: i32 = 3;
+/// See [`HISTORY_PRUNE_DEPTH`]: the history below which a quiet move is skipped, per ply of
+/// depth.
+const HISTORY_PRUNE_MARGIN: i32 = 2000;
+/// Late move reductions with `lmr_extras`: a quiet move's reduction changes by one ply per
+/// this much history (at most two plies either way).
+const HISTORY_REDUCTION_UNIT: i32 = 6000;
 
 /// A score in the public form.
 pub(crate) fn to_score(s: i32) -> Score {
@@ -101,6 +110,9 @@ pub(crate) struct State {
     /// Late move reductions by depth and move number, both capped at 63 (see
     /// [`crate::SearchParams::log_reductions`]).
     lmr: Box<[[u8; 64]; 64]>,
+    /// The static evaluation at each ply of the path (`-INF` where the side to move was in
+    /// check or none was computed), for the improving test.
+    evals: [i32; W],
 }
 
 /// Quiet moves remembered per node for the history malus.
@@ -119,6 +131,7 @@ impl State {
             quiets: vec![Move::NULL; W * QUIETS],
             null_floor: [0; W],
             piece_to: [ordering::NO_PIECE_TO; W],
+            evals: [-INF; W],
             lmr: Box::new(std::array::from_fn(|d| {
                 std::array::from_fn(|i| {
                     if d == 0 || i == 0 {
@@ -412,7 +425,9 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         others || pos.hand_counts(us).iter().any(|&n| n > 0)
     }
 
-    /// The full-width search of a node below the root.
+    /// The full-width search of a node below the root. `cut_node` says whether the node is
+    /// expected to fail high (a null-window node whose parent expects it to refute the move;
+    /// used only by the reductions).
     fn negamax(
         &mut self,
         pos: &mut Position<V>,
@@ -420,6 +435,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
+        cut_node: bool,
     ) -> i32 {
         self.st.pv_len[ply] = ply;
         let pv_node = beta - alpha > 1;
@@ -450,6 +466,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             return self.qsearch(pos, alpha, beta, ply);
         }
         self.count_node(ply);
+
         if self.aborted {
             return 0;
         }
@@ -472,11 +489,24 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             depth
         };
         // The static evaluation, only when a pruning that needs it is on.
-        let static_eval = if in_check || !(sp.reverse_futility || sp.null_move || sp.futility) {
-            -INF
-        } else {
-            E::evaluate(pos)
-        };
+        let static_eval =
+            if in_check || !(sp.reverse_futility || sp.null_move || sp.futility || sp.improving) {
+                -INF
+            } else {
+                E::evaluate(pos)
+            };
+        self.st.evals[ply] = static_eval;
+        // Improving: the evaluation rose since the same side last moved (or, if it was in
+        // check then, since the time before).
+        let improving = sp.improving
+            && !in_check
+            && if ply >= 2 && self.st.evals[ply - 2] > -INF {
+                static_eval > self.st.evals[ply - 2]
+            } else if ply >= 4 && self.st.evals[ply - 4] > -INF {
+                static_eval > self.st.evals[ply - 4]
+            } else {
+                true
+            };
         // Mate scores are never pruned for: nothing below is tried when beta is one.
         let prunable = !pv_node && !in_check && beta.abs() < MATE_BOUND;
 
@@ -503,7 +533,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             self.st.keys[idx + 1] = pos.hash();
             self.st.checks[idx + 1] = false;
             self.st.null_floor[ply + 1] = idx + 1;
-            let score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1);
+            let score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
             pos.unmake_null();
             if self.aborted {
                 return 0;
@@ -516,7 +546,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 // Deep: verify with a reduced search of this node without null moves near it.
                 let saved = self.nmp_min_ply;
                 self.nmp_min_ply = ply + (3 * (depth - r) / 4).max(1) as usize;
-                let v = self.negamax(pos, depth - r, beta - 1, beta, ply);
+                let v = self.negamax(pos, depth - r, beta - 1, beta, ply, false);
                 self.nmp_min_ply = saved;
                 if self.aborted {
                     return 0;
@@ -567,7 +597,11 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             && depth <= FUTILITY_DEPTH
             && static_eval + FUTILITY_MARGIN * depth <= alpha;
         let lmp_count = if sp.late_move_pruning && shallow_prunable && depth <= LMP_DEPTH {
-            3 + depth * depth
+            if sp.improving && !improving {
+                (3 + depth * depth) / 2
+            } else {
+                3 + depth * depth
+            }
         } else {
             i32::MAX
         };
@@ -599,44 +633,75 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 }
                 continue;
             }
+            // The ordering score of a quiet move that is not a killer is its history.
+            let history = self.st.scores[base + i];
             if quiet {
                 quiets_seen += 1;
+                let bad_history = sp.history_pruning
+                    && shallow_prunable
+                    && depth <= HISTORY_PRUNE_DEPTH
+                    && history < -HISTORY_PRUNE_MARGIN * depth;
                 if i > 0
                     && best > -MATE_BOUND
-                    && (futile || quiets_seen > lmp_count)
-                    && !pos.gives_check(mv)
+                    && (futile || quiets_seen > lmp_count || bad_history)
+                    && (!pos.gives_check(mv)
+                        || (sp.prune_unsafe_checks && crate::see::see::<V, E>(pos, mv) < 0))
                 {
                     continue;
                 }
             }
+            // The safe check extension: a check that does not lose material by static
+            // exchange is searched a ply deeper (decided before the move is made).
+            let extend = sp.safe_check_extension
+                && (ply as i32) < 2 * self.root_depth + 4
+                && pos.gives_check(mv)
+                && crate::see::see::<V, E>(pos, mv) >= 0;
             let (undo, gives_check) = self.make(pos, mv, ply);
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + i32::from(extend);
             let mut score;
             if i == 0 {
-                score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1);
+                score = -self.negamax(
+                    pos,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    !pv_node && !cut_node,
+                );
             } else {
                 let reduce = depth >= 3
                     && i >= 3
                     && quiet
-                    && !in_check
-                    && !gives_check
+                    && !extend
+                    && (sp.reduce_checks || (!in_check && !gives_check))
                     && mv != killers[0]
                     && mv != killers[1];
                 let r = if !reduce {
                     0
                 } else if sp.log_reductions {
-                    let r = i32::from(self.st.lmr[depth.min(63) as usize][(i + 1).min(63)])
+                    let mut r = i32::from(self.st.lmr[depth.min(63) as usize][(i + 1).min(63)])
                         - i32::from(pv_node);
+                    if sp.lmr_extras {
+                        r += i32::from(cut_node);
+                        r -= (history / HISTORY_REDUCTION_UNIT).clamp(-2, 2);
+                    }
+                    if sp.improving && !improving {
+                        r += 1;
+                    }
                     r.clamp(1, (new_depth - 1).max(1))
                 } else {
                     1 + i32::from(i >= 8 && depth >= 6)
                 };
-                score = -self.negamax(pos, new_depth - r, -alpha - 1, -alpha, ply + 1);
+                score = if r > 0 {
+                    -self.negamax(pos, new_depth - r, -alpha - 1, -alpha, ply + 1, true)
+                } else {
+                    -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node)
+                };
                 if score > alpha && r > 0 && !self.aborted {
-                    score = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1);
+                    score = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
                 }
                 if score > alpha && score < beta && !self.aborted {
-                    score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1);
+                    score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, false);
                 }
             }
             pos.unmake(mv, undo);
@@ -821,11 +886,11 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             let mv = rm.mv;
             let (undo, _) = self.make(pos, mv, 0);
             let score = if i == pv_idx {
-                -self.negamax(pos, depth - 1, -beta, -alpha, 1)
+                -self.negamax(pos, depth - 1, -beta, -alpha, 1, false)
             } else {
-                let s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1);
+                let s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, true);
                 if s > alpha && s < beta && !self.aborted {
-                    -self.negamax(pos, depth - 1, -beta, -alpha, 1)
+                    -self.negamax(pos, depth - 1, -beta, -alpha, 1, false)
                 } else {
                     s
                 }

@@ -238,6 +238,12 @@ impl<V: Rules, E: Evaluator<V>, const ON: bool> Evaluator<V> for Techniques<E, O
         qsearch_tt: ON,
         iir: ON,
         continuation_history: ON,
+        lmr_extras: ON,
+        improving: ON,
+        history_pruning: ON,
+        reduce_checks: ON,
+        safe_check_extension: ON,
+        prune_unsafe_checks: ON,
     };
 
     fn evaluate(pos: &Position<V>) -> i32 {

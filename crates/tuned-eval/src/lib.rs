@@ -114,10 +114,22 @@ impl Linear<Kyoto> for KyotoEval {
 pub struct MicroEval;
 
 impl Evaluator<Micro> for MicroEval {
-    /// Micro searches with logarithmic late move reductions: their fixed-node SPRT gained in
-    /// Micro (and was level in Kyoto, which keeps the default; docs/strength.md).
+    /// Micro searches with logarithmic late move reductions (their fixed-node SPRT gained in
+    /// Micro and was level in Kyoto, which keeps the default). Checks are treated as drop
+    /// games need: nearly every drop next to the king checks, and half the nodes of a Micro
+    /// search were in check, so only the checks that do not lose material by static
+    /// exchange are extended, and the others are reduced like quiet moves, as are the moves
+    /// of a node in check. The reductions and pruning also follow the improving test, the
+    /// node type and the history. Each step gained in self-play (+46 and +52 Elo), and
+    /// against the reference engine Micro went from 43% to 51-53% (docs/strength.md).
     const SEARCH: SearchParams = SearchParams {
         log_reductions: true,
+        lmr_extras: true,
+        improving: true,
+        history_pruning: true,
+        check_extension: false,
+        safe_check_extension: true,
+        reduce_checks: true,
         ..SearchParams::DEFAULT
     };
 
