@@ -111,6 +111,11 @@ pub const CI_STEPS: &[Step] = &[
         },
     },
     Step {
+        // The search's signature: any change of its behaviour must be recorded on purpose.
+        name: "bench",
+        action: Action::Xtask { args: &["bench"] },
+    },
+    Step {
         name: "doc",
         action: Action::Cargo {
             args: &["doc", "--workspace", "--no-deps"],
@@ -204,7 +209,10 @@ mod tests {
     #[test]
     fn ci_steps_run_in_the_documented_order() {
         let names: Vec<_> = CI_STEPS.iter().map(|s| s.name).collect();
-        assert_eq!(names, ["fmt", "tidy", "clippy", "test", "perft", "doc"]);
+        assert_eq!(
+            names,
+            ["fmt", "tidy", "clippy", "test", "perft", "bench", "doc"]
+        );
         let lines: Vec<_> = CI_STEPS.iter().map(Step::command_line).collect();
         assert_eq!(
             lines,
@@ -214,6 +222,7 @@ mod tests {
                 "cargo clippy --workspace --all-targets -- -D warnings",
                 "cargo test --workspace --release -- --include-ignored",
                 "cargo xtask perft --tier full",
+                "cargo xtask bench",
                 "RUSTDOCFLAGS=\"-D warnings\" cargo doc --workspace --no-deps",
             ]
         );
@@ -232,13 +241,13 @@ mod tests {
     fn failure_message_names_the_step() {
         let failure = StepFailure {
             number: 3,
-            total: 6,
+            total: 7,
             step: CI_STEPS[2],
             reason: "exit code 101".into(),
         };
         assert_eq!(
             failure.to_string(),
-            "step 3/6 `clippy` failed (exit code 101): \
+            "step 3/7 `clippy` failed (exit code 101): \
              cargo clippy --workspace --all-targets -- -D warnings"
         );
     }
@@ -256,7 +265,7 @@ mod tests {
         })
         .unwrap_err();
         assert_eq!(ran, ["fmt", "tidy", "clippy"]);
-        assert_eq!((failure.number, failure.total), (3, 6));
+        assert_eq!((failure.number, failure.total), (3, 7));
         assert_eq!(failure.step.name, "clippy");
         assert_eq!(failure.reason, "exit code 101");
 
@@ -266,6 +275,9 @@ mod tests {
             Ok(())
         });
         assert!(all.is_ok());
-        assert_eq!(ran, ["fmt", "tidy", "clippy", "test", "perft", "doc"]);
+        assert_eq!(
+            ran,
+            ["fmt", "tidy", "clippy", "test", "perft", "bench", "doc"]
+        );
     }
 }

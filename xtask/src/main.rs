@@ -25,6 +25,8 @@
 //!   player in each variant through the hidden `kshogi selfplay` ([`selfplay`]).
 //! - `cargo xtask tune --variant V` runs the evaluation tuner, the `kshogi-tune` binary,
 //!   in release mode ([`tune`], `docs/tuning.md`).
+//! - `cargo xtask bench` runs `kshogi bench` and fails unless its node count, the search's
+//!   signature, equals the one recorded in `xtask/bench-signature.txt` ([`bench`](mod@bench)).
 //!
 //! This crate is a tool, not a library: it is never published, no crate may depend on it,
 //! and it depends on no workspace crate (it drives the `kshogi` and `kshogi-tune` binaries
@@ -33,6 +35,7 @@
 //! `cargo metadata`, `toml_edit` to edit manifests without losing their formatting, and
 //! `tar`, `flate2` and `sha2` for the release archive and its checksum.
 
+mod bench;
 mod ci;
 mod perft;
 mod release;
@@ -41,6 +44,7 @@ mod tidy;
 mod tune;
 mod util;
 
+use bench::BenchOptions;
 use perft::PerftOptions;
 use release::ReleaseOptions;
 use selfplay::MatchOptions;
@@ -64,6 +68,8 @@ enum Task {
     Match(MatchOptions),
     /// The evaluation tuner.
     Tune(TuneOptions),
+    /// The search's bench signature.
+    Bench(BenchOptions),
 }
 
 impl Task {
@@ -76,6 +82,7 @@ impl Task {
             Task::Release(_) => "release",
             Task::Match(_) => "match",
             Task::Tune(_) => "tune",
+            Task::Bench(_) => "bench",
         }
     }
 }
@@ -152,6 +159,9 @@ where
         "tune" => TuneOptions::parse(rest)
             .map(Task::Tune)
             .map_err(UsageError::BadArguments),
+        "bench" => BenchOptions::parse(rest)
+            .map(Task::Bench)
+            .map_err(UsageError::BadArguments),
         "help" | "-h" | "--help" => Err(UsageError::HelpRequested),
         other => Err(UsageError::UnknownTask(other.to_string())),
     }
@@ -178,6 +188,7 @@ fn usage() -> String {
     text.push_str(release::USAGE);
     text.push_str(selfplay::USAGE);
     text.push_str(tune::USAGE);
+    text.push_str(bench::USAGE);
     text.push_str("  help               print this text\n");
     text
 }
@@ -202,6 +213,7 @@ fn run(task: &Task) -> Result<(), String> {
         Task::Release(opts) => release::run(opts, &root),
         Task::Match(opts) => selfplay::run(opts, &root),
         Task::Tune(opts) => tune::run(opts, &root),
+        Task::Bench(opts) => bench::run(opts, &root),
     }
 }
 
@@ -314,6 +326,8 @@ mod tests {
             "release <VERSION>",
             "--dry-run",
             "tune --variant V",
+            "bench ",
+            "--update",
         ] {
             assert!(text.contains(word), "{word}: {text}");
         }

@@ -30,6 +30,7 @@
 //! leaves no file.
 
 mod analyze_cmd;
+mod bench_cmd;
 mod convert_cmd;
 mod databases;
 mod db_path;
@@ -216,6 +217,14 @@ enum Command {
     /// Play engine matches against a random or greedy player (for `cargo xtask match`).
     #[command(hide = true)]
     Selfplay(selfplay_cmd::SelfplayArgs),
+    /// Run the search's fixed workload and print its node-count signature.
+    #[command(
+        long_about = "Search a fixed set of positions of every variant (or one) to a fixed \
+                      depth and print the nodes, the time and the total node count, the \
+                      search's signature.",
+        after_long_help = bench_cmd::BENCH_HELP
+    )]
+    Bench(bench_cmd::BenchArgs),
 }
 
 /// `--dialect canonical|fsf`: the form of the SFEN and USI text written, shared by every
@@ -498,6 +507,7 @@ fn main() -> ExitCode {
         Command::Variants(args) => variants(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Selfplay(args) => selfplay_cmd::run(args),
+        Command::Bench(args) => bench_cmd::run(args),
     };
     match result {
         Ok(output) => {

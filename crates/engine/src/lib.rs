@@ -27,7 +27,7 @@
 //!   ([`SearchParams`]), each proven by an SPRT (docs/strength.md; null-move and reverse
 //!   futility pruning, static-exchange pruning, continuation history, internal iterative
 //!   reduction, a quiescence table probe and the pruning of losing checks are written but
-//!   off). A quiet move that futility or late move pruning skips is skipped
+//!   off). [`bench`](mod@bench) is the search's fixed workload and node-count signature. A quiet move that futility or late move pruning skips is skipped
 //!   before it is made ([`kshogi_core::Position::gives_check`] says whether it would check).
 //!   Scores are centipawns or mate distances counted in plies from the root; a game end of any kind the
 //!   variant knows ([`kshogi_core::Position::outcome`]: checkmate, stalemate by the variant's
@@ -68,6 +68,7 @@ use kshogi_core::{Game, Kind, Move, Position, Variant};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+pub mod bench;
 pub mod eval;
 pub mod mate;
 mod ordering;
