@@ -18,11 +18,11 @@
 //! ## Design
 //!
 //! * **Search** (`search.rs`): iterative deepening over a negamax principal-variation search
-//!   with aspiration windows from depth 5, check extension (of every check, or in Micro of
-//!   the checks that do not lose by static exchange), a quiescence search (captures and
+//!   with aspiration windows from depth 5, check extension (of every check, or where the
+//!   evaluator asks of the checks that do not lose by static exchange), a quiescence search (captures and
 //!   the variant's tactical moves; every evasion when in check), mate-distance pruning and
 //!   late-move reductions (never for captures or killers; checks and evasions only where
-//!   the evaluator asks, as Micro's does), futility and late move pruning of quiet moves;
+//!   the evaluator asks), futility and late move pruning of quiet moves;
 //!   which selective techniques are on is each evaluator's [`Evaluator::SEARCH`]
 //!   ([`SearchParams`]), each proven by an SPRT (docs/strength.md; null-move and reverse
 //!   futility pruning, static-exchange pruning, continuation history, internal iterative
