@@ -50,7 +50,7 @@ USI_Hash or Hash (MiB, 1-4096, default 16), USI_MultiPV or MultiPV (1-32, defaul
 Dialect (canonical or fsf: the letters of the moves written; default canonical in USI
 mode, fsf in UCI mode), Threads (1-512, default 1: search threads, Lazy SMP; the mate
 solver runs on one more), Move_Overhead or Move Overhead (0-5000 ms, default 10: kept back
-from every move's time for the round trip), USI_Ponder or Ponder, Clear_Hash.
+from every clock allotment for the round trip; movetime is searched in full), USI_Ponder or Ponder, Clear_Hash.
 
 The database of a variant that has one (see `kshogi solve <variant>`) is used when it is
 installed: --db FILE, or the default path. A malformed line gets `info string error: <what>` and changes
@@ -1726,9 +1726,19 @@ mod tests {
                 _ => panic!("not a search"),
             }
         };
-        assert_eq!(time(&settings), Some(Duration::from_millis(90)));
+        // `movetime` is searched in full; the overhead is for clocks.
+        assert_eq!(time(&settings), Some(Duration::from_millis(100)));
         settings.overhead_ms = 30;
-        assert_eq!(time(&settings), Some(Duration::from_millis(70)));
+        assert_eq!(time(&settings), Some(Duration::from_millis(100)));
+        let clock = |settings: &Settings| {
+            let params = parse_go(&["btime", "3000", "wtime", "3000"]).unwrap();
+            match job_for(&params, &game, settings) {
+                Job::Search { request, .. } => request.limits.time,
+                _ => panic!("not a search"),
+            }
+        };
+        // 3000 / 30 - 30.
+        assert_eq!(clock(&settings), Some(Duration::from_millis(70)));
     }
 
     #[test]

@@ -59,7 +59,10 @@ impl Clock {
 /// `overhead` is the move overhead `O` in milliseconds ([`DEFAULT_OVERHEAD_MS`] unless the
 /// GUI sets `Move_Overhead`).
 ///
-/// - `movetime M`: `M - O`, or `M / 2` when `M` is at most `2 O`.
+/// - `movetime M`: `M`, the overhead not taken off: the command asks for a search of that
+///   length, and the reference engine searches the whole of it too (the answer comes the
+///   engine's reaction time after it). The overhead guards clocks, where a late answer
+///   loses.
 /// - Otherwise, with `R` the side's remaining time, `I` its increment and `B` the byoyomi
 ///   (absent fields count 0): the target `R/30 + 0.8*I + 0.9*B - O`, raised to at least
 ///   10 ms and then capped at `R + B - O` (0 when that is negative). The increment is
@@ -68,12 +71,7 @@ impl Clock {
 /// Either way the result is at most a week ([`MAX_THINK_MS`]).
 pub fn allocate(clock: &Clock, side: Color, overhead: u64) -> Option<Duration> {
     if let Some(m) = clock.movetime {
-        let ms = if m > 2 * overhead {
-            m - overhead
-        } else {
-            m / 2
-        };
-        return Some(Duration::from_millis(ms.min(MAX_THINK_MS)));
+        return Some(Duration::from_millis(m.min(MAX_THINK_MS)));
     }
     if !clock.is_set() {
         return None;
@@ -120,14 +118,13 @@ mod tests {
         };
         let d = DEFAULT_OVERHEAD_MS;
         assert_eq!(d, 10);
-        assert_eq!(with(c(100), Color::Black, d), 90);
-        assert_eq!(with(c(1000), Color::White, d), 990);
-        assert_eq!(with(c(21), Color::Black, d), 11);
-        assert_eq!(with(c(20), Color::Black, d), 10);
+        // The whole move time, whatever the overhead.
+        assert_eq!(with(c(100), Color::Black, d), 100);
+        assert_eq!(with(c(1000), Color::White, d), 1000);
+        assert_eq!(with(c(5), Color::Black, d), 5);
         assert_eq!(with(c(100), Color::Black, 0), 100);
         assert_eq!(with(c(0), Color::Black, 0), 0);
-        // An overhead larger than the time: half of it.
-        assert_eq!(with(c(100), Color::Black, MAX_OVERHEAD_MS), 50);
+        assert_eq!(with(c(100), Color::Black, MAX_OVERHEAD_MS), 100);
         // The clock rule takes the overhead off too: 60000/30 - 10.
         let c = Clock {
             btime: Some(60_000),
@@ -142,20 +139,19 @@ mod tests {
     }
 
     #[test]
-    fn movetime_minus_margin() {
+    fn movetime_is_searched_in_full() {
         let c = |m| Clock {
             movetime: Some(m),
             // movetime wins over the clock.
             btime: Some(600_000),
             ..Clock::default()
         };
-        assert_eq!(ms(c(1000), Color::Black), 950);
-        assert_eq!(ms(c(101), Color::White), 51);
-        // At most twice the margin: half of it, never all of it.
-        assert_eq!(ms(c(100), Color::Black), 50);
-        assert_eq!(ms(c(60), Color::Black), 30);
-        assert_eq!(ms(c(1), Color::Black), 0);
+        assert_eq!(ms(c(1000), Color::Black), 1000);
+        assert_eq!(ms(c(101), Color::White), 101);
+        assert_eq!(ms(c(1), Color::Black), 1);
         assert_eq!(ms(c(0), Color::Black), 0);
+        // Capped at a week.
+        assert_eq!(ms(c(u64::MAX), Color::Black), MAX_THINK_MS);
     }
 
     #[test]
