@@ -237,6 +237,28 @@ pub struct SearchParams {
     /// lose material by static exchange (a piece dropped next to the king where it is
     /// taken for nothing).
     pub prune_unsafe_checks: bool,
+    /// Late move reductions start earlier: from depth 2 instead of 3, and from the third
+    /// move instead of the fourth at non-PV nodes.
+    pub early_reductions: bool,
+    /// Singular extension: from depth 6, a hash move whose stored lower bound is not
+    /// approached by any other move in a search of half the depth (with a margin of 2 cp
+    /// per ply) is searched one ply deeper; when the other moves beat beta too, the node
+    /// returns (multi-cut).
+    pub singular_extension: bool,
+    /// The static evaluation used by futility pruning is replaced by the transposition
+    /// table's score when the score's bound says it is closer to the truth.
+    pub tt_eval: bool,
+    /// Late move reductions also reduce captures that lose material by static exchange
+    /// (only with `see_ordering`, which orders them last).
+    pub reduce_bad_captures: bool,
+    /// The first ply of the quiescence search also tries the quiet moves (drops included)
+    /// that give check without losing material by static exchange: the start of a mate by
+    /// drops that captures alone do not see.
+    pub qsearch_checks: bool,
+    /// Late move reductions at the root too: from the fourth root move on, a quiet move
+    /// that gives no check is searched first with the PV node's reduction, and again at
+    /// full depth if it beats the best so far.
+    pub root_reductions: bool,
 }
 
 impl SearchParams {
@@ -261,6 +283,12 @@ impl SearchParams {
         reduce_checks: false,
         safe_check_extension: false,
         prune_unsafe_checks: false,
+        early_reductions: false,
+        singular_extension: false,
+        tt_eval: false,
+        reduce_bad_captures: false,
+        qsearch_checks: false,
+        root_reductions: false,
     };
 }
 

@@ -61,6 +61,10 @@ const HISTORY_PRUNE_MARGIN: i32 = 2000;
 /// Late move reductions with `lmr_extras`: a quiet move's reduction changes by one ply per
 /// this much history (at most two plies either way).
 const HISTORY_REDUCTION_UNIT: i32 = 6000;
+/// Singular extension from this depth on (see [`crate::SearchParams::singular_extension`]).
+const SINGULAR_DEPTH: i32 = 6;
+/// The singular search's margin below the stored score, per ply of depth (centipawns).
+const SINGULAR_MARGIN: i32 = 2;
 
 /// A score in the public form.
 pub(crate) fn to_score(s: i32) -> Score {
@@ -113,6 +117,9 @@ pub(crate) struct State {
     /// The static evaluation at each ply of the path (`-INF` where the side to move was in
     /// check or none was computed), for the improving test.
     evals: [i32; W],
+    /// The move a singular-extension search at each ply leaves out ([`Move::NULL`] for
+    /// none).
+    excluded: [Move; W],
 }
 
 /// Quiet moves remembered per node for the history malus.
@@ -132,6 +139,7 @@ impl State {
             null_floor: [0; W],
             piece_to: [ordering::NO_PIECE_TO; W],
             evals: [-INF; W],
+            excluded: [Move::NULL; W],
             lmr: Box::new(std::array::from_fn(|d| {
                 std::array::from_fn(|i| {
                     if d == 0 || i == 0 {
@@ -463,7 +471,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 depth
             };
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, true);
         }
         self.count_node(ply);
 
@@ -472,22 +480,34 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         }
 
         let key = pos.hash();
+        let sp = E::SEARCH;
+        // In a singular-extension search the node is searched without one move: the table
+        // (which knows the node with all its moves) is neither used nor written.
+        let excluded = if sp.singular_extension {
+            self.st.excluded[ply]
+        } else {
+            Move::NULL
+        };
         let mut hash_move = Move::NULL;
-        if let Some(hit) = self.tt.probe(key, ply) {
-            hash_move = hit.mv;
-            if !pv_node && hit.depth >= depth && hit.cuts(alpha, beta) {
-                return hit.score;
+        let mut tt_hit = None;
+        if excluded == Move::NULL {
+            if let Some(hit) = self.tt.probe(key, ply) {
+                hash_move = hit.mv;
+                if !pv_node && hit.depth >= depth && hit.cuts(alpha, beta) {
+                    return hit.score;
+                }
+                tt_hit = Some(hit);
             }
         }
 
-        let sp = E::SEARCH;
         // Internal iterative reduction: a node the table knows no move for is searched a
         // ply shallower (its move ordering is poor, and the next iteration comes back).
-        let depth = if sp.iir && hash_move == Move::NULL && depth >= IIR_DEPTH {
-            depth - 1
-        } else {
-            depth
-        };
+        let depth =
+            if sp.iir && hash_move == Move::NULL && excluded == Move::NULL && depth >= IIR_DEPTH {
+                depth - 1
+            } else {
+                depth
+            };
         // The static evaluation, only when a pruning that needs it is on.
         let static_eval =
             if in_check || !(sp.reverse_futility || sp.null_move || sp.futility || sp.improving) {
@@ -496,6 +516,22 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 E::evaluate(pos)
             };
         self.st.evals[ply] = static_eval;
+        // The table's score, where its bound says the truth lies beyond the evaluation.
+        let pruning_eval = match tt_hit {
+            Some(h) if sp.tt_eval && static_eval > -INF && h.score.abs() < MATE_BOUND => {
+                let better = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score > static_eval,
+                    Bound::Upper => h.score < static_eval,
+                };
+                if better {
+                    h.score
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
         // Improving: the evaluation rose since the same side last moved (or, if it was in
         // check then, since the time before).
         let improving = sp.improving
@@ -508,7 +544,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 true
             };
         // Mate scores are never pruned for: nothing below is tried when beta is one.
-        let prunable = !pv_node && !in_check && beta.abs() < MATE_BOUND;
+        let prunable = !pv_node && !in_check && beta.abs() < MATE_BOUND && excluded == Move::NULL;
 
         // Reverse futility pruning: at low depth a static evaluation far above beta holds.
         if sp.reverse_futility
@@ -557,6 +593,36 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             }
         }
 
+        // The singular extension: the hash move is searched a ply deeper when no other move
+        // comes near its stored lower bound in a search of half the depth. Decided before
+        // this node's moves are generated, since that search uses the same move buffer.
+        let mut singular = false;
+        if let Some(h) = tt_hit {
+            if sp.singular_extension
+                && hash_move != Move::NULL
+                && depth >= SINGULAR_DEPTH
+                && h.depth >= depth - 3
+                && h.bound != Bound::Upper
+                && h.score.abs() < MATE_BOUND
+                && (ply as i32) < 2 * self.root_depth + 4
+            {
+                let s_beta = h.score - SINGULAR_MARGIN * depth;
+                self.st.excluded[ply] = hash_move;
+                let v = self.negamax(pos, (depth - 1) / 2, s_beta - 1, s_beta, ply, cut_node);
+                self.st.excluded[ply] = Move::NULL;
+                if self.aborted {
+                    return 0;
+                }
+                if v < s_beta {
+                    singular = true;
+                } else if s_beta >= beta {
+                    // Multi-cut: without its best move the node still fails high.
+                    return s_beta;
+                }
+                self.st.pv_len[ply] = ply;
+            }
+        }
+
         let n = self.generate_all(pos, ply);
         if n == 0 {
             return outcome_score(pos.no_move_outcome(), pos.side_to_move(), ply);
@@ -595,7 +661,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         let futile = sp.futility
             && shallow_prunable
             && depth <= FUTILITY_DEPTH
-            && static_eval + FUTILITY_MARGIN * depth <= alpha;
+            && pruning_eval + FUTILITY_MARGIN * depth <= alpha;
         let lmp_count = if sp.late_move_pruning && shallow_prunable && depth <= LMP_DEPTH {
             if sp.improving && !improving {
                 (3 + depth * depth) / 2
@@ -612,6 +678,9 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 i,
             );
             let mv = self.st.moves[base + i];
+            if mv == excluded {
+                continue;
+            }
             let quiet = !is_capture(pos, mv) && !E::is_tactical(pos, mv);
             // Whether the move loses too much by static exchange.
             let see_losing = sp.see_pruning
@@ -652,10 +721,13 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             }
             // The safe check extension: a check that does not lose material by static
             // exchange is searched a ply deeper (decided before the move is made).
-            let extend = sp.safe_check_extension
+            let mut extend = sp.safe_check_extension
                 && (ply as i32) < 2 * self.root_depth + 4
                 && pos.gives_check(mv)
                 && crate::see::see::<V, E>(pos, mv) >= 0;
+            if singular && mv == hash_move {
+                extend = true;
+            }
             let (undo, gives_check) = self.make(pos, mv, ply);
             let new_depth = depth - 1 + i32::from(extend);
             let mut score;
@@ -669,9 +741,21 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                     !pv_node && !cut_node,
                 );
             } else {
-                let reduce = depth >= 3
-                    && i >= 3
-                    && quiet
+                let (min_depth, min_index) = if sp.early_reductions && !pv_node {
+                    (2, 2)
+                } else if sp.early_reductions {
+                    (2, 3)
+                } else {
+                    (3, 3)
+                };
+                // A capture ordered after the quiet moves loses by static exchange.
+                let bad_capture = sp.reduce_bad_captures
+                    && sp.see_ordering
+                    && !quiet
+                    && history < ordering::BAD_CAPTURE / 2;
+                let reduce = depth >= min_depth
+                    && i >= min_index
+                    && (quiet || bad_capture)
                     && !extend
                     && (sp.reduce_checks || (!in_check && !gives_check))
                     && mv != killers[0]
@@ -683,7 +767,9 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                         - i32::from(pv_node);
                     if sp.lmr_extras {
                         r += i32::from(cut_node);
-                        r -= (history / HISTORY_REDUCTION_UNIT).clamp(-2, 2);
+                        if quiet {
+                            r -= (history / HISTORY_REDUCTION_UNIT).clamp(-2, 2);
+                        }
                     }
                     if sp.improving && !improving {
                         r += 1;
@@ -743,13 +829,24 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 nq += 1;
             }
         }
-        let bound = Bound::of(best, orig_alpha, beta);
-        self.tt.store(key, ply, best_move, best, depth, bound);
+        if excluded == Move::NULL {
+            let bound = Bound::of(best, orig_alpha, beta);
+            self.tt.store(key, ply, best_move, best, depth, bound);
+        }
         best
     }
 
     /// Quiescence search: stand pat, captures and tactical moves; every evasion in check.
-    fn qsearch(&mut self, pos: &mut Position<V>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// `first` says whether this is the quiescence search's first ply (where
+    /// [`crate::SearchParams::qsearch_checks`] adds the safe checks).
+    fn qsearch(
+        &mut self,
+        pos: &mut Position<V>,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        first: bool,
+    ) -> i32 {
         self.st.pv_len[ply] = ply;
         let idx = self.root_index + ply;
         if let Some(s) = self.repetition(idx, ply) {
@@ -795,6 +892,25 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 return outcome_score(pos.no_move_outcome(), pos.side_to_move(), ply);
             }
             n
+        } else if sp.qsearch_checks && first {
+            let all = self.generate_all(pos, ply);
+            if all == 0 {
+                return outcome_score(pos.no_move_outcome(), pos.side_to_move(), ply);
+            }
+            // Keep the captures, the tactical moves and the safe checks.
+            let base = ply * MAX_MOVES;
+            let mut n = 0;
+            for i in 0..all {
+                let mv = self.st.moves[base + i];
+                let keep = is_capture(pos, mv)
+                    || E::is_tactical(pos, mv)
+                    || (pos.gives_check(mv) && crate::see::see::<V, E>(pos, mv) >= 0);
+                if keep {
+                    self.st.moves[base + n] = mv;
+                    n += 1;
+                }
+            }
+            n
         } else {
             let (n, any) = self.generate_tactical(pos, ply);
             if !any {
@@ -831,7 +947,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 continue;
             }
             let (undo, _) = self.make(pos, mv, ply);
-            let score = -self.qsearch(pos, -beta, -alpha, ply + 1);
+            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, false);
             pos.unmake(mv, undo);
             if self.aborted {
                 return 0;
@@ -884,11 +1000,27 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 return best;
             }
             let mv = rm.mv;
+            // Root reductions: a late quiet move without check, with the PV node's reduction.
+            let r = if E::SEARCH.root_reductions
+                && i >= pv_idx + 3
+                && depth >= 3
+                && !is_capture(pos, mv)
+                && !E::is_tactical(pos, mv)
+                && !pos.gives_check(mv)
+            {
+                (i32::from(self.st.lmr[depth.min(63) as usize][(i + 1 - pv_idx).min(63)]) - 1)
+                    .clamp(0, depth - 2)
+            } else {
+                0
+            };
             let (undo, _) = self.make(pos, mv, 0);
             let score = if i == pv_idx {
                 -self.negamax(pos, depth - 1, -beta, -alpha, 1, false)
             } else {
-                let s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, true);
+                let mut s = -self.negamax(pos, depth - 1 - r, -alpha - 1, -alpha, 1, true);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, true);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     -self.negamax(pos, depth - 1, -beta, -alpha, 1, false)
                 } else {

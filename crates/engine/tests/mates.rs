@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{loses_within, win_distance, wins_within_by, Moves, Rules};
+use common::{loses_within, win_distance, wins_within, wins_within_by, Moves, Rules};
 use kshogi_core::{Game, Kind, Move, Position, WinReason};
 use kshogi_engine::mate::{solve, MateResult};
 use kshogi_engine::{Engine, EvalBreakdown, Evaluator, Limits, Score, SearchParams};
@@ -244,6 +244,12 @@ impl<V: Rules, E: Evaluator<V>, const ON: bool> Evaluator<V> for Techniques<E, O
         reduce_checks: ON,
         safe_check_extension: ON,
         prune_unsafe_checks: ON,
+        early_reductions: ON,
+        singular_extension: ON,
+        tt_eval: ON,
+        reduce_bad_captures: ON,
+        qsearch_checks: ON,
+        root_reductions: ON,
     };
 
     fn evaluate(pos: &Position<V>) -> i32 {
@@ -344,4 +350,88 @@ fn cases_have_the_documented_distances() {
         let got: Vec<u32> = cases.iter().map(|c| c.plies).collect();
         assert_eq!(got, want);
     }
+}
+
+/// Micro's evaluator with the quiescence search's safe checks on or off.
+#[derive(Copy, Clone, Debug, Default)]
+struct QsChecks<const ON: bool>;
+
+type MicroEval = <Micro as Registered>::Eval;
+
+impl<const ON: bool> Evaluator<Micro> for QsChecks<ON> {
+    const SEARCH: SearchParams = SearchParams {
+        qsearch_checks: ON,
+        ..<MicroEval as Evaluator<Micro>>::SEARCH
+    };
+
+    fn evaluate(pos: &Position<Micro>) -> i32 {
+        MicroEval::evaluate(pos)
+    }
+
+    fn piece_value(kind: Kind) -> i32 {
+        MicroEval::piece_value(kind)
+    }
+
+    fn is_tactical(pos: &Position<Micro>, mv: Move) -> bool {
+        MicroEval::is_tactical(pos, mv)
+    }
+
+    fn breakdown(pos: &Position<Micro>) -> EvalBreakdown {
+        MicroEval::breakdown(pos)
+    }
+}
+
+/// The move of a one-ply search with evaluator `E`.
+fn one_ply<E: Evaluator<Micro>>(pos: &Position<Micro>) -> Move {
+    let mut engine = Engine::<Micro, E>::new(4);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    engine
+        .search(&Game::new(*pos), &limits, 1, &stop, &mut |_| {})
+        .lines[0]
+        .mv
+}
+
+/// With the safe checks at the first ply of the quiescence search (`qsearch_checks`), a
+/// one-ply search sees the opponent's mate in one beyond its horizon, and plays a move
+/// that does not allow it; without them it allows the mate in some of these positions
+/// (found in random games; the verifier of `common` checks every claim).
+#[test]
+fn safe_checks_in_the_quiescence_search_see_a_mate_beyond_the_horizon() {
+    const POSITIONS: &[&str] = &[
+        "kb1s/p3/1L2/2KP/1GB1 w G 6",
+        "k2s/p3/1L2/3P/1KB1 w BGg 10",
+        "k1Gs/2b1/n1lP/4/1K2 b Gb 23",
+        "4/k2G/p1B1/l1RP/2K1 w Bs 26",
+        "k2s/p1b1/2K1/G2P/S1B1 w G 14",
+    ];
+    let mut blunders = 0;
+    for sfen in POSITIONS {
+        let pos = parse_sfen::<Micro>(sfen).unwrap();
+        // A move that does not allow a mate in one exists.
+        assert!(
+            pos.legal_moves()
+                .iter()
+                .any(|&m| !wins_within(&pos.after(m), 1, Moves::All)),
+            "{sfen}: every move allows a mate in one"
+        );
+        let on = one_ply::<QsChecks<true>>(&pos);
+        assert!(
+            !wins_within(&pos.after(on), 1, Moves::All),
+            "{sfen}: {} allows a mate in one",
+            move_to_usi::<Micro>(on)
+        );
+        let off = one_ply::<QsChecks<false>>(&pos);
+        if wins_within(&pos.after(off), 1, Moves::All) {
+            blunders += 1;
+        }
+    }
+    // The positions tell the switch apart.
+    assert!(
+        blunders > 0,
+        "no position where the captures-only search blunders"
+    );
 }
