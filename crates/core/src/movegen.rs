@@ -132,14 +132,44 @@ impl<V: Variant> Position<V> {
                 None => return false,
             },
         };
-        // The moved piece itself.
-        if t.attacks(us, kind, to, occ).has(ksq) {
+        // The moved piece itself: a step, or a slide along the one line to the king.
+        if t.step[us.index()][kind.index()][to.index()].has(ksq) {
             return true;
         }
-        // A slider behind the square it left; without the check rule, also any piece that
-        // attacked the king already (the opponent may have left its king en prise).
-        (!V::CHECK_RULE || (V::SLIDERS && from.is_some()))
-            && (self.attackers_to(ksq, us, occ) & occ & !to_bb).any()
+        if V::SLIDERS {
+            let d = t.direction[to.index()][ksq.index()];
+            if d < 8
+                && t.slide_dirs[us.index()][kind.index()] & (1 << d) != 0
+                && (t.between[to.index()][ksq.index()] & occ).is_empty()
+            {
+                return true;
+            }
+        }
+        if !V::CHECK_RULE {
+            // Without the check rule, any piece that attacked the king already counts too
+            // (the opponent may have left its king en prise).
+            return (self.attackers_to(ksq, us, occ) & occ & !to_bb).any();
+        }
+        // With it, only a slider behind the square the piece left, on the one line through
+        // the king and that square.
+        let Some(from) = from else {
+            return false;
+        };
+        if !V::SLIDERS {
+            return false;
+        }
+        let d = t.direction[ksq.index()][from.index()] as usize;
+        if d >= 8 {
+            return false;
+        }
+        let mut kinds = t.sliders_in_dir[us.index()][d ^ 1];
+        let mut pcs = Bitboard::EMPTY;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            pcs |= self.by_kind[k];
+        }
+        (t.ray_attacks(d, ksq, occ) & pcs & self.by_color[us.index()] & occ & !to_bb).any()
     }
 
     /// Pieces of the side to move pinned against their king.

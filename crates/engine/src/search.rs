@@ -158,6 +158,29 @@ impl State {
     }
 }
 
+/// What the move loop learns of one move before making it: whether it gives check and its
+/// static exchange value, each computed on first use and kept, since the pruning tests and
+/// the check extension may all ask.
+#[derive(Default)]
+struct MoveFacts {
+    check: Option<bool>,
+    see: Option<i32>,
+}
+
+impl MoveFacts {
+    #[inline(always)]
+    fn gives_check<V: Variant>(&mut self, pos: &Position<V>, mv: Move) -> bool {
+        *self.check.get_or_insert_with(|| pos.gives_check(mv))
+    }
+
+    #[inline(always)]
+    fn see<V: Variant, E: Evaluator<V>>(&mut self, pos: &Position<V>, mv: Move) -> i32 {
+        *self
+            .see
+            .get_or_insert_with(|| crate::see::see::<V, E>(pos, mv))
+    }
+}
+
 /// A root move and what the iterations learnt of it.
 #[derive(Clone, Debug)]
 struct RootMove {
@@ -682,13 +705,15 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 continue;
             }
             let quiet = !is_capture(pos, mv) && !E::is_tactical(pos, mv);
+            // The check test and the static exchange, each computed at most once a move.
+            let mut facts = MoveFacts::default();
             // Whether the move loses too much by static exchange.
             let see_losing = sp.see_pruning
                 && shallow_prunable
                 && i > 0
                 && depth <= SEE_DEPTH
                 && best > -MATE_BOUND
-                && crate::see::see::<V, E>(pos, mv)
+                && facts.see::<V, E>(pos, mv)
                     < if quiet {
                         -SEE_QUIET_MARGIN * depth * depth
                     } else {
@@ -696,7 +721,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                     };
             // A move to skip is skipped before it is made, once the move generator's
             // check test says it gives no check.
-            if see_losing && !pos.gives_check(mv) {
+            if see_losing && !facts.gives_check(pos, mv) {
                 if quiet {
                     quiets_seen += 1;
                 }
@@ -713,8 +738,8 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 if i > 0
                     && best > -MATE_BOUND
                     && (futile || quiets_seen > lmp_count || bad_history)
-                    && (!pos.gives_check(mv)
-                        || (sp.prune_unsafe_checks && crate::see::see::<V, E>(pos, mv) < 0))
+                    && (!facts.gives_check(pos, mv)
+                        || (sp.prune_unsafe_checks && facts.see::<V, E>(pos, mv) < 0))
                 {
                     continue;
                 }
@@ -723,8 +748,8 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             // exchange is searched a ply deeper (decided before the move is made).
             let mut extend = sp.safe_check_extension
                 && (ply as i32) < 2 * self.root_depth + 4
-                && pos.gives_check(mv)
-                && crate::see::see::<V, E>(pos, mv) >= 0;
+                && facts.gives_check(pos, mv)
+                && facts.see::<V, E>(pos, mv) >= 0;
             if singular && mv == hash_move {
                 extend = true;
             }
