@@ -220,11 +220,44 @@ fn all<V: Rules + Registered>(cases: &[Case]) {
     }
 }
 
-/// The evaluator `E` with every selective technique on (`ON`) or off.
-#[derive(Copy, Clone, Debug, Default)]
-struct Techniques<E, const ON: bool>(core::marker::PhantomData<E>);
+/// A set of search switches, for [`With`].
+trait Switches: Copy + Default + Send + Sync + 'static {
+    const SEARCH: SearchParams;
+}
 
-impl<V: Rules, E: Evaluator<V>, const ON: bool> Evaluator<V> for Techniques<E, ON> {
+/// The evaluator `E` searched with the switches `S` instead of its own.
+#[derive(Copy, Clone, Debug, Default)]
+struct With<E, S>(core::marker::PhantomData<(E, S)>);
+
+impl<V: Rules, E: Evaluator<V>, S: Switches> Evaluator<V> for With<E, S> {
+    const SEARCH: SearchParams = S::SEARCH;
+
+    fn evaluate(pos: &Position<V>) -> i32 {
+        E::evaluate(pos)
+    }
+
+    fn piece_value(kind: Kind) -> i32 {
+        E::piece_value(kind)
+    }
+
+    fn is_tactical(pos: &Position<V>, mv: Move) -> bool {
+        E::is_tactical(pos, mv)
+    }
+
+    fn attacker_unrestricted(pos: &Position<V>) -> bool {
+        E::attacker_unrestricted(pos)
+    }
+
+    fn breakdown(pos: &Position<V>) -> EvalBreakdown {
+        E::breakdown(pos)
+    }
+}
+
+/// Every selective technique on (`ON`) or off.
+#[derive(Copy, Clone, Debug, Default)]
+struct Every<const ON: bool>;
+
+impl<const ON: bool> Switches for Every<ON> {
     const SEARCH: SearchParams = SearchParams {
         null_move: ON,
         reverse_futility: ON,
@@ -251,27 +284,10 @@ impl<V: Rules, E: Evaluator<V>, const ON: bool> Evaluator<V> for Techniques<E, O
         qsearch_checks: ON,
         root_reductions: ON,
     };
-
-    fn evaluate(pos: &Position<V>) -> i32 {
-        E::evaluate(pos)
-    }
-
-    fn piece_value(kind: Kind) -> i32 {
-        E::piece_value(kind)
-    }
-
-    fn is_tactical(pos: &Position<V>, mv: Move) -> bool {
-        E::is_tactical(pos, mv)
-    }
-
-    fn attacker_unrestricted(pos: &Position<V>) -> bool {
-        E::attacker_unrestricted(pos)
-    }
-
-    fn breakdown(pos: &Position<V>) -> EvalBreakdown {
-        E::breakdown(pos)
-    }
 }
+
+/// The evaluator `E` with every selective technique on (`ON`) or off.
+type Techniques<E, const ON: bool> = With<E, Every<ON>>;
 
 /// Pruning never hides a forced win nor changes its distance: with every technique on, and
 /// with every one off, the search finds each mate at its exact distance.
@@ -352,34 +368,21 @@ fn cases_have_the_documented_distances() {
     }
 }
 
-/// Micro's evaluator with the quiescence search's safe checks on or off.
-#[derive(Copy, Clone, Debug, Default)]
-struct QsChecks<const ON: bool>;
-
 type MicroEval = <Micro as Registered>::Eval;
 
-impl<const ON: bool> Evaluator<Micro> for QsChecks<ON> {
+/// Micro's own switches with the quiescence search's safe checks on or off.
+#[derive(Copy, Clone, Debug, Default)]
+struct MicroQsChecks<const ON: bool>;
+
+impl<const ON: bool> Switches for MicroQsChecks<ON> {
     const SEARCH: SearchParams = SearchParams {
         qsearch_checks: ON,
         ..<MicroEval as Evaluator<Micro>>::SEARCH
     };
-
-    fn evaluate(pos: &Position<Micro>) -> i32 {
-        MicroEval::evaluate(pos)
-    }
-
-    fn piece_value(kind: Kind) -> i32 {
-        MicroEval::piece_value(kind)
-    }
-
-    fn is_tactical(pos: &Position<Micro>, mv: Move) -> bool {
-        MicroEval::is_tactical(pos, mv)
-    }
-
-    fn breakdown(pos: &Position<Micro>) -> EvalBreakdown {
-        MicroEval::breakdown(pos)
-    }
 }
+
+/// Micro's evaluator with the quiescence search's safe checks on or off.
+type QsChecks<const ON: bool> = With<MicroEval, MicroQsChecks<ON>>;
 
 /// The move of a one-ply search with evaluator `E`.
 fn one_ply<E: Evaluator<Micro>>(pos: &Position<Micro>) -> Move {
