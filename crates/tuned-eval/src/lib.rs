@@ -81,11 +81,40 @@ static KINZOKU: EvalParams = EvalParams {
 /// Bonus by the Kinzoku king's distance (in ranks) from its entry rank.
 const KINZOKU_ADVANCE: [i32; 5] = [0, 220, 90, 30, 0];
 
+/// The search of the two flipping drop games, Kyoto and Micro: logarithmic late move
+/// reductions with the improving test, node type and history; only the checks that do not
+/// lose material by static exchange extended, the others reduced like quiet moves, as are
+/// the moves of a node in check; losing captures tried after the quiet moves; reductions
+/// from depth 2; the safe checks at the quiescence search's first ply (a drop next to the
+/// king, which captures alone miss); losing checks pruned like quiet moves. Drop games need
+/// this because nearly every drop next to the king checks: half the nodes of a Micro search
+/// were in check. Found step by step in Micro (+46, +52, +22, +37, +49 Elo in self-play;
+/// 43% to 56% against the reference engine), then tried whole in Kyoto (+47 Elo in
+/// self-play; 63% to 70% against the reference engine). docs/strength.md has every SPRT.
+const DROP_GAME_SEARCH: SearchParams = SearchParams {
+    log_reductions: true,
+    lmr_extras: true,
+    improving: true,
+    history_pruning: true,
+    check_extension: false,
+    safe_check_extension: true,
+    reduce_checks: true,
+    see_ordering: true,
+    early_reductions: true,
+    qsearch_checks: true,
+    prune_unsafe_checks: true,
+    ..SearchParams::DEFAULT
+};
+
 /// The tuned evaluation of Kyoto Shogi: material (both faces mixed), mobility, king safety.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct KyotoEval;
 
 impl Evaluator<Kyoto> for KyotoEval {
+    /// The drop games' search ([`DROP_GAME_SEARCH`]); Kyoto had the default until its
+    /// self-play SPRT of the whole set (+47 Elo at 100,000 nodes a move).
+    const SEARCH: SearchParams = DROP_GAME_SEARCH;
+
     #[inline(always)]
     fn piece_value(kind: Kind) -> i32 {
         KYOTO.board[kind.index()]
@@ -114,32 +143,8 @@ impl Linear<Kyoto> for KyotoEval {
 pub struct MicroEval;
 
 impl Evaluator<Micro> for MicroEval {
-    /// Micro searches with logarithmic late move reductions (their fixed-node SPRT gained in
-    /// Micro and was level in Kyoto, which keeps the default). Checks are treated as drop
-    /// games need: nearly every drop next to the king checks, and half the nodes of a Micro
-    /// search were in check, so only the checks that do not lose material by static
-    /// exchange are extended, and the others are reduced like quiet moves, as are the moves
-    /// of a node in check. The reductions and pruning also follow the improving test, the
-    /// node type and the history. Each step gained in self-play (+46 and +52 Elo), and
-    /// against the reference engine Micro went from 43% to 51-53% (docs/strength.md).
-    /// Then: captures that lose by static exchange are tried after the quiet moves,
-    /// reductions start earlier, the quiescence search's first ply tries the safe checks
-    /// (a drop next to the king, which captures alone miss), and losing checks are pruned
-    /// like quiet moves (+22, +37, +49 in self-play; 56% against the reference engine).
-    const SEARCH: SearchParams = SearchParams {
-        log_reductions: true,
-        lmr_extras: true,
-        improving: true,
-        history_pruning: true,
-        check_extension: false,
-        safe_check_extension: true,
-        reduce_checks: true,
-        see_ordering: true,
-        early_reductions: true,
-        qsearch_checks: true,
-        prune_unsafe_checks: true,
-        ..SearchParams::DEFAULT
-    };
+    /// The drop games' search ([`DROP_GAME_SEARCH`]), found in Micro step by step.
+    const SEARCH: SearchParams = DROP_GAME_SEARCH;
 
     #[inline(always)]
     fn piece_value(kind: Kind) -> i32 {
