@@ -91,7 +91,7 @@ const KINZOKU_ADVANCE: [i32; 5] = [0, 220, 90, 30, 0];
 /// were in check. Found step by step in Micro (+46, +52, +22, +37, +49 Elo in self-play;
 /// 43% to 56% against the reference engine), then tried whole in Kyoto (+47 Elo in
 /// self-play; 63% to 70% against the reference engine). docs/strength.md has every SPRT.
-const DROP_GAME_SEARCH: SearchParams = SearchParams {
+pub const DROP_GAME_SEARCH: SearchParams = SearchParams {
     log_reductions: true,
     lmr_extras: true,
     improving: true,
