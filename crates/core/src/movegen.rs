@@ -46,16 +46,10 @@ impl<V: Variant> Position<V> {
             return att & own;
         }
         for d in 0..8 {
-            let mut kinds = t.sliders_in_dir[by.index()][d ^ 1];
-            if kinds == 0 {
+            if t.sliders_in_dir[by.index()][d ^ 1] == 0 {
                 continue;
             }
-            let mut pcs = Bitboard::EMPTY;
-            while kinds != 0 {
-                let k = kinds.trailing_zeros() as usize;
-                kinds &= kinds - 1;
-                pcs |= self.by_kind[k];
-            }
+            let pcs = self.sliders_toward(by, d);
             if (pcs & own).any() {
                 att |= t.ray_attacks(d, sq, occ) & pcs;
             }
@@ -162,14 +156,22 @@ impl<V: Variant> Position<V> {
         if d >= 8 {
             return false;
         }
-        let mut kinds = t.sliders_in_dir[us.index()][d ^ 1];
+        let pcs = self.sliders_toward(us, d);
+        (t.ray_attacks(d, ksq, occ) & pcs & self.by_color[us.index()] & occ & !to_bb).any()
+    }
+
+    /// The pieces (of either colour) whose kind, played by `by`, slides toward a square
+    /// from direction `d` of it: the kinds that slide in the direction opposite to `d`.
+    #[inline(always)]
+    fn sliders_toward(&self, by: Color, d: usize) -> Bitboard {
+        let mut kinds = V::tables().sliders_in_dir[by.index()][d ^ 1];
         let mut pcs = Bitboard::EMPTY;
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
             kinds &= kinds - 1;
             pcs |= self.by_kind[k];
         }
-        (t.ray_attacks(d, ksq, occ) & pcs & self.by_color[us.index()] & occ & !to_bb).any()
+        pcs
     }
 
     /// Pieces of the side to move pinned against their king.
