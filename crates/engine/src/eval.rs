@@ -54,6 +54,13 @@ pub struct EvalParams {
     pub zone_defend: i32,
     /// Per enemy piece in hand and empty square next to our king (drops that can hit it).
     pub hand_threat: i32,
+    /// Per safe drop check against our king: an empty square where a piece the enemy holds
+    /// in hand (either face) would give check and which we do not attack, or which the
+    /// enemy also attacks (the dropped piece is defended).
+    pub safe_check: i32,
+    /// Per hanging piece of ours: a piece other than the king that the enemy attacks and
+    /// we do not defend.
+    pub hanging: i32,
 }
 
 /// Face values by kind from `(kind, value)` pairs, so that a tuned evaluation names the
@@ -183,6 +190,8 @@ impl EvalParams {
             zone_attack: 14,
             zone_defend: 10,
             hand_threat: if drops { 4 } else { 0 },
+            safe_check: 0,
+            hanging: 0,
         }
     }
 }
@@ -267,12 +276,61 @@ pub fn common<V: Variant>(pos: &Position<V>, p: &EvalParams) -> (i32, i32, i32) 
         let attacked = (attacks[enemy.index()] & zone).count() as i32;
         let defenders = (pos.color_bb(c) & zone).count() as i32;
         let empty = (zone & !occ).count() as i32;
-        let s = defenders * p.zone_defend
+        let mut s = defenders * p.zone_defend
             - attacked * p.zone_attack
             - in_hand[enemy.index()] * empty * p.hand_threat;
+        if p.safe_check != 0 {
+            s -= p.safe_check * safe_drop_checks(pos, c, &attacks, in_hand[enemy.index()]);
+        }
+        if p.hanging != 0 {
+            s -= p.hanging * hanging(pos, c, &attacks);
+        }
         safety += sign * s;
     }
     (material, mobility, safety)
+}
+
+/// The number of safe drop checks against `c`'s king (see [`EvalParams::safe_check`]):
+/// empty squares from which a piece the enemy holds in hand, with either face up, would
+/// attack the king, where the enemy may drop it, and which `c` does not attack or the enemy
+/// attacks too. `attacks` are each colour's attacked squares; `enemy_in_hand` the number of
+/// pieces the enemy holds (0 skips the work).
+#[inline(always)]
+pub fn safe_drop_checks<V: Variant>(
+    pos: &Position<V>,
+    c: Color,
+    attacks: &[Bitboard; 2],
+    enemy_in_hand: i32,
+) -> i32 {
+    if enemy_in_hand == 0 {
+        return 0;
+    }
+    let t = V::tables();
+    let enemy = !c;
+    let occ = pos.occupied();
+    let ksq = pos.king(c);
+    let mut checks = Bitboard::EMPTY;
+    for slot in 0..t.slots {
+        if pos.hand(enemy, slot) == 0 {
+            continue;
+        }
+        for &k in &t.slot_faces[slot][..t.slot_faces_len[slot] as usize] {
+            // A piece of the enemy's on `s` attacks the king exactly when one of ours on the
+            // king's square attacks `s` (the two colours' moves are point-symmetric).
+            checks |= t.attacks(c, k, ksq, occ) & !t.dead[enemy.index()][k.index()];
+        }
+    }
+    let safe = !attacks[c.index()] | attacks[enemy.index()];
+    (checks & safe & !occ & t.board).count() as i32
+}
+
+/// The number of `c`'s pieces other than the king that the enemy attacks and `c` does not
+/// defend (see [`EvalParams::hanging`]).
+#[inline(always)]
+pub fn hanging<V: Variant>(pos: &Position<V>, c: Color, attacks: &[Bitboard; 2]) -> i32 {
+    let t = V::tables();
+    let ours = pos.color_bb(c) & !pos.pieces(c, t.king);
+    (ours & attacks[(!c).index()] & !attacks[c.index()]).count() as i32
 }
 
 /// Adds the parts (given from Black's view) into a breakdown from the side to move's view,
@@ -296,8 +354,8 @@ pub fn finish<V: Variant>(pos: &Position<V>, m: i32, mo: i32, ks: i32, var: i32)
 
 /// Number of weights of an [`EvalParams`] seen as one vector ([`EvalParams::to_weights`]):
 /// the board values by kind, the hand values by slot, then mobility, zone attack, zone
-/// defence and hand threat.
-pub const N_WEIGHTS: usize = MAX_KINDS + MAX_SLOTS + 4;
+/// defence, hand threat, safe drop checks and hanging pieces.
+pub const N_WEIGHTS: usize = MAX_KINDS + MAX_SLOTS + 6;
 
 /// Index of the mobility weight in the weight vector.
 pub const W_MOBILITY: usize = MAX_KINDS + MAX_SLOTS;
@@ -307,6 +365,10 @@ pub const W_ZONE_ATTACK: usize = W_MOBILITY + 1;
 pub const W_ZONE_DEFEND: usize = W_MOBILITY + 2;
 /// Index of the hand-threat weight in the weight vector.
 pub const W_HAND_THREAT: usize = W_MOBILITY + 3;
+/// Index of the safe-drop-check weight in the weight vector.
+pub const W_SAFE_CHECK: usize = W_MOBILITY + 4;
+/// Index of the hanging-piece weight in the weight vector.
+pub const W_HANGING: usize = W_MOBILITY + 5;
 
 impl EvalParams {
     /// The weights as one vector, in the order of [`features`] (see [`N_WEIGHTS`]).
@@ -326,6 +388,8 @@ impl EvalParams {
         w[W_ZONE_ATTACK] = self.zone_attack;
         w[W_ZONE_DEFEND] = self.zone_defend;
         w[W_HAND_THREAT] = self.hand_threat;
+        w[W_SAFE_CHECK] = self.safe_check;
+        w[W_HANGING] = self.hanging;
         w
     }
 
@@ -350,6 +414,8 @@ impl EvalParams {
             zone_attack: w[W_ZONE_ATTACK],
             zone_defend: w[W_ZONE_DEFEND],
             hand_threat: w[W_HAND_THREAT],
+            safe_check: w[W_SAFE_CHECK],
+            hanging: w[W_HANGING],
         }
     }
 }
@@ -382,7 +448,8 @@ pub const fn slot_values(pieces: &[PieceDef], values: &[(Kind, i32)]) -> [i32; M
 /// next to the Black king that White attacks minus the same for the White king (so its
 /// weight enters with a minus sign, as in [`common`]); zone defence counts defenders beside
 /// each king; hand threat is minus (White's pieces in hand times the empty squares next to
-/// the Black king) plus the same for White.
+/// the Black king) plus the same for White; safe drop checks ([`safe_drop_checks`]) and
+/// hanging pieces ([`hanging`]) are minus Black's count plus White's.
 pub fn features<V: Variant>(pos: &Position<V>) -> [i32; N_WEIGHTS] {
     let t = V::tables();
     let occ = pos.occupied();
@@ -410,6 +477,8 @@ pub fn features<V: Variant>(pos: &Position<V>) -> [i32; N_WEIGHTS] {
         f[W_ZONE_ATTACK] -= sign * (attacks[enemy.index()] & zone).count() as i32;
         f[W_ZONE_DEFEND] += sign * (pos.color_bb(c) & zone).count() as i32;
         f[W_HAND_THREAT] -= sign * in_hand[enemy.index()] * (zone & !occ).count() as i32;
+        f[W_SAFE_CHECK] -= sign * safe_drop_checks(pos, c, &attacks, in_hand[enemy.index()]);
+        f[W_HANGING] -= sign * hanging(pos, c, &attacks);
     }
     f
 }
@@ -495,6 +564,49 @@ mod tests {
         assert_eq!(p.hand[0], 122 * 110 / 100);
         assert_eq!(p.hand[1], 770 * 110 / 100);
         assert_eq!(p.hand_threat, 4);
+    }
+
+    /// Each colour's attacked squares, as `common` computes them.
+    fn attacks_of<V: Variant>(pos: &Position<V>) -> [Bitboard; 2] {
+        let occ = pos.occupied();
+        [
+            pos.attacked_squares(Color::Black, occ),
+            pos.attacked_squares(Color::White, occ),
+        ]
+    }
+
+    #[test]
+    fn safe_drop_checks_are_counted_by_hand() {
+        use kshogi_rules_micro::Micro;
+        // White's king on 4a, Black's on 1e, Black holds the gold/rook pair. A gold dropped
+        // on 3a, 3b or 4b, or a rook on 2a, 1a or 4b to 4e, checks: 8 squares. The White
+        // king guards 3a, 3b and 4b, which Black does not attack: 5 safe drop checks.
+        let pos = kshogi_notation::parse_sfen::<Micro>("k3/4/4/4/3K b G 1").unwrap();
+        let a = attacks_of(&pos);
+        assert_eq!(safe_drop_checks(&pos, Color::White, &a, 1), 5);
+        assert_eq!(safe_drop_checks(&pos, Color::Black, &a, 0), 0);
+        // A Black silver on 3c attacks 4b and 3b, so a piece dropped there is defended:
+        // only 3a stays unsafe, 7 safe drop checks.
+        let pos = kshogi_notation::parse_sfen::<Micro>("k3/4/1S2/4/3K b G 1").unwrap();
+        let a = attacks_of(&pos);
+        assert_eq!(safe_drop_checks(&pos, Color::White, &a, 1), 7);
+        // The feature vector: minus Black's count plus White's.
+        assert_eq!(features(&pos)[W_SAFE_CHECK], 7);
+    }
+
+    #[test]
+    fn hanging_pieces_are_attacked_and_undefended() {
+        use kshogi_rules_micro::Micro;
+        // White's rook on 2a attacks Black's silver on 2c, which nothing defends (Black's
+        // king on 1e guards 2d, 1d and 2e). White's rook is not attacked.
+        let pos = kshogi_notation::parse_sfen::<Micro>("k1r1/4/2S1/4/3K b - 1").unwrap();
+        let a = attacks_of(&pos);
+        assert_eq!(hanging(&pos, Color::Black, &a), 1);
+        assert_eq!(hanging(&pos, Color::White, &a), 0);
+        assert_eq!(features(&pos)[W_HANGING], -1);
+        // With the king on 1d the silver is defended.
+        let pos = kshogi_notation::parse_sfen::<Micro>("k1r1/4/2S1/3K/4 b - 1").unwrap();
+        assert_eq!(hanging(&pos, Color::Black, &attacks_of(&pos)), 0);
     }
 
     #[test]

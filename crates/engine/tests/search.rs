@@ -444,6 +444,8 @@ static HAND_SET_MICRO: kshogi_engine::eval::EvalParams = {
         zone_attack: 14,
         zone_defend: 10,
         hand_threat: 4,
+        safe_check: 0,
+        hanging: 0,
     }
 };
 

@@ -163,6 +163,9 @@ pub struct FitConfig {
     pub iterations: u32,
     /// Step size in centipawns at the start; it falls linearly to a tenth at the end.
     pub rate: f64,
+    /// Fit only these shared weights (indices into the weight vector, see
+    /// `kshogi_tune::SHARED`) and keep every other weight; empty: fit every free weight.
+    pub only: Vec<usize>,
 }
 
 impl Default for FitConfig {
@@ -170,6 +173,7 @@ impl Default for FitConfig {
         FitConfig {
             iterations: 2000,
             rate: 2.0,
+            only: Vec::new(),
         }
     }
 }
@@ -296,6 +300,7 @@ mod tests {
             &FitConfig {
                 iterations: 3000,
                 rate: 5.0,
+                ..FitConfig::default()
             },
         );
         for &j in &USED {
@@ -323,6 +328,7 @@ mod tests {
             &FitConfig {
                 iterations: 1500,
                 rate: 5.0,
+                ..FitConfig::default()
             },
         );
         for &j in &USED {

@@ -24,7 +24,8 @@ use data::{GameData, GenConfig, Sample};
 use fit::{FitConfig, Problem};
 use kshogi_core::{Variant, MAX_SLOTS};
 use kshogi_engine::eval::{
-    EvalParams, Linear, N_WEIGHTS, W_HAND_THREAT, W_MOBILITY, W_ZONE_ATTACK, W_ZONE_DEFEND,
+    EvalParams, Linear, N_WEIGHTS, W_HAND_THREAT, W_HANGING, W_MOBILITY, W_SAFE_CHECK,
+    W_ZONE_ATTACK, W_ZONE_DEFEND,
 };
 use kshogi_registry::Registered;
 use std::fmt::Write as _;
@@ -66,6 +67,25 @@ pub struct Report {
     pub support: [usize; N_WEIGHTS],
 }
 
+/// The weights of the terms every variant shares, after the piece values: index in the
+/// weight vector, field name of [`EvalParams`] (what `--only` takes), and description.
+pub const SHARED: [(usize, &str, &str); 6] = [
+    (W_MOBILITY, "mobility", "mobility (per square)"),
+    (
+        W_ZONE_ATTACK,
+        "zone_attack",
+        "king zone attacked (per square)",
+    ),
+    (W_ZONE_DEFEND, "zone_defend", "king zone defender"),
+    (
+        W_HAND_THREAT,
+        "hand_threat",
+        "hand threat (piece in hand x empty square)",
+    ),
+    (W_SAFE_CHECK, "safe_check", "safe drop check (per square)"),
+    (W_HANGING, "hanging", "hanging piece"),
+];
+
 /// Which weights the tuner fits for `V`: every board value of a non-royal face, every hand
 /// slot, and the mobility and king-safety weights.
 pub fn free_weights<V: Variant>() -> [bool; N_WEIGHTS] {
@@ -75,7 +95,7 @@ pub fn free_weights<V: Variant>() -> [bool; N_WEIGHTS] {
     }
     let slots = V::tables().slots;
     free[kshogi_core::MAX_KINDS..kshogi_core::MAX_KINDS + slots].fill(true);
-    for j in [W_MOBILITY, W_ZONE_ATTACK, W_ZONE_DEFEND, W_HAND_THREAT] {
+    for (j, _, _) in SHARED {
         free[j] = true;
     }
     free
@@ -102,7 +122,12 @@ pub fn tune_games<V: Registered>(
     let w0: [f64; N_WEIGHTS] = before.to_weights().map(f64::from);
     let all = games.iter().flat_map(|g| g.samples.iter());
     let held = |s: &&Sample| s.game % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1;
-    let free = free_weights::<V>();
+    let mut free = free_weights::<V>();
+    if !fit_cfg.only.is_empty() {
+        for (j, f) in free.iter_mut().enumerate() {
+            *f &= fit_cfg.only.contains(&j);
+        }
+    }
     let train = Problem::new(all.clone().filter(|s| !held(s)), free, &w0);
     let test = Problem::new(all.filter(held), free, &w0);
     let k = train.fit_k(&w0);
@@ -191,12 +216,7 @@ pub fn weights_table<V: Variant>(r: &Report) -> String {
             r.support[j]
         );
     }
-    for (j, name) in [
-        (W_MOBILITY, "mobility (per square)"),
-        (W_ZONE_ATTACK, "king zone attacked (per square)"),
-        (W_ZONE_DEFEND, "king zone defender"),
-        (W_HAND_THREAT, "hand threat (piece in hand x empty square)"),
-    ] {
+    for (j, _, name) in SHARED {
         let _ = writeln!(out, "| {name} | {} | {} | {} |", b[j], a[j], r.support[j]);
     }
     out
@@ -232,6 +252,19 @@ pub fn summary(r: &Report) -> String {
     )
 }
 
+/// ` --only a,b` when the fit was restricted to some shared weights, else nothing.
+fn only_flag(fit: &FitConfig) -> String {
+    if fit.only.is_empty() {
+        return String::new();
+    }
+    let names: Vec<&str> = SHARED
+        .iter()
+        .filter(|(j, _, _)| fit.only.contains(j))
+        .map(|&(_, name, _)| name)
+        .collect();
+    format!(" --only {}", names.join(","))
+}
+
 /// The weights file for `tuned-eval`: a Rust expression of type `EvalParams` that names
 /// the rules crate's kinds (`include!`d where `face_values`, `slot_values`, `PIECES` and
 /// the kinds are in scope), headed by comments saying how it was made.
@@ -242,8 +275,13 @@ pub fn weights_source<V: Variant>(r: &Report) -> String {
     let _ = writeln!(
         s,
         "{GENERATED_HEADER}: do not edit; re-run `cargo xtask tune --variant {} --games {} \
-         --nodes {} --opening {} --seed {} --out <this file>` (docs/tuning.md).",
-        r.variant, g.games, g.nodes, g.opening, g.seed
+         --nodes {} --opening {} --seed {}{} --out <this file>` (docs/tuning.md).",
+        r.variant,
+        g.games,
+        g.nodes,
+        g.opening,
+        g.seed,
+        only_flag(&r.fit)
     );
     for line in summary(r).lines() {
         let _ = writeln!(s, "// {line}");
@@ -276,10 +314,9 @@ pub fn weights_source<V: Variant>(r: &Report) -> String {
     }
     let _ = writeln!(s, "        ],");
     let _ = writeln!(s, "    ),");
-    let _ = writeln!(s, "    mobility: {},", a[W_MOBILITY]);
-    let _ = writeln!(s, "    zone_attack: {},", a[W_ZONE_ATTACK]);
-    let _ = writeln!(s, "    zone_defend: {},", a[W_ZONE_DEFEND]);
-    let _ = writeln!(s, "    hand_threat: {},", a[W_HAND_THREAT]);
+    for (j, field, _) in SHARED {
+        let _ = writeln!(s, "    {field}: {},", a[j]);
+    }
     let _ = writeln!(s, "}}");
     s
 }
@@ -304,6 +341,7 @@ mod tests {
         let fit = FitConfig {
             iterations: 50,
             rate: 2.0,
+            only: Vec::new(),
         };
         let r = tune::<Kyoto>(&gen, &fit, &|_| {});
         assert_eq!(r.results.iter().sum::<u32>(), 10);
@@ -323,5 +361,34 @@ mod tests {
         let table = weights_table::<Kyoto>(&r);
         assert!(table.contains("| pawn on the board |"), "{table}");
         assert!(table.contains("| tokin/lance in hand |"), "{table}");
+    }
+
+    #[test]
+    fn only_the_named_weights_move() {
+        // `--only safe_check`: every other weight keeps its value, the named one is fitted
+        // (it starts at 0 and drop checks are common in Kyoto), and the file says how.
+        let gen = GenConfig {
+            games: 10,
+            nodes: 200,
+            opening: 4,
+            max_plies: 100,
+            seed: 3,
+            threads: 2,
+        };
+        let fit = FitConfig {
+            iterations: 50,
+            rate: 2.0,
+            only: vec![W_SAFE_CHECK],
+        };
+        let r = tune::<Kyoto>(&gen, &fit, &|_| {});
+        let (b, a) = (r.before.to_weights(), r.after.to_weights());
+        for j in 0..N_WEIGHTS {
+            if j != W_SAFE_CHECK {
+                assert_eq!(a[j], b[j], "weight {j} moved");
+            }
+        }
+        assert!(r.support[W_SAFE_CHECK] > 0);
+        assert_ne!(r.exact[W_SAFE_CHECK], b[W_SAFE_CHECK] as f64);
+        assert!(weights_source::<Kyoto>(&r).contains(" --only safe_check --out "));
     }
 }

@@ -29,6 +29,8 @@ Options:
   --threads N       games played at once; the data do not depend on it (default 1)
   --iterations N    Adam steps of the fit (default 2000)
   --rate R          Adam step size in centipawns (default 2)
+  --only W,W        fit only these shared weights, keeping the piece values and the rest:
+                    mobility, zone_attack, zone_defend, hand_threat, safe_check, hanging
   --out FILE        write the weights as Rust source for kshogi-tuned-eval; an existing
                     FILE is replaced only if the tuner wrote it
 ";
@@ -70,6 +72,22 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "--threads" => gen.threads = number(flag, value(flag, &mut it)?)?,
             "--iterations" => fit.iterations = number(flag, value(flag, &mut it)?)?,
             "--rate" => fit.rate = number(flag, value(flag, &mut it)?)?,
+            "--only" => {
+                for name in value(flag, &mut it)?.split(',') {
+                    let (j, _, _) = kshogi_tune::SHARED
+                        .iter()
+                        .find(|(_, n, _)| *n == name)
+                        .ok_or_else(|| {
+                            let all: Vec<&str> =
+                                kshogi_tune::SHARED.iter().map(|&(_, n, _)| n).collect();
+                            format!(
+                                "`--only`: unknown weight `{name}` (one of {})",
+                                all.join(", ")
+                            )
+                        })?;
+                    fit.only.push(*j);
+                }
+            }
             "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -184,6 +202,17 @@ mod tests {
         assert!(err("--games 5").contains("`--variant` is required"));
         assert!(err("--variant chess").contains("unknown variant `chess`"));
         assert!(err("--variant kyoto --games x").contains("`--games` needs a number"));
+        assert!(err("--variant kyoto --only mobility,nope").contains("unknown weight `nope`"));
+        let a = parse(&args("--variant micro --only safe_check,hanging"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            a.fit.only,
+            vec![
+                kshogi_engine::eval::W_SAFE_CHECK,
+                kshogi_engine::eval::W_HANGING
+            ]
+        );
         assert!(err("--variant kyoto --games 3").contains("at least 10"));
         assert!(err("--variant kyoto --rate -1").contains("`--rate`"));
         assert!(err("--variant kyoto --bogus").contains("unknown argument `--bogus`"));

@@ -62,6 +62,8 @@ static MICRO: EvalParams = EvalParams {
     zone_attack: 14,
     zone_defend: 10,
     hand_threat: 4,
+    safe_check: 0,
+    hanging: 0,
 };
 
 static KINZOKU: EvalParams = EvalParams {
@@ -76,6 +78,8 @@ static KINZOKU: EvalParams = EvalParams {
     zone_attack: 16,
     zone_defend: 12,
     hand_threat: 0,
+    safe_check: 0,
+    hanging: 0,
 };
 
 /// Bonus by the Kinzoku king's distance (in ranks) from its entry rank.

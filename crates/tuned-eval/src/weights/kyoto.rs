@@ -28,4 +28,6 @@ EvalParams {
     zone_attack: 62,
     zone_defend: 144,
     hand_threat: 0,
+    safe_check: 0,
+    hanging: 0,
 }

@@ -28,4 +28,6 @@ EvalParams {
     zone_attack: 32,
     zone_defend: 35,
     hand_threat: -12,
+    safe_check: 0,
+    hanging: 0,
 }
