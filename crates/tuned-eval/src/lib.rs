@@ -40,10 +40,12 @@ mod fitted {
 /// the board also counts through the squares it attacks, the mobility term).
 static KYOTO: EvalParams = fitted::kyoto::PARAMS;
 
-/// Micro: still the hand-set weights. The tuner's fit (`src/weights/micro.rs`, kept for the
-/// next round) did not gain in a fixed-node match (+9 ± 21 Elo over 1,000 games, SPRT
-/// undecided; docs/strength.md), and a change of evaluation is kept only when a match says
-/// it gains. Face values: a piece is worth a mix of both faces, 4:1 to the face showing.
+/// Micro: hand-set piece and king-zone weights, plus the two terms the tuner fitted alone
+/// (`cargo xtask tune --variant micro --games 10000 --nodes 5000 --seed 1 --only
+/// safe_check,hanging`, the other weights kept): 80 per safe drop check, 68 per hanging
+/// piece (+98 Elo in fixed-node self-play, SPRT H1; docs/strength.md). The tuner's fit of
+/// the old terms alone (`src/weights/micro.rs`) did not gain (+9 ± 21 over 1,000 games).
+/// Face values: a piece is worth its face plus a quarter of the other face's upside.
 const MICRO_FACES: [i32; MAX_KINDS] = face_values(&[
     (micro::BISHOP, 600),
     (micro::TOKIN, 520),
@@ -62,8 +64,8 @@ static MICRO: EvalParams = EvalParams {
     zone_attack: 14,
     zone_defend: 10,
     hand_threat: 4,
-    safe_check: 0,
-    hanging: 0,
+    safe_check: 80,
+    hanging: 68,
 };
 
 static KINZOKU: EvalParams = EvalParams {
