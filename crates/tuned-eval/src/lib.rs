@@ -1,10 +1,10 @@
 //! # kshogi-tuned-eval
 //!
 //! Evaluations of the three seed variants, each an [`Evaluator`] for one variant:
-//! [`KyotoEval`], [`MicroEval`] and [`KinzokuEval`]. The weights of Kyoto are fitted to
-//! self-play games by the evaluation tuner (`cargo xtask tune`, crate `kshogi-tune`) and
-//! included from the file it writes (`src/weights/`); Micro's and Kinzoku's are set by hand
-//! (Micro's fit is kept in `src/weights/micro.rs` but did not gain in a match). Any other variant is searched with the engine's
+//! [`KyotoEval`], [`MicroEval`] and [`KinzokuEval`]. The weights of Kyoto and Micro are
+//! fitted to self-play games by the evaluation tuner (`cargo xtask tune`, crate
+//! `kshogi-tune`) and included from the files it writes (`src/weights/`); Kinzoku's are set
+//! by hand (it is solved). Any other variant is searched with the engine's
 //! [`PieceTableEval`](kshogi_engine::PieceTableEval), derived from its piece table; the
 //! registry of variants pairs each variant with its evaluator.
 //!
@@ -14,14 +14,12 @@
 //! This crate depends on core, the engine and the rules crates of the variants it tunes; it
 //! must not depend on notation, the registry or the command line.
 
-use kshogi_core::{Color, Kind, Move, Position, Variant, MAX_KINDS};
-use kshogi_engine::eval::{
-    common, face_values, finish, hand_values, two_face_board, EvalBreakdown, EvalParams, Linear,
-};
+use kshogi_core::{Color, Kind, Move, Position, Variant};
+use kshogi_engine::eval::{common, face_values, finish, EvalBreakdown, EvalParams, Linear};
 use kshogi_engine::{Evaluator, SearchParams};
 use kshogi_rules_kinzoku::{self as kinzoku, Kinzoku};
 use kshogi_rules_kyoto::Kyoto;
-use kshogi_rules_micro::{self as micro, Micro};
+use kshogi_rules_micro::Micro;
 
 /// The weights fitted by the evaluation tuner (`cargo xtask tune`, crates/tune) to the
 /// results of self-play games: generated files, each an `EvalParams` expression naming the
@@ -34,39 +32,22 @@ mod fitted {
         /// The weights.
         pub static PARAMS: EvalParams = include!("weights/kyoto.rs");
     }
+    /// Micro Shogi.
+    pub mod micro {
+        use kshogi_engine::eval::{face_values, slot_values, EvalParams};
+        use kshogi_rules_micro::*;
+        /// The weights.
+        pub static PARAMS: EvalParams = include!("weights/micro.rs");
+    }
 }
 
 /// Kyoto: every face's value on the board and each pair's value in hand fitted (a piece on
 /// the board also counts through the squares it attacks, the mobility term).
 static KYOTO: EvalParams = fitted::kyoto::PARAMS;
 
-/// Micro: hand-set piece and king-zone weights, plus the two terms the tuner fitted alone
-/// (`cargo xtask tune --variant micro --games 10000 --nodes 5000 --seed 1 --only
-/// safe_check,hanging`, the other weights kept): 80 per safe drop check, 68 per hanging
-/// piece (+98 Elo in fixed-node self-play, SPRT H1; docs/strength.md). The tuner's fit of
-/// the old terms alone (`src/weights/micro.rs`) did not gain (+9 ± 21 over 1,000 games).
-/// Face values: a piece is worth its face plus a quarter of the other face's upside.
-const MICRO_FACES: [i32; MAX_KINDS] = face_values(&[
-    (micro::BISHOP, 600),
-    (micro::TOKIN, 520),
-    (micro::GOLD, 520),
-    (micro::ROOK, 760),
-    (micro::SILVER, 450),
-    (micro::LANCE, 300),
-    (micro::PAWN, 100),
-    (micro::KNIGHT, 280),
-]);
-const MICRO_BOARD: [i32; MAX_KINDS] = two_face_board(micro::PIECES, &MICRO_FACES, 4, 1, true);
-static MICRO: EvalParams = EvalParams {
-    board: MICRO_BOARD,
-    hand: hand_values(micro::PIECES, &MICRO_BOARD, 105),
-    mobility: 5,
-    zone_attack: 14,
-    zone_defend: 10,
-    hand_threat: 4,
-    safe_check: 80,
-    hanging: 68,
-};
+/// Micro: every weight fitted by the tuner (`src/weights/micro.rs`), the last round with the
+/// safe-drop-check and hanging-piece terms (docs/tuning.md, docs/strength.md).
+static MICRO: EvalParams = fitted::micro::PARAMS;
 
 static KINZOKU: EvalParams = EvalParams {
     board: face_values(&[
