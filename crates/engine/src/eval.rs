@@ -1,6 +1,7 @@
 //! Static evaluation: the terms every variant shares (material on the board and in hand,
-//! mobility, king safety), their weights ([`EvalParams`]), and the weights derived from a
-//! variant's piece table, which [`crate::PieceTableEval`] uses for any variant.
+//! mobility, king safety, hanging pieces), their weights ([`EvalParams`]), and the weights
+//! derived from a variant's piece table, which [`crate::PieceTableEval`] uses for any
+//! variant.
 //!
 //! A tuned evaluation for one variant reuses these parts: it builds its own [`EvalParams`]
 //! (with [`two_face_board`] and [`hand_values`] from values keyed by the variant's named
@@ -31,7 +32,8 @@ pub struct EvalBreakdown {
     pub material: i32,
     /// Squares attacked (own pieces' squares excluded).
     pub mobility: i32,
-    /// Attacks on the squares around each king, defenders beside it, drop threats.
+    /// Attacks on the squares around each king, defenders beside it, drop threats and safe
+    /// drop checks; also the hanging pieces (the tactical term, counted with these).
     pub king_safety: i32,
     /// Variant-specific terms (Kinzoku: king advance and the bare-king countdown).
     pub variant: i32,
