@@ -10,8 +10,9 @@ use kshogi_notation::parse_game;
 use kshogi_registry::with_variant;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// How many times a random opening is drawn again when it ends the game.
@@ -185,17 +186,30 @@ fn run_typed<V: Variant>(
         prepare_out(dir)?;
     }
     let games = cfg.games.div_ceil(2) * 2;
-    let next = AtomicU32::new(0);
     let halt = AtomicBool::new(false);
     let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
     let mut summary = Summary::new(cfg.variant.name(), names[0], names[1], cfg.sprt);
     let workers = cfg.concurrency.min(games as usize);
     let (tx, rx) = channel::<Result<GameReport, MatchError>>();
+    // This thread hands out the game numbers, one for each result it has counted, so no
+    // more than `workers` games are ever under way or waiting: when the SPRT decides, at
+    // most `workers - 1` games are still being played, however fast the engines are.
+    let (job_tx, job_rx) = channel::<u32>();
+    let job_rx = Mutex::new(job_rx);
+    let mut next = 0u32;
+    let mut job_tx = Some(job_tx);
+    for _ in 0..workers {
+        if let Some(jobs) = &job_tx {
+            // The receiver lives until the scope below ends: this cannot fail.
+            let _ = jobs.send(next);
+            next += 1;
+        }
+    }
     let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, halt, list) = (&next, &halt, &list);
+            let (halt, list, job_rx) = (&halt, &list, &job_rx);
             scope.spawn(move || {
                 let mut a = Seat {
                     spec: &cfg.engines[0],
@@ -209,8 +223,11 @@ fn run_typed<V: Variant>(
                     if halt.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= games {
+                    let g = match job_rx.lock().map(|jobs| jobs.recv()) {
+                        Ok(Ok(g)) => g,
+                        _ => break,
+                    };
+                    if halt.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
                         break;
                     }
                     let result = one_game::<V>(cfg, list, g, &mut a, &mut b);
@@ -228,7 +245,19 @@ fn run_typed<V: Variant>(
             });
         }
         drop(tx);
-        for result in rx {
+        loop {
+            let result = match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(result) => result,
+                Err(RecvTimeoutError::Timeout) => {
+                    // A worker that saw `stop` leaves without a result: close the queue so
+                    // that none waits for a game that will never be handed out.
+                    if stop.load(Ordering::Relaxed) {
+                        job_tx = None;
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             match result {
                 Ok(report) => {
                     summary.add(report);
@@ -246,6 +275,13 @@ fn run_typed<V: Variant>(
                     halt.store(true, Ordering::Relaxed);
                     failure.get_or_insert(e);
                 }
+            }
+            // The next game, or no more: closing the queue lets the idle workers finish.
+            if halt.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) || next >= games {
+                job_tx = None;
+            } else if let Some(jobs) = &job_tx {
+                let _ = jobs.send(next);
+                next += 1;
             }
         }
     });

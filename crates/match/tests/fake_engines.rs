@@ -10,7 +10,7 @@ use kshogi_notation::{move_to_usi, parse_game};
 use kshogi_registry::VariantKind;
 use kshogi_rules_kyoto::Kyoto;
 use std::io::{BufRead, Write};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The fake engine. Modes: `good` (the first legal move), `crash N` (exits at its move N+1
@@ -295,15 +295,36 @@ fn tests() {
         "{}",
         s.to_text()
     );
-    // Not before 20 pairs (`MIN_SPRT_PAIRS`), and soon after (games still being played
-    // when it decides are counted).
+    // Not before 20 pairs (`MIN_SPRT_PAIRS`), and at once: one game at a time, none is
+    // started after the one that decides, however fast the engines answer.
+    assert!(s.games == 40 && s.wins == s.games, "{}", s.to_text());
+    assert_eq!(s.stopped_early.as_deref(), Some("the SPRT decided"));
+    // With three games at once, games finish out of order: when the 20th pair is complete,
+    // up to two games of later pairs may be counted already, and up to two more are still
+    // under way; they are counted too.
+    cfg.concurrency = 3;
+    let s = play(&cfg).unwrap();
     assert!(
-        (40..46).contains(&s.games) && s.wins == s.games,
+        (40..=44).contains(&s.games) && s.wins == s.games,
         "{}",
         s.to_text()
     );
     assert_eq!(s.stopped_early.as_deref(), Some("the SPRT decided"));
     println!("sprt: ok");
+
+    // Stopping (Ctrl-C) finishes the games under way, starts no other, and returns.
+    let mut cfg = config("good", "resign", 100);
+    cfg.concurrency = 3;
+    let stop = AtomicBool::new(false);
+    let s = run_match(&cfg, &stop, &mut |s, _| {
+        if s.games >= 5 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    })
+    .unwrap();
+    assert!((5..=7).contains(&s.games), "{}", s.to_text());
+    assert_eq!(s.stopped_early.as_deref(), Some("interrupted"));
+    println!("stop: ok");
 
     // Openings from a list; a bad one is an error naming it.
     let mut cfg = config("good", "good", 2);
