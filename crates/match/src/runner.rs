@@ -196,15 +196,13 @@ fn run_typed<V: Variant>(
     // most `workers - 1` games are still being played, however fast the engines are.
     let (job_tx, job_rx) = channel::<u32>();
     let job_rx = Mutex::new(job_rx);
-    let mut next = 0u32;
-    let mut job_tx = Some(job_tx);
-    for _ in 0..workers {
-        if let Some(jobs) = &job_tx {
-            // The receiver lives until the scope below ends: this cannot fail.
-            let _ = jobs.send(next);
-            next += 1;
-        }
+    // One game for each worker to start with (`workers <= games`). The receiver lives
+    // until this function returns: these sends cannot fail.
+    let mut next = workers as u32;
+    for g in 0..next {
+        let _ = job_tx.send(g);
     }
+    let mut job_tx = Some(job_tx);
     let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..workers {
