@@ -132,19 +132,22 @@ macro_rules! __wdl_or_default {
     };
 }
 
+// The `wdl(scale, margin)` of each line is the win/draw/loss model fitted by the tuner to
+// self-play results (`cargo xtask tune --variant V --games N`, docs/tuning.md).
 registry! { $
     /// Kyoto Shogi, 5x5: every move of a piece turns it over.
-    Kyoto => kshogi_rules_kyoto::Kyoto, kshogi_tuned_eval::KyotoEval;
+    Kyoto => kshogi_rules_kyoto::Kyoto, kshogi_tuned_eval::KyotoEval, wdl(534.0, 30.0);
     /// Micro Shogi, 4x5: a piece turns over when it captures.
-    Micro => kshogi_rules_micro::Micro, kshogi_tuned_eval::MicroEval;
+    Micro => kshogi_rules_micro::Micro, kshogi_tuned_eval::MicroEval, wdl(435.0, 36.0);
     /// Kinzoku Shogi, 3x5: no drops, king entry and the bare-king countdown.
     Kinzoku => kshogi_rules_kinzoku::Kinzoku, kshogi_tuned_eval::KinzokuEval,
-        index kshogi_solver::KinzokuIndex;
+        index kshogi_solver::KinzokuIndex, wdl(82.0, 181.0);
     /// Minishogi (5五将棋), 5x5: standard shogi pieces, promotion and drop rules.
-    Minishogi => kshogi_rules_minishogi::Minishogi, kshogi_engine::PieceTableEval;
+    Minishogi => kshogi_rules_minishogi::Minishogi, kshogi_engine::PieceTableEval,
+        wdl(700.0, 45.0);
     /// Dobutsu Shogi, 3x4: no check rule; capture the lion or complete a try.
     Dobutsu => kshogi_rules_dobutsu::Dobutsu, kshogi_engine::PieceTableEval,
-        index kshogi_solver::DobutsuIndex;
+        index kshogi_solver::DobutsuIndex, wdl(395.0, 351.0);
 }
 
 /// One arm of [`with_index!`]: `None` for a variant without an index.
