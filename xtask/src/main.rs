@@ -25,8 +25,8 @@
 //!   player in each variant through the hidden `kshogi selfplay` ([`selfplay`]).
 //! - `cargo xtask tune --variant V` runs the evaluation tuner, the `kshogi-tune` binary,
 //!   in release mode ([`tune`], `docs/tuning.md`).
-//! - `cargo xtask bench` runs `kshogi bench` and fails unless its node count, the search's
-//!   signature, equals the one recorded in `xtask/bench-signature.txt` ([`bench`](mod@bench)).
+//! - `cargo xtask bench` runs `kshogi bench` and fails unless each variant's node count, the
+//!   search's signature, equals its line in `xtask/bench-signature.txt` ([`bench`](mod@bench)).
 //!
 //! This crate is a tool, not a library: it is never published, no crate may depend on it,
 //! and it depends on no workspace crate (it drives the `kshogi` and `kshogi-tune` binaries

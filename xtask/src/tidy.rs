@@ -83,6 +83,11 @@ pub const RULES: &[Rule] = &[
         counts: "packages",
         check: architecture_doc_is_current,
     },
+    Rule {
+        name: "docs-list-every-variant",
+        counts: "docs",
+        check: docs_list_every_variant,
+    },
 ];
 
 /// One broken rule, printed as `path:line: rule: message`.
@@ -520,6 +525,69 @@ fn architecture_doc_is_current(cx: &Context) -> Result<Outcome, String> {
                     p.name,
                     p.dir,
                     missing.join(" and ")
+                ),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The marker that lets a line of the docs name some variants and not all, on that line or
+/// the one before it.
+pub const SOME_VARIANTS_MARKER: &str = "<!-- tidy: some variants -->";
+
+/// The lines of a Markdown text that list some registered variants but not all: a line
+/// that names at least three of `names` in backticks (`` `kyoto` ``) reads as a list of the
+/// variants, and must name every one, unless it or the line before it holds
+/// [`SOME_VARIANTS_MARKER`]. Returns `(line, the names it lacks)`.
+pub fn incomplete_variant_lists(text: &str, names: &BTreeSet<&str>) -> Vec<(usize, Vec<String>)> {
+    let mut found = Vec::new();
+    let mut previous = "";
+    for (i, line) in text.lines().enumerate() {
+        let named = names
+            .iter()
+            .filter(|n| line.contains(&format!("`{n}`")))
+            .count();
+        let marked = line.contains(SOME_VARIANTS_MARKER) || previous.contains(SOME_VARIANTS_MARKER);
+        if named >= 3 && named < names.len() && !marked {
+            let missing = names
+                .iter()
+                .filter(|n| !line.contains(&format!("`{n}`")))
+                .map(|n| n.to_string())
+                .collect();
+            found.push((i + 1, missing));
+        }
+        previous = line;
+    }
+    found
+}
+
+/// Rule 7: a list of the variants written out in README.md or docs/ names every registered
+/// variant, so that registering one cannot leave a stale list behind unnoticed.
+fn docs_list_every_variant(cx: &Context) -> Result<Outcome, String> {
+    let names = cx.short_names();
+    let mut out = Outcome::default();
+    let mut files = vec![cx.root.join("README.md")];
+    files.extend(
+        sorted_dir(&cx.root.join("docs"))?
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "md")),
+    );
+    for file in files {
+        out.checked += 1;
+        let text = read(&file)?;
+        for (line, missing) in incomplete_variant_lists(&text, &names) {
+            out.found.push((
+                display_path(&file, &cx.root),
+                line,
+                format!(
+                    "this line lists variants but not {}; name every registered variant, or \
+                     mark a list that is meant to be partial with `{SOME_VARIANTS_MARKER}`",
+                    missing
+                        .iter()
+                        .map(|m| format!("`{m}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             ));
         }
@@ -1020,6 +1088,22 @@ mod tests {
     use super::*;
     use serde_json::json;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn a_list_of_some_variants_is_found_unless_marked() {
+        let names: BTreeSet<&str> = ["dobutsu", "kinzoku", "kyoto", "micro"].into();
+        let text = "| `variant` | string | `kyoto`, `micro` or `kinzoku` |\n\
+                    every one: `kyoto`, `micro`, `kinzoku`, `dobutsu`\n\
+                    two only: `kyoto` and `micro`\n\
+                    <!-- tidy: some variants -->\n\
+                    the drop games `kyoto`, `micro` and `dobutsu`\n\
+                    not `kyoto`, `micro`, `dobutsu` either <!-- tidy: some variants -->\n\
+                    bare words kyoto micro kinzoku are prose\n";
+        assert_eq!(
+            incomplete_variant_lists(text, &names),
+            vec![(1, vec!["dobutsu".to_string()])]
+        );
+    }
 
     /// A directory of files under the system's temporary directory, removed on drop.
     struct TempTree(PathBuf);
