@@ -194,7 +194,7 @@ enum Command {
     #[command(
         long_about = "Run as a USI engine: read USI commands on standard input and answer \
                       on standard output.",
-        after_long_help = usi::USI_HELP
+        after_long_help = usi::usi_help()
     )]
     Usi(UsiArgs),
     /// List the variants kshogi knows, with their names, aliases and board sizes.

@@ -234,19 +234,6 @@ pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String
     Ok((name.join(" "), value))
 }
 
-/// A spin value within `min..=max`.
-pub fn spin_value(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
-    let Some(v) = value else {
-        return Err(format!("option {name} needs `value <{min}-{max}>`"));
-    };
-    match v.trim().parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "option {name} takes a whole number from {min} to {max}, found `{}`",
-            shorten(v)
-        )),
-    }
-}
 
 /// Text from the GUI, made safe to echo in one `info string` line: at most 40 characters,
 /// control characters replaced by `?`.
@@ -403,9 +390,5 @@ mod tests {
         assert!(parse_setoption(&[]).is_err());
         assert!(parse_setoption(&["USI_Hash", "64"]).is_err());
         assert!(parse_setoption(&["name", "value", "3"]).is_err());
-        assert_eq!(spin_value("MultiPV", Some("3"), 1, 32), Ok(3));
-        assert!(spin_value("MultiPV", Some("33"), 1, 32).is_err());
-        assert!(spin_value("MultiPV", Some("x"), 1, 32).is_err());
-        assert!(spin_value("MultiPV", None, 1, 32).is_err());
     }
 }

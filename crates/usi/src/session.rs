@@ -18,12 +18,13 @@
 //! as `quit`.
 
 use crate::engine_text;
+use crate::options::{self, Opt, Shown, Value, DEFAULT_HASH_MB};
 use crate::parse::{
-    parse_go, parse_setoption, shorten, spin_value, GoParams, Input, LineReader, MateTime, MAX_LINE,
+    parse_go, parse_setoption, shorten, GoParams, Input, LineReader, MateTime, MAX_LINE,
 };
 use crate::time_manager;
-use kshogi_analysis::{choose_move, legal_prefix, Analyzer, Databases, Request};
-use kshogi_core::{perft, Game, Move, Position, Variant};
+use kshogi_analysis::{choose_move, legal_prefix, Analyzer, Databases, Request, Skill};
+use kshogi_core::{divide_interruptible, Game, Move, Position, Variant};
 use kshogi_engine::mate::{self, MateResult};
 use kshogi_engine::{Info, Limits};
 use kshogi_notation::uci::{uci_to_usi, usi_to_uci};
@@ -38,37 +39,30 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// More help for `kshogi usi`, after the options.
-pub const USI_HELP: &str = "\
+/// More help for `kshogi usi`: the commands, the options (from the one table of
+/// options) and the errors.
+pub fn usi_help() -> String {
+    format!(
+        "\
 Speaks USI on standard input and output, for GUIs and match runners (and UCI after `uci`,
 as pychess-variants speaks it to Fairy-Stockfish). Commands: usi, uci, isready,
 usinewgame, ucinewgame, setoption, position startpos|sfen <SFEN>|fen <FEN> [moves ...], go
 (btime wtime byoyomi binc winc movetime depth nodes infinite ponder mate perft), stop,
-ponderhit, gameover, quit. Options: USI_Variant or UCI_Variant (a name that `kshogi
-variants` lists, or the reference engine's: kyotoshogi, micro, minishogi, dobutsu),
-USI_Hash or Hash (MiB, 1-4096, default 16), USI_MultiPV or MultiPV (1-32, default 1),
-Dialect (canonical or fsf: the letters of the moves written; default canonical in USI
-mode, fsf in UCI mode), Threads (1-512, default 1: search threads, Lazy SMP; the mate
-solver runs on one more), Move_Overhead or Move Overhead (0-5000 ms, default 10: kept back
-from every clock allotment for the round trip; movetime is searched in full), USI_Ponder or Ponder, Clear_Hash.
+ponderhit, gameover, quit.
 
+{}
 The database of a variant that has one (see `kshogi solve <variant>`) is used when it is
-installed: --db FILE, or the default path. A malformed line gets `info string error: <what>` and changes
-nothing; a rejected `position` leaves no position (the next `go` answers `bestmove
-resign`); lines longer than 64 KiB are rejected. End of input ends the program like
-`quit`. See docs/analysis.md.";
+installed: --db FILE, or the default path. A malformed line gets `info string error: <what>`
+and changes nothing; a rejected `position` leaves no position (the next `go` answers
+`bestmove resign`); lines longer than 64 KiB are rejected. End of input ends the program
+like `quit`. See docs/analysis.md.",
+        options::help_text()
+    )
+}
 
-/// The default `USI_Hash`, in MiB.
-pub const DEFAULT_HASH_MB: usize = 16;
-
-/// The largest `USI_Hash`, in MiB.
-pub const MAX_HASH_MB: u64 = 4096;
-
-/// The largest `MultiPV`.
-pub const MAX_MULTIPV: u64 = 32;
-
-/// The largest `Threads` accepted (as the reference engine).
-pub const MAX_THREADS: u64 = 512;
+/// The seed of weakened play's choice among candidate moves (mixed with each position's
+/// hash), so that a session plays the same move in the same position at the same level.
+const SKILL_SEED: u64 = 0x6b73_686f_6769;
 
 /// The mate solver's node budget during a `go` (at most N with `go nodes N`; in the bounded
 /// mode: the budget's nodes).
@@ -223,6 +217,14 @@ struct Settings {
     ponder: bool,
     /// `Dialect`, when set; otherwise the protocol's default.
     dialect: Option<Dialect>,
+    /// `Skill_Level`.
+    skill_level: i64,
+    /// `UCI_LimitStrength`: play at `UCI_Elo`'s level.
+    limit_strength: bool,
+    /// `UCI_Elo`.
+    elo: i64,
+    /// `UCI_ShowWDL`.
+    show_wdl: bool,
     /// USI or UCI.
     protocol: Protocol,
     /// The perfect-play databases.
@@ -246,6 +248,23 @@ impl Settings {
             SearchMode::Threaded => self.threads,
             SearchMode::Bounded(_) => 1,
         }
+    }
+
+    /// The level to play at, when below full strength: `UCI_Elo` mapped onto the levels
+    /// (linearly, the lowest Elo to level 0, the highest to full strength) with
+    /// `UCI_LimitStrength`, otherwise `Skill_Level`.
+    fn skill(&self) -> Option<Skill> {
+        let level = if self.limit_strength {
+            let span = options::MAX_ELO - options::MIN_ELO;
+            (self.elo - options::MIN_ELO) * options::MAX_SKILL / span
+        } else {
+            self.skill_level
+        };
+        let level = i32::try_from(level).unwrap_or(Skill::FULL);
+        (level < Skill::FULL).then_some(Skill {
+            level,
+            seed: SKILL_SEED,
+        })
     }
 
     /// How moves are written: the `Dialect` option, by default canonical in USI (lishogi's
@@ -327,6 +346,10 @@ pub fn serve_config<R: BufRead>(input: R, out: &Out, config: &Config) {
         overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
         ponder: false,
         dialect: None,
+        skill_level: options::MAX_SKILL,
+        limit_strength: false,
+        elo: options::DEFAULT_ELO,
+        show_wdl: false,
         protocol: Protocol::Usi,
         databases: config.databases.clone(),
     };
@@ -388,6 +411,11 @@ enum Job {
         infinite: bool,
         /// `go ponder`: answer only after `stop` or `ponderhit`; the time allotted then.
         ponder: Option<Option<Duration>>,
+    },
+    /// Count the leaves of the legal-move tree (`go perft`), until `stop`.
+    Perft {
+        /// Plies.
+        depth: u32,
     },
     /// Run the mate solver and answer `checkmate ...`.
     Mate {
@@ -510,65 +538,16 @@ impl<'o, V: Registered> Session<'o, V> {
 
     /// The answer to `usi` or `uci`: the engine's name and options, then `usiok`/`uciok`.
     fn handshake(&self, settings: &Settings) {
-        let uci = settings.protocol == Protocol::Uci;
-        let name = |usi: &'static str, uci_name: &'static str| if uci { uci_name } else { usi };
-        let mut s = String::new();
-        let _ = writeln!(s, "id name kshogi {}", env!("CARGO_PKG_VERSION"));
-        let _ = writeln!(s, "id author The kshogi developers");
-        let _ = write!(
-            s,
-            "option name {} type combo default {}",
-            name("USI_Variant", "UCI_Variant"),
-            settings.initial.name()
-        );
-        for v in VariantKind::ALL.iter() {
-            let _ = write!(s, " var {}", v.name());
-            // The reference engine's names (`kyotoshogi`) are aliases of one word.
-            for alias in v.info().aliases.iter().filter(|a| !a.contains('-')) {
-                let _ = write!(s, " var {alias}");
-            }
-        }
-        let _ = writeln!(s);
-        let _ = writeln!(
-            s,
-            "option name {} type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}",
-            name("USI_Hash", "Hash")
-        );
-        let _ = writeln!(
-            s,
-            "option name {} type spin default 1 min 1 max {MAX_MULTIPV}",
-            name("USI_MultiPV", "MultiPV")
-        );
-        let _ = writeln!(
-            s,
-            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
-        );
-        let _ = writeln!(
-            s,
-            "option name {} type spin default {} min 0 max {}",
-            name("Move_Overhead", "Move Overhead"),
-            time_manager::DEFAULT_OVERHEAD_MS,
-            time_manager::MAX_OVERHEAD_MS
-        );
-        let _ = writeln!(
-            s,
-            "option name {} type check default false",
-            name("USI_Ponder", "Ponder")
-        );
-        let _ = writeln!(
-            s,
-            "option name Dialect type combo default {} var canonical var fsf",
-            settings.writing().dialect
-        );
-        let _ = writeln!(
-            s,
-            "option name {} type button",
-            name("Clear_Hash", "Clear Hash")
-        );
-        s.push_str(name("usiok", "uciok"));
-        send(self.out, &s);
+        let shown = Shown {
+            variant: settings.initial,
+            dialect: settings.writing().dialect,
+        };
+        let text = options::handshake_lines(settings.protocol == Protocol::Uci, &shown);
+        send(self.out, &text);
     }
 
+    /// `setoption name <id> [value <x>]`: the option is found and its value checked in the
+    /// table of options; here its value is applied.
     fn setoption(&mut self, args: &[&str], settings: &mut Settings) -> Option<Next> {
         let (name, value) = match parse_setoption(args) {
             Ok(x) => x,
@@ -577,74 +556,85 @@ impl<'o, V: Registered> Session<'o, V> {
                 return None;
             }
         };
-        let value = value.as_deref();
-        let key = name.to_ascii_lowercase().replace(' ', "_");
-        match key.as_str() {
-            "usi_variant" | "uci_variant" => {
-                match value.and_then(|v| VariantKind::from_name(v.trim())) {
-                    Some(kind) if kind == settings.variant => {}
-                    Some(kind) => return Some(Next::Switch(kind)),
-                    None => self.error(&format!(
-                        "option {name} takes one of {} (or kyotoshogi and the like), found `{}`",
-                        VariantKind::names(),
-                        shorten(value.unwrap_or(""))
-                    )),
-                }
+        let Some(decl) = options::find(&name) else {
+            self.error(&format!("unknown option `{}`", shorten(&name)));
+            return None;
+        };
+        let value = match decl.read(&name, value.as_deref()) {
+            Ok(v) => v,
+            Err(e) => {
+                self.error(&e);
+                return None;
             }
-            "usi_hash" | "hash" => match spin_value(&name, value, 1, MAX_HASH_MB) {
-                Ok(mb) => {
-                    let mb = usize::try_from(mb).unwrap_or(DEFAULT_HASH_MB);
-                    if mb != settings.hash_mb {
-                        settings.hash_mb = mb;
-                        self.finish_search();
-                        if let Some(e) = self.analyzer.as_mut() {
-                            e.set_hash(settings.table_mb());
-                        }
-                    }
-                }
-                Err(e) => self.error(&e),
-            },
-            "multipv" | "usi_multipv" => match spin_value(&name, value, 1, MAX_MULTIPV) {
-                Ok(k) => settings.multipv = usize::try_from(k).unwrap_or(1),
-                Err(e) => self.error(&e),
-            },
-            "threads" => match spin_value(&name, value, 1, MAX_THREADS) {
-                Ok(n) => {
-                    let n = usize::try_from(n).unwrap_or(1);
-                    if n != settings.threads {
-                        settings.threads = n;
-                        self.finish_search();
-                        let threads = settings.search_threads();
-                        if let Some(e) = self.analyzer.as_mut() {
-                            e.set_threads(threads);
-                        }
-                    }
-                }
-                Err(e) => self.error(&e),
-            },
-            "move_overhead" => match spin_value(&name, value, 0, time_manager::MAX_OVERHEAD_MS) {
-                Ok(ms) => settings.overhead_ms = ms,
-                Err(e) => self.error(&e),
-            },
-            "usi_ponder" | "ponder" => match value.map(str::trim) {
-                Some("true") => settings.ponder = true,
-                Some("false") => settings.ponder = false,
-                _ => self.error(&format!("option {name} takes true or false")),
-            },
-            "dialect" => match value.map(|v| v.trim().parse::<Dialect>()) {
-                Some(Ok(d)) => settings.dialect = Some(d),
-                _ => self.error(&format!(
-                    "option Dialect takes canonical or fsf, found `{}`",
-                    shorten(value.unwrap_or(""))
+        };
+        let int = |v: &Value| match v {
+            Value::Int(n) => *n,
+            _ => 0,
+        };
+        let flag = |v: &Value| matches!(v, Value::Bool(true));
+        let text = |v: &Value| match v {
+            Value::Text(t) => t.clone(),
+            _ => String::new(),
+        };
+        match decl.opt {
+            Opt::Variant => match VariantKind::from_name(&text(&value)) {
+                Some(kind) if kind == settings.variant => {}
+                Some(kind) => return Some(Next::Switch(kind)),
+                None => self.error(&format!(
+                    "option {name} takes one of {} (or kyotoshogi and the like), found `{}`",
+                    VariantKind::names(),
+                    shorten(&text(&value))
                 )),
             },
-            "clear_hash" => {
+            Opt::Hash => {
+                let mb = usize::try_from(int(&value)).unwrap_or(DEFAULT_HASH_MB);
+                if mb != settings.hash_mb {
+                    settings.hash_mb = mb;
+                    self.finish_search();
+                    if let Some(e) = self.analyzer.as_mut() {
+                        e.set_hash(settings.table_mb());
+                    }
+                }
+            }
+            Opt::MultiPv => settings.multipv = usize::try_from(int(&value)).unwrap_or(1),
+            Opt::Threads => {
+                let n = usize::try_from(int(&value)).unwrap_or(1);
+                if n != settings.threads {
+                    settings.threads = n;
+                    self.finish_search();
+                    let threads = settings.search_threads();
+                    if let Some(e) = self.analyzer.as_mut() {
+                        e.set_threads(threads);
+                    }
+                }
+            }
+            Opt::MoveOverhead => settings.overhead_ms = u64::try_from(int(&value)).unwrap_or(0),
+            Opt::Ponder => settings.ponder = flag(&value),
+            Opt::Dialect => match text(&value).parse::<Dialect>() {
+                Ok(d) => settings.dialect = Some(d),
+                Err(_) => self.error(&format!(
+                    "option Dialect takes canonical or fsf, found `{}`",
+                    shorten(&text(&value))
+                )),
+            },
+            Opt::ClearHash => {
                 self.finish_search();
                 if let Some(e) = self.analyzer.as_mut() {
                     e.clear();
                 }
             }
-            _ => self.error(&format!("unknown option `{}`", shorten(&name))),
+            Opt::AnalyseMode | Opt::VariantPath => {}
+            Opt::SkillLevel => settings.skill_level = int(&value),
+            Opt::LimitStrength => settings.limit_strength = flag(&value),
+            Opt::Elo => settings.elo = int(&value),
+            Opt::ShowWdl => settings.show_wdl = flag(&value),
+            Opt::Chess960 => {
+                if flag(&value) {
+                    self.error(&format!(
+                        "option {name}: no variant of kshogi has castling; only false is taken"
+                    ));
+                }
+            }
         }
         None
     }
@@ -721,28 +711,26 @@ impl<'o, V: Registered> Session<'o, V> {
             );
             return;
         };
-        if let Some(depth) = params.perft {
-            let depth = match settings.mode {
-                SearchMode::Threaded => depth,
-                SearchMode::Bounded(b) => depth.min(b.depth.max(1)),
-            };
-            send(
-                self.out,
-                &perft_text(game.position(), depth, settings.writing()),
-            );
-            return;
-        }
-        let job = job_for(&params, &game, settings);
+        let job = match params.perft {
+            Some(depth) => Job::Perft {
+                depth: match settings.mode {
+                    SearchMode::Threaded => depth,
+                    SearchMode::Bounded(b) => depth.min(b.depth.max(1)),
+                },
+            },
+            None => job_for(&params, &game, settings),
+        };
         let hash_mb = settings.table_mb();
         let mut analyzer = self
             .analyzer
             .take()
             .unwrap_or_else(|| new_analyzer::<V>(hash_mb, settings.search_threads()));
+        analyzer.set_skill(settings.skill());
         let (hold, ponder) = match &job {
             Job::Search {
                 infinite, ponder, ..
             } => (*infinite || ponder.is_some(), *ponder),
-            Job::Mate { .. } => (false, None),
+            Job::Mate { .. } | Job::Perft { .. } => (false, None),
         };
         let ctx = JobContext {
             out: Arc::clone(self.out),
@@ -765,6 +753,7 @@ impl<'o, V: Registered> Session<'o, V> {
         }
         let last_resort = match job {
             Job::Mate { .. } => "checkmate timeout".to_string(),
+            Job::Perft { .. } => "info string error: go perft failed".to_string(),
             Job::Search { .. } => format!("bestmove {}", fallback_answer(&game, ctx.writing)),
         };
         let stop = Arc::new(AtomicBool::new(false));
@@ -863,16 +852,23 @@ fn uci_moves_as_usi<V: Variant>(text: &str) -> String {
 
 /// The answer to `go perft N`, as the reference engine prints it: one `<move>: <count>`
 /// line per legal move (sorted by the text), a blank line, `Nodes searched: <total>` and a
-/// blank line. Repetition is ignored, as perft counts do.
-fn perft_text<V: Variant>(pos: &Position<V>, depth: u32, writing: Writing) -> String {
-    let mut rows: Vec<(String, u64)> = pos
-        .legal_moves()
-        .iter()
-        .map(|&m| {
-            let mut after = pos.after(m);
-            (writing.mv(pos, m), perft(&mut after, depth - 1))
-        })
-        .collect();
+/// blank line. Repetition is ignored, as perft counts do. Counted on `threads` threads;
+/// when `stop` ends the count first, one error line says so instead.
+fn perft_text<V: Variant>(
+    pos: &Position<V>,
+    depth: u32,
+    writing: Writing,
+    threads: usize,
+    stop: &AtomicBool,
+) -> String {
+    let counts = divide_interruptible(pos, depth, threads, stop);
+    let mut rows: Vec<(String, u64)> = Vec::with_capacity(counts.len());
+    for (m, n) in counts {
+        let Some(n) = n else {
+            return format!("info string error: go perft {depth} stopped before the count was complete");
+        };
+        rows.push((writing.mv(pos, m), n));
+    }
     rows.sort();
     let mut s = String::new();
     let mut total = 0u64;
@@ -962,11 +958,10 @@ impl Watchdog {
     }
 }
 
-/// The answer when the game is over or no search result is usable: `win` when the side to
-/// move has already won, `resign` when it has lost, drawn, or has no move; otherwise the
-/// first legal move.
+/// The answer when the game is over or no search result is usable: the game-over answer
+/// ([`game_over_answer`]); otherwise the first legal move.
 fn fallback_answer<V: Registered>(game: &Game<V>, writing: Writing) -> String {
-    if let Some(answer) = game_over_answer(game) {
+    if let Some(answer) = game_over_answer(game, writing) {
         return answer.to_string();
     }
     match choose_move(game, &[]) {
@@ -975,16 +970,28 @@ fn fallback_answer<V: Registered>(game: &Game<V>, writing: Writing) -> String {
     }
 }
 
-/// `win` or `resign` when the game is already over.
-fn game_over_answer<V: Registered>(game: &Game<V>) -> Option<&'static str> {
+/// The answer when the game is already over, as the reference engine gives it: in UCI mode
+/// `(none)`; in USI mode `win` when the side to move has won, otherwise `resign`.
+fn game_over_answer<V: Registered>(game: &Game<V>, writing: Writing) -> Option<&'static str> {
     let outcome = game.outcome()?;
-    Some(
-        if outcome.winner() == Some(game.position().side_to_move()) {
-            "win"
-        } else {
-            "resign"
-        },
-    )
+    Some(if writing.protocol == Protocol::Uci {
+        "(none)"
+    } else if outcome.winner() == Some(game.position().side_to_move()) {
+        "win"
+    } else {
+        "resign"
+    })
+}
+
+/// The `info` line sent before the answer when the game is already over, so that every
+/// analysed position has a score (the reference engine's line): `score mate 0` when the
+/// game is decided, `score cp 0` when it is drawn.
+fn game_over_info<V: Registered>(game: &Game<V>) -> Option<&'static str> {
+    let outcome = game.outcome()?;
+    Some(match outcome.winner() {
+        Some(_) => "info depth 0 score mate 0",
+        None => "info depth 0 score cp 0",
+    })
 }
 
 /// One `info` line for a line reported by the analysis (its `pv` already legal).
@@ -1038,6 +1045,7 @@ fn run_job<V: Registered>(
 ) -> String {
     let (out, writing) = (&ctx.out, ctx.writing);
     match job {
+        Job::Perft { depth } => perft_text(game.position(), *depth, writing, ctx.threads, stop),
         Job::Mate { time, max_nodes } => {
             let _dog = time.map(|t| Watchdog::start(t, Arc::clone(stop)));
             let pos = game.position();
@@ -1069,7 +1077,10 @@ fn run_job<V: Registered>(
                 (Some(t), false) => Some(Watchdog::start(t, Arc::clone(stop))),
                 _ => None,
             };
-            let answer = match game_over_answer(game) {
+            if let Some(line) = game_over_info(game) {
+                send(out, line);
+            }
+            let answer = match game_over_answer(game, writing) {
                 Some(a) => a.to_string(),
                 None => {
                     let pos = game.position();
