@@ -415,10 +415,14 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
         self.engine.clear();
     }
 
-    /// Sets the number of search threads (Lazy SMP, see [`Engine::set_threads`]); the mate
-    /// solver runs on one more thread beside them.
+    /// Sets the number of search threads (Lazy SMP, see [`Engine::set_threads`]), at most
+    /// the machine's hardware threads ([`std::thread::available_parallelism`]); the mate
+    /// solver runs on one more thread beside them. More search threads than the machine
+    /// runs at once would only take turns on its cores: hundreds of them (the reference
+    /// engine's maximum is 512) made a search answer long after its time.
     pub fn set_threads(&mut self, threads: usize) {
-        self.engine.set_threads(threads);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.engine.set_threads(threads.min(cores));
     }
 
     /// The number of search threads.

@@ -1194,6 +1194,15 @@ mod tests {
                 "option name USI_Ponder type check default false",
                 "option name Dialect type combo default canonical var canonical var fsf",
                 "option name Clear_Hash type button",
+                // The reference engine's names, types, ranges and defaults for these (its
+                // answer to `usi`, Fairy-Stockfish c19b5f6).
+                "option name USI_AnalyseMode type check default false",
+                "option name Skill_Level type spin default 20 min -20 max 20",
+                "option name USI_LimitStrength type check default false",
+                "option name USI_Elo type spin default 1350 min 500 max 2850",
+                "option name USI_ShowWDL type check default false",
+                "option name USI_Chess960 type check default false",
+                "option name VariantPath type string default <empty>",
                 "usiok",
                 "readyok",
             ]
@@ -1211,6 +1220,14 @@ mod tests {
                 "option name Ponder type check default false",
                 "option name Dialect type combo default fsf var canonical var fsf",
                 "option name Clear Hash type button",
+                // As the reference engine names them after `uci`.
+                "option name UCI_AnalyseMode type check default false",
+                "option name Skill Level type spin default 20 min -20 max 20",
+                "option name UCI_LimitStrength type check default false",
+                "option name UCI_Elo type spin default 1350 min 500 max 2850",
+                "option name UCI_ShowWDL type check default false",
+                "option name UCI_Chess960 type check default false",
+                "option name VariantPath type string default <empty>",
                 "uciok",
             ]
         );
@@ -1236,6 +1253,121 @@ mod tests {
             VariantKind::Kyoto,
         );
         assert_eq!(protocol(&out), ["checkmate nomate"]);
+    }
+
+    #[test]
+    fn a_finished_game_gets_a_score_before_its_answer() {
+        // What the reference engine prints for the same input (Fairy-Stockfish c19b5f6): a
+        // Kyoto position after a mating drop gets `info depth 0 score mate 0` and
+        // `bestmove resign` in USI mode, `bestmove (none)` in UCI mode; so does a Dobutsu
+        // position whose side to move has lost its lion.
+        let mated = "position sfen k4/5/1S3/5/4K b G 9 moves G*5b\n";
+        let out = session(&format!("{mated}go depth 3\n"), VariantKind::Kyoto);
+        assert_eq!(out, ["info depth 0 score mate 0", "bestmove resign"]);
+        // UCI: the same position as a FEN with the drop in chess coordinates (file 5 is
+        // the leftmost, `a`; rank b is the fourth from the bottom).
+        let out = session(
+            "uci\nposition fen k4/5/1S3/5/4K[G] w - - 0 1 moves G@a4\ngo movetime 100\n",
+            VariantKind::Kyoto,
+        );
+        let tail: Vec<&str> = out.iter().map(String::as_str).rev().take(2).collect();
+        assert_eq!(tail, ["bestmove (none)", "info depth 0 score mate 0"]);
+        // The same answers in the bounded mode.
+        let out = session_with(
+            &format!("{mated}go\n"),
+            VariantKind::Kyoto,
+            SearchMode::Bounded(Budget::TINY),
+        );
+        assert_eq!(out, ["info depth 0 score mate 0", "bestmove resign"]);
+        // Kinzoku: Black has already won by king entry and says so, after the score.
+        let out = session(
+            "setoption name USI_Variant value kinzokushogi\nposition sfen K1k/3/3/3/3 b - 1\ngo\n",
+            VariantKind::Kyoto,
+        );
+        assert_eq!(out, ["info depth 0 score mate 0", "bestmove win"]);
+    }
+
+    #[test]
+    fn the_clients_options_are_understood() {
+        // Every option lishogi's and pychess's clients send, under the names they use
+        // (see tests/clients.rs for their whole sequences): no error line.
+        let script = "setoption name USI_AnalyseMode value true\n\
+                      setoption name Skill_Level value 20\n\
+                      setoption name UCI_AnalyseMode value false\n\
+                      setoption name Skill Level value -4\n\
+                      setoption name UCI_LimitStrength value true\n\
+                      setoption name UCI_Elo value 1500\n\
+                      setoption name UCI_ShowWDL value true\n\
+                      setoption name UCI_Chess960 value false\n\
+                      setoption name variantpath value variants.ini\n\
+                      setoption name threads value 1\n\
+                      setoption name hash value 16\n";
+        let out = session(script, VariantKind::Kyoto);
+        assert!(out.is_empty(), "{out:?}");
+        // Out of range, and a Chess960 that no variant has: errors that name the value.
+        let out = session(
+            "setoption name Skill_Level value 21\nsetoption name UCI_Elo value 100\n\
+             setoption name UCI_Chess960 value true\n",
+            VariantKind::Kyoto,
+        );
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert!(out[0].contains("from -20 to 20, found `21`"), "{out:?}");
+        assert!(out[1].contains("from 500 to 2850, found `100`"), "{out:?}");
+        assert!(out[2].contains("castling"), "{out:?}");
+    }
+
+    #[test]
+    fn skill_levels_are_deterministic_and_weaker_levels_search_less() {
+        // The bounded mode: the same input gives the same answer, so a level's choice is
+        // the same each time; level 0 searches one ply (its info lines say depth 1 only),
+        // full strength searches to the budget's depth.
+        let budget = SearchMode::Bounded(Budget {
+            nodes: 20_000,
+            depth: 4,
+            hash_mb: 1,
+        });
+        let go = "position startpos moves 1e1d+\ngo depth 4\n";
+        let weak = format!("setoption name Skill_Level value 0\n{go}");
+        let a = session_with(&weak, VariantKind::Kyoto, budget);
+        let b = session_with(&weak, VariantKind::Kyoto, budget);
+        assert_eq!(a.last(), b.last());
+        let depths: Vec<&str> = a
+            .iter()
+            .filter_map(|l| l.strip_prefix("info depth "))
+            .map(|l| l.split(' ').next().unwrap())
+            .collect();
+        assert!(!depths.is_empty() && depths.iter().all(|&d| d == "1"), "{a:?}");
+        let full = session_with(go, VariantKind::Kyoto, budget);
+        assert!(full.iter().any(|l| l.starts_with("info depth 4 ")), "{full:?}");
+        // UCI_LimitStrength with the lowest Elo is level 0: the same one-ply search.
+        let elo = format!(
+            "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 500\n{go}"
+        );
+        let c = session_with(&elo, VariantKind::Kyoto, budget);
+        assert!(c.iter().all(|l| !l.starts_with("info depth 2 ")), "{c:?}");
+        // The answer is a legal move.
+        let mv = a.last().unwrap().strip_prefix("bestmove ").unwrap();
+        let after = kshogi_notation::parse_game::<Kyoto>(&format!("startpos moves 1e1d+ {mv}"));
+        assert!(after.is_ok(), "{mv}");
+    }
+
+    #[test]
+    fn go_perft_runs_beside_the_loop_and_stops() {
+        // Kyoto's perft 12 runs for hours: `isready` is answered while it counts, and
+        // `stop`, `quit` or the end of input end it at once.
+        for end in ["stop\n", "quit\n", ""] {
+            let started = std::time::Instant::now();
+            let out = session(
+                &format!("go perft 12\nisready\n{end}"),
+                VariantKind::Kyoto,
+            );
+            assert!(started.elapsed() < Duration::from_secs(10), "{end:?}");
+            assert_eq!(out[0], "readyok", "{out:?}");
+            assert_eq!(
+                out[1..],
+                ["info string error: go perft 12 stopped before the count was complete"]
+            );
+        }
     }
 
     #[test]
