@@ -232,6 +232,27 @@ struct Settings {
 }
 
 impl Settings {
+    /// The settings at start-up: every option at its default.
+    fn new(mode: SearchMode, variant: VariantKind, databases: Databases) -> Settings {
+        Settings {
+            mode,
+            initial: variant,
+            variant,
+            hash_mb: DEFAULT_HASH_MB,
+            multipv: 1,
+            threads: 1,
+            overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
+            ponder: false,
+            dialect: None,
+            skill_level: options::MAX_SKILL,
+            limit_strength: false,
+            elo: options::DEFAULT_ELO,
+            show_wdl: false,
+            protocol: Protocol::Usi,
+            databases,
+        }
+    }
+
     /// The size of the transposition table: `USI_Hash`, capped by the budget in the bounded
     /// mode.
     fn table_mb(&self) -> usize {
@@ -336,23 +357,7 @@ pub fn serve_with<R: BufRead>(input: R, out: &Out, variant: VariantKind, mode: S
 pub fn serve_config<R: BufRead>(input: R, out: &Out, config: &Config) {
     let mut reader = LineReader::new(input);
     let variant = config.variant.unwrap_or(VariantKind::ALL[0]);
-    let mut settings = Settings {
-        mode: config.mode,
-        initial: variant,
-        variant,
-        hash_mb: DEFAULT_HASH_MB,
-        multipv: 1,
-        threads: 1,
-        overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
-        ponder: false,
-        dialect: None,
-        skill_level: options::MAX_SKILL,
-        limit_strength: false,
-        elo: options::DEFAULT_ELO,
-        show_wdl: false,
-        protocol: Protocol::Usi,
-        databases: config.databases.clone(),
-    };
+    let mut settings = Settings::new(config.mode, variant, config.databases.clone());
     loop {
         let next = with_variant!(settings.variant, V => {
             Session::<V>::new(out, &settings).run(&mut reader, &mut settings)
@@ -738,6 +743,7 @@ impl<'o, V: Registered> Session<'o, V> {
             threads: settings.search_threads(),
             writing: settings.writing(),
             ponder_move: settings.ponder,
+            show_wdl: settings.show_wdl,
             databases: settings.databases.clone(),
         };
         if let SearchMode::Bounded(_) = settings.mode {
@@ -994,11 +1000,19 @@ fn game_over_info<V: Registered>(game: &Game<V>) -> Option<&'static str> {
     })
 }
 
-/// One `info` line for a line reported by the analysis (its `pv` already legal).
-fn info_line<V: Registered>(pos: &Position<V>, info: &Info, writing: Writing) -> String {
+/// One `info` line for a line reported by the analysis (its `pv` already legal); with
+/// `wdl`, the score is followed by `wdl W D L`, the variant's model's chances per mille
+/// (where Stockfish puts them).
+fn info_line<V: Registered>(pos: &Position<V>, info: &Info, writing: Writing, wdl: bool) -> String {
     let ms = engine_text::millis(info.time);
+    let chances = if wdl {
+        let w = V::WDL.wdl(info.score);
+        format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+    } else {
+        String::new()
+    };
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {}",
+        "info depth {} seldepth {} multipv {} score {}{chances} nodes {} nps {} time {} hashfull {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -1024,6 +1038,8 @@ struct JobContext {
     writing: Writing,
     /// `USI_Ponder`: name the move to ponder on.
     ponder_move: bool,
+    /// `UCI_ShowWDL`: `info` lines show the win/draw/loss chances.
+    show_wdl: bool,
     databases: Databases,
 }
 
@@ -1084,7 +1100,8 @@ fn run_job<V: Registered>(
                 Some(a) => a.to_string(),
                 None => {
                     let pos = game.position();
-                    let mut on_info = |info: &Info, _| send(out, &info_line(pos, info, writing));
+                    let mut on_info =
+                        |info: &Info, _| send(out, &info_line(pos, info, writing, ctx.show_wdl));
                     let mut db = ctx.databases.for_variant::<V>();
                     let analysis = loop {
                         let searched = catch_unwind(AssertUnwindSafe(|| {
@@ -1314,6 +1331,34 @@ mod tests {
         assert!(out[0].contains("from -20 to 20, found `21`"), "{out:?}");
         assert!(out[1].contains("from 500 to 2850, found `100`"), "{out:?}");
         assert!(out[2].contains("castling"), "{out:?}");
+    }
+
+    #[test]
+    fn show_wdl_adds_the_models_chances_to_each_info_line() {
+        let budget = SearchMode::Bounded(Budget::TINY);
+        let out = session_with(
+            "setoption name UCI_ShowWDL value true\nposition startpos\ngo depth 2\n",
+            VariantKind::Kyoto,
+            budget,
+        );
+        let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert!(!infos.is_empty(), "{out:?}");
+        let model = <Kyoto as Registered>::WDL;
+        for l in infos {
+            let w: Vec<&str> = l.split(' ').collect();
+            // `score cp N wdl W D L`, the three from the variant's model for that score,
+            // summing to 1000.
+            let at = w.iter().position(|&x| x == "score").unwrap();
+            assert_eq!(w[at + 3], "wdl", "{l}");
+            let cp: i32 = w[at + 2].parse().unwrap();
+            let n: Vec<u32> = w[at + 4..at + 7].iter().map(|x| x.parse().unwrap()).collect();
+            let want = model.wdl(kshogi_engine::Score::Cp(cp));
+            assert_eq!(n, [want.win, want.draw, want.loss], "{l}");
+            assert_eq!(n.iter().sum::<u32>(), 1000, "{l}");
+        }
+        // Off by default.
+        let out = session_with("position startpos\ngo depth 2\n", VariantKind::Kyoto, budget);
+        assert!(out.iter().all(|l| !l.contains(" wdl ")), "{out:?}");
     }
 
     #[test]
@@ -1563,17 +1608,8 @@ mod tests {
         let multipv: Vec<&String> = out.iter().filter(|l| l.contains(" multipv ")).collect();
         assert_eq!(multipv.len(), 3, "{multipv:#?}");
         let settings = Settings {
-            mode: BOUNDED,
-            initial: VariantKind::Kyoto,
-            variant: VariantKind::Kyoto,
             hash_mb: 4096,
-            multipv: 1,
-            threads: 1,
-            overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
-            ponder: false,
-            dialect: None,
-            protocol: Protocol::Usi,
-            databases: Databases::none(),
+            ..Settings::new(BOUNDED, VariantKind::Kyoto, Databases::none())
         };
         assert_eq!(settings.table_mb(), 0);
         let threaded = Settings {
@@ -1849,19 +1885,8 @@ mod tests {
             "{out:?}"
         );
         let game = Game::new(Position::<Kyoto>::start());
-        let mut settings = Settings {
-            mode: SearchMode::Threaded,
-            initial: VariantKind::Kyoto,
-            variant: VariantKind::Kyoto,
-            hash_mb: 16,
-            multipv: 1,
-            threads: 1,
-            overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
-            ponder: false,
-            dialect: None,
-            protocol: Protocol::Usi,
-            databases: Databases::none(),
-        };
+        let mut settings =
+            Settings::new(SearchMode::Threaded, VariantKind::Kyoto, Databases::none());
         let time = |settings: &Settings| {
             let params = parse_go(&["movetime", "100"]).unwrap();
             match job_for(&params, &game, settings) {
