@@ -127,6 +127,9 @@ pub struct Config {
     pub mode: SearchMode,
     /// The perfect-play databases to follow where they cover the position.
     pub databases: Databases,
+    /// The `Dialect` to start with (`kshogi usi --dialect`), for clients that cannot set
+    /// options; `None`: the protocol's default (canonical in USI mode, fsf in UCI mode).
+    pub dialect: Option<Dialect>,
 }
 
 /// Writes one line (a line end is added) and flushes. Write errors are ignored: a GUI that
@@ -347,6 +350,7 @@ pub fn serve_with<R: BufRead>(input: R, out: &Out, variant: VariantKind, mode: S
         variant: Some(variant),
         mode,
         databases: Databases::none(),
+        dialect: None,
     };
     serve_config(input, out, &config);
 }
@@ -358,6 +362,7 @@ pub fn serve_config<R: BufRead>(input: R, out: &Out, config: &Config) {
     let mut reader = LineReader::new(input);
     let variant = config.variant.unwrap_or(VariantKind::ALL[0]);
     let mut settings = Settings::new(config.mode, variant, config.databases.clone());
+    settings.dialect = config.dialect;
     loop {
         let next = with_variant!(settings.variant, V => {
             Session::<V>::new(out, &settings).run(&mut reader, &mut settings)
@@ -1972,6 +1977,7 @@ mod tests {
             variant: None,
             mode: SearchMode::Threaded,
             databases,
+            dialect: None,
         };
         // Black: king 3c, promoted soldier 2c; White: king 1a. 2c2b mates, no other move
         // wins at once (hand-checked: 1b and 2a are covered, 2b is guarded by the king).
@@ -2019,6 +2025,7 @@ mod tests {
             variant: None,
             mode: SearchMode::Threaded,
             databases,
+            dialect: None,
         };
         // White lion 2a, Black giraffes 1a and 2b: either giraffe takes the lion
         // (hand-checked); the database answers with no search.
