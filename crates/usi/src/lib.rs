@@ -25,6 +25,7 @@ mod options;
 mod parse;
 mod session;
 mod time_manager;
+mod writing;
 
 pub use kshogi_analysis::Databases;
 pub use kshogi_registry::VariantKind;
