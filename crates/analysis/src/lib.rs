@@ -660,6 +660,39 @@ mod tests {
     }
 
     #[test]
+    fn skill_levels_grade_the_depth_and_the_margin() {
+        // The documented steps: depth 1 + level / 2 (at least 1, at most 10), and a margin
+        // of 20 cp for each level below 20.
+        let s = |level| Skill { level, seed: 1 };
+        let depths: Vec<u32> = [-20, 0, 1, 10, 19].map(|l| s(l).depth()).to_vec();
+        assert_eq!(depths, [1, 1, 1, 6, 10]);
+        let margins: Vec<i32> = [19, 10, 0, -20].map(|l| s(l).margin()).to_vec();
+        assert_eq!(margins, [20, 200, 400, 800]);
+    }
+
+    #[test]
+    fn weakened_play_searches_less_and_is_the_same_for_the_same_seed() {
+        let game = parse_game::<Kyoto>("startpos moves 1e1d+").unwrap();
+        let weak = |seed| {
+            let mut a = KyotoAnalyzer::new(1);
+            a.set_skill(Some(Skill { level: 0, seed }));
+            run(&mut a, &game, &depth(5, 0), None)
+        };
+        let (first, reports) = weak(7);
+        // Level 0 searches one ply, and reports only the line asked for.
+        assert!(!reports.is_empty());
+        assert!(reports.iter().all(|(i, _)| i.depth == 1 && i.multipv == 1), "{reports:?}");
+        let best = first.best.unwrap();
+        assert!(game.position().is_legal(best));
+        assert_eq!(weak(7).0.best, Some(best));
+        // Full strength (`None`, or level 20) is not weakened: it searches to depth 5.
+        let mut full = KyotoAnalyzer::new(1);
+        full.set_skill(Some(Skill { level: 20, seed: 7 }));
+        let (_, reports) = run(&mut full, &game, &depth(5, 0), None);
+        assert!(reports.iter().any(|(i, _)| i.depth == 5), "{reports:?}");
+    }
+
+    #[test]
     fn the_move_played_is_the_first_of_the_last_reported_line() {
         let game = parse_game::<Kyoto>("startpos").unwrap();
         let mut a = KyotoAnalyzer::new(1);
