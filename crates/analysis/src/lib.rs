@@ -537,7 +537,11 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
             None => (req.limits.clone(), shown),
             Some(skill) => (
                 Limits {
-                    depth: Some(req.limits.depth.map_or(skill.depth(), |d| d.min(skill.depth()))),
+                    depth: Some(
+                        req.limits
+                            .depth
+                            .map_or(skill.depth(), |d| d.min(skill.depth())),
+                    ),
                     ..req.limits.clone()
                 },
                 shown.max(Skill::CANDIDATES),
@@ -681,7 +685,10 @@ mod tests {
         let (first, reports) = weak(7);
         // Level 0 searches one ply, and reports only the line asked for.
         assert!(!reports.is_empty());
-        assert!(reports.iter().all(|(i, _)| i.depth == 1 && i.multipv == 1), "{reports:?}");
+        assert!(
+            reports.iter().all(|(i, _)| i.depth == 1 && i.multipv == 1),
+            "{reports:?}"
+        );
         let best = first.best.unwrap();
         assert!(game.position().is_legal(best));
         assert_eq!(weak(7).0.best, Some(best));

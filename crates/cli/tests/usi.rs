@@ -471,25 +471,41 @@ fn hundreds_of_threads_answer_within_the_time_given() {
     let sent = Instant::now();
     usi.send("isready");
     usi.expect(&["readyok"]);
-    assert!(sent.elapsed() < Duration::from_millis(500), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        sent.elapsed()
+    );
     usi.send("position startpos");
     let sent = Instant::now();
     usi.send("go movetime 200");
     usi.bestmove();
     // 200 ms and a reaction time allowed for a test build on a busy 2-core machine.
-    assert!(sent.elapsed() < Duration::from_millis(700), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_millis(700),
+        "{:?}",
+        sent.elapsed()
+    );
     usi.send("go infinite");
     let sent = Instant::now();
     usi.send("isready");
     usi.expect(&["readyok"]);
     usi.send("stop");
     usi.bestmove();
-    assert!(sent.elapsed() < Duration::from_millis(500), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        sent.elapsed()
+    );
     usi.send("go infinite");
     let sent = Instant::now();
     let (status, _, stderr) = usi.finish();
     assert!(status.success(), "{stderr}");
-    assert!(sent.elapsed() < Duration::from_secs(2), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        sent.elapsed()
+    );
 }
 
 #[test]
@@ -504,14 +520,22 @@ fn a_large_hash_is_ready_at_once_and_perft_does_not_block_the_loop() {
     usi.send("setoption name USI_Variant value minishogi");
     usi.send("isready");
     usi.expect(&["readyok"]);
-    assert!(sent.elapsed() < Duration::from_secs(1), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        sent.elapsed()
+    );
     usi.send("position startpos");
     let sent = Instant::now();
     usi.send("go depth 2");
     usi.bestmove();
     usi.send("go movetime 100");
     usi.bestmove();
-    assert!(sent.elapsed() < Duration::from_secs(2), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        sent.elapsed()
+    );
     // `go perft 12` counts for hours: the loop still answers, and `stop` ends the count.
     usi.send("go perft 12");
     let sent = Instant::now();
@@ -523,13 +547,21 @@ fn a_large_hash_is_ready_at_once_and_perft_does_not_block_the_loop() {
         l,
         "info string error: go perft 12 stopped before the count was complete"
     );
-    assert!(sent.elapsed() < Duration::from_secs(1), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        sent.elapsed()
+    );
     // And the end of input ends it too.
     usi.send("go perft 12");
     let sent = Instant::now();
     let (status, _, stderr) = usi.finish();
     assert!(status.success(), "{stderr}");
-    assert!(sent.elapsed() < Duration::from_secs(2), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        sent.elapsed()
+    );
 }
 
 #[test]
@@ -554,7 +586,11 @@ fn a_mate_found_ends_the_deepening() {
         }
     }
     assert!(infos <= 3, "{infos} info lines");
-    assert!(sent.elapsed() < Duration::from_secs(2), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        sent.elapsed()
+    );
     // A finished game: its score, then `bestmove resign` (the reference engine's answer).
     usi.send("position sfen k4/5/1S3/5/4K b G 9 moves G*5b");
     usi.send("go movetime 1000");

@@ -378,10 +378,7 @@ mod tests {
         assert_eq!(t.probe(h, 0).unwrap().score, 77);
         // Another thread's write of the move-and-score word lands without the others.
         let c = &t.clusters[t.index(h)];
-        let slot =
-            c.iter()
-                .find(|s| s.load().key == (h >> 32) as u32)
-                .unwrap();
+        let slot = c.iter().find(|s| s.load().key == (h >> 32) as u32).unwrap();
         slot[1].store(slot[1].load(Relaxed) ^ (123 << 16), Relaxed);
         assert!(t.probe(h, 0).is_none());
     }

@@ -29,10 +29,11 @@ mod writing;
 
 pub use kshogi_analysis::Databases;
 pub use kshogi_registry::VariantKind;
-pub use parse::{MAX_DEPTH, MAX_LINE};
 pub use options::{
-    DEFAULT_ELO, DEFAULT_HASH_MB, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV, MAX_SKILL, MAX_THREADS, MIN_ELO, MIN_SKILL,
+    DEFAULT_ELO, DEFAULT_HASH_MB, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV, MAX_SKILL, MAX_THREADS,
+    MIN_ELO, MIN_SKILL,
 };
+pub use parse::{MAX_DEPTH, MAX_LINE};
 pub use session::{
     serve, serve_config, serve_stdio, serve_with, usi_help, Budget, Config, Out, SearchMode,
     MATE_NODES,

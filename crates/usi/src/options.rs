@@ -304,9 +304,7 @@ fn key(name: &str) -> String {
 /// The option a `setoption` names (by its USI or its UCI name, in either mode).
 pub(crate) fn find(name: &str) -> Option<&'static Decl> {
     let k = key(name);
-    OPTIONS
-        .iter()
-        .find(|d| key(d.usi) == k || key(d.uci) == k)
+    OPTIONS.iter().find(|d| key(d.usi) == k || key(d.uci) == k)
 }
 
 impl Decl {
@@ -440,8 +438,14 @@ mod tests {
     fn names_match_in_both_protocols_and_any_case() {
         assert_eq!(find("skill level").map(|d| d.opt), Some(Opt::SkillLevel));
         assert_eq!(find("Skill_Level").map(|d| d.opt), Some(Opt::SkillLevel));
-        assert_eq!(find("uci_analysemode").map(|d| d.opt), Some(Opt::AnalyseMode));
-        assert_eq!(find("USI_AnalyseMode").map(|d| d.opt), Some(Opt::AnalyseMode));
+        assert_eq!(
+            find("uci_analysemode").map(|d| d.opt),
+            Some(Opt::AnalyseMode)
+        );
+        assert_eq!(
+            find("USI_AnalyseMode").map(|d| d.opt),
+            Some(Opt::AnalyseMode)
+        );
         assert_eq!(find("hash").map(|d| d.opt), Some(Opt::Hash));
         assert_eq!(find("variantpath").map(|d| d.opt), Some(Opt::VariantPath));
         assert!(find("Nope").is_none());

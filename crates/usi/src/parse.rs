@@ -262,7 +262,6 @@ pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String
     Ok((name.join(" "), value))
 }
 
-
 /// Text from the GUI, made safe to echo in one `info string` line: at most 40 characters,
 /// control characters replaced by `?`.
 pub fn shorten(text: &str) -> String {
@@ -378,7 +377,10 @@ mod tests {
         assert_eq!((p.mate, p.depth), (Some(MateTime::Infinite), Some(2)));
         // A negative time is an error naming the value (it was an unknown parameter `-5`).
         let e = parse_go(&["mate", "-5"]).unwrap_err();
-        assert!(e.starts_with("`go mate` needs a time") && e.contains("`-5`"), "{e}");
+        assert!(
+            e.starts_with("`go mate` needs a time") && e.contains("`-5`"),
+            "{e}"
+        );
     }
 
     #[test]

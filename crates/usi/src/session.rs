@@ -1202,13 +1202,20 @@ mod tests {
             let at = w.iter().position(|&x| x == "score").unwrap();
             assert_eq!(w[at + 3], "wdl", "{l}");
             let cp: i32 = w[at + 2].parse().unwrap();
-            let n: Vec<u32> = w[at + 4..at + 7].iter().map(|x| x.parse().unwrap()).collect();
+            let n: Vec<u32> = w[at + 4..at + 7]
+                .iter()
+                .map(|x| x.parse().unwrap())
+                .collect();
             let want = model.wdl(kshogi_engine::Score::Cp(cp));
             assert_eq!(n, [want.win, want.draw, want.loss], "{l}");
             assert_eq!(n.iter().sum::<u32>(), 1000, "{l}");
         }
         // Off by default.
-        let out = session_with("position startpos\ngo depth 2\n", VariantKind::Kyoto, budget);
+        let out = session_with(
+            "position startpos\ngo depth 2\n",
+            VariantKind::Kyoto,
+            budget,
+        );
         assert!(out.iter().all(|l| !l.contains(" wdl ")), "{out:?}");
     }
 
@@ -1232,9 +1239,15 @@ mod tests {
             .filter_map(|l| l.strip_prefix("info depth "))
             .map(|l| l.split(' ').next().unwrap())
             .collect();
-        assert!(!depths.is_empty() && depths.iter().all(|&d| d == "1"), "{a:?}");
+        assert!(
+            !depths.is_empty() && depths.iter().all(|&d| d == "1"),
+            "{a:?}"
+        );
         let full = session_with(go, VariantKind::Kyoto, budget);
-        assert!(full.iter().any(|l| l.starts_with("info depth 4 ")), "{full:?}");
+        assert!(
+            full.iter().any(|l| l.starts_with("info depth 4 ")),
+            "{full:?}"
+        );
         // UCI_LimitStrength with the lowest Elo is level 0: the same one-ply search.
         let elo = format!(
             "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 500\n{go}"
@@ -1253,10 +1266,7 @@ mod tests {
         // `stop`, `quit` or the end of input end it at once.
         for end in ["stop\n", "quit\n", ""] {
             let started = std::time::Instant::now();
-            let out = session(
-                &format!("go perft 12\nisready\n{end}"),
-                VariantKind::Kyoto,
-            );
+            let out = session(&format!("go perft 12\nisready\n{end}"), VariantKind::Kyoto);
             assert!(started.elapsed() < Duration::from_secs(10), "{end:?}");
             assert_eq!(out[0], "readyok", "{out:?}");
             assert_eq!(

@@ -89,7 +89,9 @@ pub(crate) fn perft_text<V: Variant>(
     let mut rows: Vec<(String, u64)> = Vec::with_capacity(counts.len());
     for (m, n) in counts {
         let Some(n) = n else {
-            return format!("info string error: go perft {depth} stopped before the count was complete");
+            return format!(
+                "info string error: go perft {depth} stopped before the count was complete"
+            );
         };
         rows.push((writing.mv(pos, m), n));
     }
@@ -118,7 +120,10 @@ pub(crate) fn fallback_answer<V: Registered>(game: &Game<V>, writing: Writing) -
 
 /// The answer when the game is already over, as the reference engine gives it: in UCI mode
 /// `(none)`; in USI mode `win` when the side to move has won, otherwise `resign`.
-pub(crate) fn game_over_answer<V: Registered>(game: &Game<V>, writing: Writing) -> Option<&'static str> {
+pub(crate) fn game_over_answer<V: Registered>(
+    game: &Game<V>,
+    writing: Writing,
+) -> Option<&'static str> {
     let outcome = game.outcome()?;
     Some(if writing.protocol == Protocol::Uci {
         "(none)"
@@ -143,7 +148,12 @@ pub(crate) fn game_over_info<V: Registered>(game: &Game<V>) -> Option<&'static s
 /// One `info` line for a line reported by the analysis (its `pv` already legal); with
 /// `wdl`, the score is followed by `wdl W D L`, the variant's model's chances per mille
 /// (where Stockfish puts them).
-pub(crate) fn info_line<V: Registered>(pos: &Position<V>, info: &Info, writing: Writing, wdl: bool) -> String {
+pub(crate) fn info_line<V: Registered>(
+    pos: &Position<V>,
+    info: &Info,
+    writing: Writing,
+    wdl: bool,
+) -> String {
     let ms = engine_text::millis(info.time);
     let chances = if wdl {
         let w = V::WDL.wdl(info.score);
@@ -168,4 +178,3 @@ pub(crate) fn info_line<V: Registered>(pos: &Position<V>, info: &Info, writing: 
     }
     s
 }
-

@@ -90,7 +90,11 @@ fn read_move<V: Variant>(pos: &Position<V>, text: &str, coords: Coords) -> kshog
     };
     let mv = parse_usi(pos, &usi).unwrap_or_else(|e| panic!("`{text}`: {e}"));
     assert!(pos.is_legal(mv), "`{text}` is not legal");
-    assert_eq!(client_text(pos, mv, coords), text, "not in the client's dialect");
+    assert_eq!(
+        client_text(pos, mv, coords),
+        text,
+        "not in the client's dialect"
+    );
     mv
 }
 
@@ -164,8 +168,15 @@ fn check_answer<V: Variant>(start: &str, moves: &[String], answer: &[String], co
     let best = answer.last().unwrap().strip_prefix("bestmove ").unwrap();
     let best = best.split(' ').next().unwrap();
     if g.outcome().is_some() {
-        assert!(answer.iter().any(|l| l == "info depth 0 score mate 0"), "{answer:?}");
-        let want = if coords == Coords::Uci { "(none)" } else { "resign" };
+        assert!(
+            answer.iter().any(|l| l == "info depth 0 score mate 0"),
+            "{answer:?}"
+        );
+        let want = if coords == Coords::Uci {
+            "(none)"
+        } else {
+            "resign"
+        };
         assert_eq!(best, want);
         return;
     }
@@ -203,7 +214,11 @@ fn lishogi_analysis<V: Variant>(variant: &str, sfen: &str, moves: &[String]) {
     script.push_str("quit\n");
     let out = run(&script, Some(Dialect::Fsf));
     let got = answers(&out);
-    assert_eq!(got.len(), moves.len() + 1, "one answer per position: {out:?}");
+    assert_eq!(
+        got.len(),
+        moves.len() + 1,
+        "one answer per position: {out:?}"
+    );
     for (i, answer) in got.iter().enumerate() {
         let ply = moves.len() - i;
         check_answer::<V>(&format!("sfen {sfen}"), &moves[..ply], answer, Coords::Usi);
@@ -251,7 +266,11 @@ fn pychess_analysis<V: Variant>(variant: &str, fen: &str, moves: &[String]) {
     script.push_str("quit\n");
     let out = run(&script, None);
     let got = answers(&out);
-    assert_eq!(got.len(), moves.len() + 1, "one answer per position: {out:?}");
+    assert_eq!(
+        got.len(),
+        moves.len() + 1,
+        "one answer per position: {out:?}"
+    );
     for (i, answer) in got.iter().enumerate() {
         let ply = moves.len() - i;
         check_answer::<V>(fen, &moves[..ply], answer, Coords::Uci);
@@ -295,12 +314,7 @@ fn pychess_reads_the_variant_list() {
     );
     assert_eq!(tokens[5], "default");
     let mut variants = vec![tokens[6]];
-    variants.extend(
-        tokens
-            .windows(2)
-            .filter(|w| w[0] == "var")
-            .map(|w| w[1]),
-    );
+    variants.extend(tokens.windows(2).filter(|w| w[0] == "var").map(|w| w[1]));
     for name in ["kyotoshogi", "minishogi", "dobutsu"] {
         assert!(variants.contains(&name), "{name} missing from {line}");
     }
@@ -336,7 +350,11 @@ fn pychess_analysis_and_moves() {
     let moves = game::<Kyoto>(kyoto, 4, Coords::Uci);
     pychess_analysis::<Kyoto>("kyotoshogi", kyoto, &moves);
     // The finished game: after G@a4 (G*5b) White is mated.
-    pychess_analysis::<Kyoto>("kyotoshogi", "k4/5/1S3/5/4K[G] w - - 0 1", &["G@a4".to_string()]);
+    pychess_analysis::<Kyoto>(
+        "kyotoshogi",
+        "k4/5/1S3/5/4K[G] w - - 0 1",
+        &["G@a4".to_string()],
+    );
     let mini = "rbsgk/4p/5/P4/KGSBR[-] w 0 1";
     let moves = game::<Minishogi>(mini, 3, Coords::Uci);
     pychess_analysis::<Minishogi>("minishogi", mini, &moves);
@@ -344,6 +362,11 @@ fn pychess_analysis_and_moves() {
     let moves = game::<Dobutsu>(dobutsu, 3, Coords::Uci);
     pychess_analysis::<Dobutsu>("dobutsu", dobutsu, &moves);
     for skill in [-4, 0, 3, 6, 10, 14, 16, 18, 20] {
-        pychess_move::<Kyoto>("kyotoshogi", kyoto, &game::<Kyoto>(kyoto, 2, Coords::Uci), skill);
+        pychess_move::<Kyoto>(
+            "kyotoshogi",
+            kyoto,
+            &game::<Kyoto>(kyoto, 2, Coords::Uci),
+            skill,
+        );
     }
 }
