@@ -912,7 +912,10 @@ fn run_job<V: Registered>(
 ) -> String {
     let (out, writing) = (&ctx.out, ctx.writing);
     match job {
-        Job::Perft { depth } => perft_text(game.position(), *depth, writing, ctx.threads, stop),
+        Job::Perft { depth } => {
+            // As many threads as the search runs (at most the machine's hardware threads).
+            perft_text(game.position(), *depth, writing, analyzer.threads(), stop)
+        }
         Job::Mate { time, max_nodes } => {
             let _dog = time.map(|t| Watchdog::start(t, Arc::clone(stop)));
             let pos = game.position();
