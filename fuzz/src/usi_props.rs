@@ -52,8 +52,9 @@
 //!   nothing is left unanswered at the end;
 //! - a `bestmove` is the text of a legal move of the position of its `go`, written as the
 //!   `Dialect` and the protocol say (with `ponder <move>` legal after it, when
-//!   `USI_Ponder` is on), or, when that game is over, `win` if the side to move has won and
-//!   `resign` otherwise; a `go mate` gets `checkmate` and `nomate`, `timeout` or a line of
+//!   `USI_Ponder` is on), or, when that game is over, `info depth 0 score mate 0` (`cp 0`
+//!   when drawn) and then `win` if the side to move has won and `resign` otherwise
+//!   (`(none)` in UCI mode); a `go mate` gets `checkmate` and `nomate`, `timeout` or a line of
 //!   legal moves that ends in a position the side to move of the `go` has won; every `info`
 //!   line of a search has the fields in order and a `pv` of legal moves.
 
@@ -274,6 +275,18 @@ impl<V: Variant> GameModel for Game<V> {
     }
 
     fn check_info(&self, line: &str, w: Writing) -> Result<(), String> {
+        // A finished game gets one line, its score: `mate 0` decided, `cp 0` drawn.
+        if let Some(outcome) = self.outcome() {
+            let want = match outcome.winner() {
+                Some(_) => "info depth 0 score mate 0",
+                None => "info depth 0 score cp 0",
+            };
+            return if line == want {
+                Ok(())
+            } else {
+                Err(format!("the game is over ({outcome:?}): expected `{want}`"))
+            };
+        }
         check_info(self.position(), line, w)
     }
 
@@ -364,7 +377,9 @@ fn check_answer<V: Variant>(
     if let Some(mv) = answer.strip_prefix("bestmove ").filter(|_| !mate) {
         let pos = game.position();
         if let Some(outcome) = game.outcome() {
-            let want = if outcome.winner() == Some(pos.side_to_move()) {
+            let want = if w.uci {
+                "(none)"
+            } else if outcome.winner() == Some(pos.side_to_move()) {
                 "win"
             } else {
                 "resign"
@@ -417,7 +432,20 @@ fn check_answer<V: Variant>(
 /// Checks a search report: `info depth D seldepth S multipv K score cp|mate N nodes N nps N
 /// time N hashfull N [pv ...]`, the moves legal from `pos`.
 fn check_info<V: Variant>(pos: &Position<V>, line: &str, w: Writing) -> Result<(), String> {
-    let words: Vec<&str> = line.split(' ').collect();
+    let mut words: Vec<&str> = line.split(' ').collect();
+    // `UCI_ShowWDL`: `wdl W D L` after the score, three per mille numbers summing to 1000.
+    if words.get(10) == Some(&"wdl") {
+        let n: Vec<u32> = words
+            .get(11..14)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        if n.len() != 3 || n.iter().sum::<u32>() != 1000 {
+            return Err("`wdl` needs three numbers summing to 1000".to_string());
+        }
+        words.drain(10..14);
+    }
     let keys = [
         (1, "depth"),
         (3, "seldepth"),
@@ -466,6 +494,15 @@ fn setoption(args: &[&str]) -> Option<(String, Option<String>)> {
         return None;
     }
     Some((name.join(" ").to_ascii_lowercase().replace(' ', "_"), value))
+}
+
+/// A check option's value: `true` or `false`, in any case.
+fn check(value: Option<&str>) -> Option<bool> {
+    match value?.trim().to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
 }
 
 /// A whole number from `min` to `max` (a spin option's value).
@@ -674,8 +711,8 @@ impl Model {
     fn usi(&self, out: &[&str], context: &str) {
         assert_eq!(
             out.len(),
-            11,
-            "{context}: the handshake is eleven lines (eight options): {out:?}"
+            18,
+            "{context}: the handshake is eighteen lines (fifteen options): {out:?}"
         );
         assert!(out[0].starts_with("id name kshogi "), "{context}: {out:?}");
         let (option, ok) = if self.uci {
@@ -688,7 +725,7 @@ impl Model {
             self.initial.name()
         );
         assert!(out[2].starts_with(&default), "{context}: {out:?}");
-        assert_eq!(out[10], ok, "{context}");
+        assert_eq!(out[17], ok, "{context}");
     }
 
     /// How the loop writes moves now.
@@ -778,13 +815,23 @@ impl Model {
                 Some(_) => true,
                 None => false,
             },
-            "usi_ponder" | "ponder" => match value.map(str::trim) {
-                Some(v @ ("true" | "false")) => {
-                    self.ponder = v == "true";
+            "usi_ponder" | "ponder" => match check(value) {
+                Some(v) => {
+                    self.ponder = v;
                     true
                 }
-                _ => false,
+                None => false,
             },
+            // Options the clients send that change no answer the model checks (skill levels
+            // still play legal moves; `wdl` is checked in every `info` line).
+            "usi_analysemode" | "uci_analysemode" | "usi_limitstrength" | "uci_limitstrength"
+            | "usi_showwdl" | "uci_showwdl" => check(value).is_some(),
+            "skill_level" => value
+                .and_then(|v| v.trim().parse::<i64>().ok())
+                .is_some_and(|n| (-20..=20).contains(&n)),
+            "usi_elo" | "uci_elo" => spin(value, 500, 2850).is_some(),
+            "usi_chess960" | "uci_chess960" => check(value) == Some(false),
+            "variantpath" => true,
             "dialect" => match value.and_then(|v| v.trim().parse::<Dialect>().ok()) {
                 Some(d) => {
                     self.dialect = Some(d);

@@ -14,7 +14,8 @@
 //! - chooses the move to play ([`Analysis::best`]): the first move of the first line, which
 //!   is always the first move of the last principal variation reported to the caller for
 //!   line 1 (when the merged lines differ from what the search last reported, they are
-//!   reported again), or, when there is no line at all, the first legal move.
+//!   reported again), or, when there is no line at all, the first legal move; with weakened
+//!   play ([`Skill`], `Skill_Level`) a seeded choice among the candidate lines instead.
 //!
 //! Everything is generic over the variant and its evaluator and monomorphised. This crate
 //! depends on core, the engine and the solver only: it must not depend on notation, the
@@ -317,10 +318,67 @@ fn line_info(l: &AnalysedLine, index: usize, nodes: u64, time: Duration) -> Info
     }
 }
 
+/// Weakened play (`Skill_Level` below full strength): a shallower search, and a seeded
+/// random choice among the root moves whose score is within a margin of the best one, the
+/// margin growing as the level drops. The choice depends only on the seed, the position
+/// and the lines found, so a search that is reproducible (a depth or node limit) plays the
+/// same move for the same seed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Skill {
+    /// The level: [`Skill::FULL`] and above is full strength (no weakening); levels go down
+    /// to -20 as the reference engine's `Skill Level` does.
+    pub level: i32,
+    /// Mixed with the position's hash to choose among the candidate moves.
+    pub seed: u64,
+}
+
+impl Skill {
+    /// The full-strength level.
+    pub const FULL: i32 = 20;
+
+    /// The root moves searched as candidates (at least the lines asked for).
+    pub const CANDIDATES: usize = 4;
+
+    /// The deepest iteration at this level: 1 at level 0 and below, one more every two
+    /// levels (10 at level 19).
+    pub fn depth(self) -> u32 {
+        1 + self.level.clamp(0, Self::FULL - 1).unsigned_abs() / 2
+    }
+
+    /// How far below the best score (centipawns) a candidate may be: 20 at level 19, 20
+    /// more for each level down (400 at level 0, 800 at level -20).
+    pub fn margin(self) -> i32 {
+        (Self::FULL - self.level.min(Self::FULL)) * 20
+    }
+
+    /// The index of the line to play among `n` candidates, from the seed and the position's
+    /// hash (one SplitMix64 step).
+    fn pick(self, hash: u64, n: usize) -> usize {
+        let mut z = (self.seed ^ hash).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z % n.max(1) as u64) as usize
+    }
+
+    /// The line to play among `lines` (best first): a seeded choice among those within
+    /// [`Skill::margin`] of the first.
+    fn choose(self, hash: u64, lines: &[AnalysedLine]) -> Option<usize> {
+        let best = lines.first()?.line.score.sort_key();
+        let n = lines
+            .iter()
+            .take_while(|l| l.line.score.sort_key() >= best.saturating_sub(self.margin()))
+            .count();
+        Some(self.pick(hash, n))
+    }
+}
+
 /// The analysis service for variant `V` with evaluator `E`: owns the search engine (and its
 /// transposition table), so that a USI session keeps what it learnt between moves.
 pub struct Analyzer<V: Variant, E: Evaluator<V>> {
     engine: Engine<V, E>,
+    /// Weakened play, when set below full strength.
+    skill: Option<Skill>,
 }
 
 impl<V: Variant, E: Evaluator<V>> core::fmt::Debug for Analyzer<V, E> {
@@ -336,7 +394,15 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
     pub fn new(hash_mb: usize) -> Analyzer<V, E> {
         Analyzer {
             engine: Engine::new(hash_mb),
+            skill: None,
         }
+    }
+
+    /// Plays weaker (see [`Skill`]) or, with `None` or a level of [`Skill::FULL`] and
+    /// above, at full strength. The lines reported are still the best ones found; only
+    /// [`Analysis::best`] is chosen among the candidates.
+    pub fn set_skill(&mut self, skill: Option<Skill>) {
+        self.skill = skill.filter(|s| s.level < Skill::FULL);
     }
 
     /// Resizes (and clears) the transposition table.
@@ -349,10 +415,14 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
         self.engine.clear();
     }
 
-    /// Sets the number of search threads (Lazy SMP, see [`Engine::set_threads`]); the mate
-    /// solver runs on one more thread beside them.
+    /// Sets the number of search threads (Lazy SMP, see [`Engine::set_threads`]), at most
+    /// the machine's hardware threads ([`std::thread::available_parallelism`]); the mate
+    /// solver runs on one more thread beside them. More search threads than the machine
+    /// runs at once would only take turns on its cores: hundreds of them (the reference
+    /// engine's maximum is 512) made a search answer long after its time.
     pub fn set_threads(&mut self, threads: usize) {
-        self.engine.set_threads(threads);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.engine.set_threads(threads.min(cores));
     }
 
     /// The number of search threads.
@@ -460,6 +530,23 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
     ) -> Analysis {
         let pos = *game.position();
         let reproducible = req.limits.time.is_none() && !req.limits.infinite;
+        let shown = req.multipv.max(1);
+        // Weakened play searches more candidate lines, less deep, and reports only the
+        // lines asked for.
+        let (limits, searched) = match self.skill {
+            None => (req.limits.clone(), shown),
+            Some(skill) => (
+                Limits {
+                    depth: Some(
+                        req.limits
+                            .depth
+                            .map_or(skill.depth(), |d| d.min(skill.depth())),
+                    ),
+                    ..req.limits.clone()
+                },
+                shown.max(Skill::CANDIDATES),
+            ),
+        };
         let search_done = AtomicBool::new(false);
         let solver_stop = AtomicBool::new(false);
         let engine = &mut self.engine;
@@ -484,7 +571,7 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
             }
             let mut report = |info: &Info| {
                 let pv = legal_prefix(&pos, &info.pv);
-                if pv.is_empty() {
+                if pv.is_empty() || info.multipv > shown {
                     return;
                 }
                 if info.multipv == 1 {
@@ -492,7 +579,7 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
                 }
                 on_info(&Info { pv, ..info.clone() }, Source::Search);
             };
-            let result = engine.search(game, &req.limits, req.multipv.max(1), stop, &mut report);
+            let result = engine.search(game, &limits, searched, stop, &mut report);
             search_done.store(true, Ordering::SeqCst);
             let mate = solver.map(|h| h.join().unwrap_or(MateResult::Unknown));
             (result, mate)
@@ -503,7 +590,12 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
             result.time
         };
         let mut lines = merge_mate(game, &result.lines, mate.as_ref(), result.depth);
-        lines.truncate(req.multipv.max(1));
+        let chosen = self
+            .skill
+            .and_then(|skill| skill.choose(pos.hash(), &lines))
+            .and_then(|i| lines.get(i))
+            .map(|l| l.line.mv);
+        lines.truncate(shown);
         if let Some(first) = lines.first() {
             if last_first.as_deref() != Some(first.line.pv.as_slice()) {
                 for (i, l) in lines.iter().enumerate() {
@@ -513,7 +605,7 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
         }
         let plain: Vec<Line> = lines.iter().map(|l| l.line.clone()).collect();
         Analysis {
-            best: choose_move(game, &plain),
+            best: chosen.or_else(|| choose_move(game, &plain)),
             lines,
             nodes: result.nodes,
             time,
@@ -569,6 +661,42 @@ mod tests {
     /// The one-piece database (every position with at most one piece besides the kings).
     fn small_db() -> Table<KinzokuIndex> {
         solve(KinzokuIndex::new(1), 1, &|_| {})
+    }
+
+    #[test]
+    fn skill_levels_grade_the_depth_and_the_margin() {
+        // The documented steps: depth 1 + level / 2 (at least 1, at most 10), and a margin
+        // of 20 cp for each level below 20.
+        let s = |level| Skill { level, seed: 1 };
+        let depths: Vec<u32> = [-20, 0, 1, 10, 19].map(|l| s(l).depth()).to_vec();
+        assert_eq!(depths, [1, 1, 1, 6, 10]);
+        let margins: Vec<i32> = [19, 10, 0, -20].map(|l| s(l).margin()).to_vec();
+        assert_eq!(margins, [20, 200, 400, 800]);
+    }
+
+    #[test]
+    fn weakened_play_searches_less_and_is_the_same_for_the_same_seed() {
+        let game = parse_game::<Kyoto>("startpos moves 1e1d+").unwrap();
+        let weak = |seed| {
+            let mut a = KyotoAnalyzer::new(1);
+            a.set_skill(Some(Skill { level: 0, seed }));
+            run(&mut a, &game, &depth(5, 0), None)
+        };
+        let (first, reports) = weak(7);
+        // Level 0 searches one ply, and reports only the line asked for.
+        assert!(!reports.is_empty());
+        assert!(
+            reports.iter().all(|(i, _)| i.depth == 1 && i.multipv == 1),
+            "{reports:?}"
+        );
+        let best = first.best.unwrap();
+        assert!(game.position().is_legal(best));
+        assert_eq!(weak(7).0.best, Some(best));
+        // Full strength (`None`, or level 20) is not weakened: it searches to depth 5.
+        let mut full = KyotoAnalyzer::new(1);
+        full.set_skill(Some(Skill { level: 20, seed: 7 }));
+        let (_, reports) = run(&mut full, &game, &depth(5, 0), None);
+        assert!(reports.iter().any(|(i, _)| i.depth == 5), "{reports:?}");
     }
 
     #[test]

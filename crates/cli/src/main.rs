@@ -194,7 +194,7 @@ enum Command {
     #[command(
         long_about = "Run as a USI engine: read USI commands on standard input and answer \
                       on standard output.",
-        after_long_help = usi::USI_HELP
+        after_long_help = usi::usi_help()
     )]
     Usi(UsiArgs),
     /// List the variants kshogi knows, with their names, aliases and board sizes.
@@ -359,6 +359,13 @@ struct UsiArgs {
     /// path of each variant, where the file is there]
     #[arg(long, value_name = "FILE")]
     db: Option<std::path::PathBuf>,
+    /// The letters of the moves written, the `Dialect` option's default, for clients that
+    /// cannot set options (lishogi's reads the reference engine's: fsf) [default: canonical
+    /// in USI mode, fsf in UCI mode]
+    #[arg(long, value_name = "D",
+          value_parser = clap::builder::PossibleValuesParser::new(["canonical", "fsf"])
+              .map(|s| s.parse::<kshogi_notation::Dialect>().expect("a listed dialect")))]
+    dialect: Option<kshogi_notation::Dialect>,
 }
 
 fn perft(args: &PerftArgs) -> Result<String, CliError> {
@@ -413,6 +420,7 @@ fn serve_usi(args: &UsiArgs) -> Result<String, CliError> {
         variant: args.variant,
         mode: usi::SearchMode::Threaded,
         databases,
+        dialect: args.dialect,
     });
     Ok(String::new())
 }

@@ -1268,6 +1268,25 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
     })
 }
 
+/// Whether deepening further would only repeat the answer: the search has no depth or node
+/// limit (a search bounded by them deepens exactly as before, so that its result and node
+/// count stay reproducible), and every line's score is a mate that the iteration has
+/// settled: a mate in one (nothing is shorter), or a mate in n plies seen by an iteration of
+/// depth 2n + 2 or more, deep enough that the reductions have let a shorter mate (or a
+/// longer defence) show. Without this, a mate found early makes every later iteration end
+/// at once on the table's entries, and the search printed a line per depth up to the
+/// maximum in no time.
+fn mate_settled(limits: &Limits, lines: &[Line], depth: u32) -> bool {
+    if limits.depth.is_some() || limits.nodes.is_some() || lines.is_empty() {
+        return false;
+    }
+    lines.iter().all(|l| match l.score {
+        Score::Mate(1) => true,
+        Score::Mate(n) => depth >= 2 * n.unsigned_abs() + 2,
+        Score::Cp(_) => false,
+    })
+}
+
 /// The main thread's iterative deepening: see [`crate::Engine::search`].
 #[allow(clippy::too_many_arguments)]
 fn iterate<V: Variant, E: Evaluator<V>>(
@@ -1369,6 +1388,9 @@ fn iterate<V: Variant, E: Evaluator<V>>(
             if !limits.infinite && n > 0 && n as u32 <= m {
                 break;
             }
+        }
+        if mate_settled(limits, &lines, depth) {
+            break;
         }
         if limits.infinite {
             if stop.load(AtomicOrdering::Relaxed) {

@@ -47,19 +47,26 @@ struct Entry {
 }
 
 /// One entry as the table holds it: three 32-bit words that the search threads read and
-/// write without locks. The first word is the key XOR the other two, so an entry torn by
+/// write without locks (a plain array, so that a table can be allocated already zeroed,
+/// see [`Table::new`]). The first word is the key XOR the other two, so an entry torn by
 /// two threads writing it at once (one word from each) fails the key check and reads as a
 /// miss instead of a wrong move or score (the lockless scheme of Hyatt and Mann). With one
 /// thread the words are always consistent and relaxed atomics compile to plain moves.
-#[derive(Debug, Default)]
-struct Slot([AtomicU32; 3]);
+type Slot = [AtomicU32; 3];
 
-impl Slot {
+/// Reading and writing a [`Slot`] as an [`Entry`].
+trait SlotOps {
+    fn load(&self) -> Entry;
+    fn store(&self, e: Entry);
+    fn clear(&self);
+}
+
+impl SlotOps for Slot {
     #[inline(always)]
     fn load(&self) -> Entry {
-        let w0 = self.0[0].load(Relaxed);
-        let w1 = self.0[1].load(Relaxed);
-        let w2 = self.0[2].load(Relaxed);
+        let w0 = self[0].load(Relaxed);
+        let w1 = self[1].load(Relaxed);
+        let w2 = self[2].load(Relaxed);
         Entry {
             key: w0 ^ w1 ^ w2,
             mv: w1 as u16,
@@ -73,14 +80,14 @@ impl Slot {
     fn store(&self, e: Entry) {
         let w1 = u32::from(e.mv) | u32::from(e.score as u16) << 16;
         let w2 = u32::from(e.depth as u8) | u32::from(e.flags) << 8;
-        self.0[1].store(w1, Relaxed);
-        self.0[2].store(w2, Relaxed);
-        self.0[0].store(e.key ^ w1 ^ w2, Relaxed);
+        self[1].store(w1, Relaxed);
+        self[2].store(w2, Relaxed);
+        self[0].store(e.key ^ w1 ^ w2, Relaxed);
     }
 
     #[inline(always)]
     fn clear(&self) {
-        for w in &self.0 {
+        for w in self {
             w.store(0, Relaxed);
         }
     }
@@ -88,9 +95,12 @@ impl Slot {
 
 const WAYS: usize = 4;
 
+/// The largest table [`Table::clear`] clears by writing zeros over it (32 MiB); a larger one
+/// gets a fresh zeroed allocation instead.
+const CLEAR_BY_WRITING: usize = 32 << 20;
+
 /// A cluster: the entries one hash may occupy (48 bytes).
-#[derive(Debug, Default)]
-struct Cluster([Slot; WAYS]);
+type Cluster = [Slot; WAYS];
 
 /// What a probe found.
 #[derive(Copy, Clone, Debug)]
@@ -154,16 +164,25 @@ impl Table {
         let bytes = mb.saturating_mul(1 << 20);
         let n = (bytes / core::mem::size_of::<Cluster>()).max(1);
         Table {
-            clusters: (0..n).map(|_| Cluster::default()).collect(),
+            clusters: bytemuck::zeroed_vec(n),
             generation: 0,
         }
     }
 
-    /// Empties the table.
+    /// Empties the table: a table larger than [`CLEAR_BY_WRITING`] is replaced by a new
+    /// zeroed allocation (which the system hands out as untouched zero pages, so clearing
+    /// 4 GiB costs no more than the pages the next search touches), a smaller one is written
+    /// over.
     pub fn clear(&mut self) {
-        for c in &self.clusters {
-            for e in &c.0 {
-                e.clear();
+        if self.bytes() > CLEAR_BY_WRITING {
+            let n = self.clusters.len();
+            self.clusters = Vec::new();
+            self.clusters = bytemuck::zeroed_vec(n);
+        } else {
+            for c in &self.clusters {
+                for e in c {
+                    e.clear();
+                }
             }
         }
         self.generation = 0;
@@ -189,7 +208,7 @@ impl Table {
         let n = (1000 / WAYS).min(self.clusters.len());
         let mut used = 0;
         for c in &self.clusters[..n] {
-            for e in &c.0 {
+            for e in c {
                 let e = e.load();
                 if e.flags & 3 != 0 && e.flags >> 2 == self.generation {
                     used += 1;
@@ -209,7 +228,7 @@ impl Table {
     pub fn probe(&self, hash: u64, ply: usize) -> Option<Hit> {
         let key = (hash >> 32) as u32;
         let c = &self.clusters[self.index(hash)];
-        for e in &c.0 {
+        for e in c {
             let e = e.load();
             if e.key == key && e.flags & 3 != 0 {
                 let bound = match e.flags & 3 {
@@ -237,7 +256,7 @@ impl Table {
         let mut victim = 0;
         let mut worst = i32::MAX;
         let mut old = Entry::default();
-        for (i, slot) in c.0.iter().enumerate() {
+        for (i, slot) in c.iter().enumerate() {
             let e = slot.load();
             if e.key == key && e.flags & 3 != 0 {
                 victim = i;
@@ -258,7 +277,7 @@ impl Table {
                 old = e;
             }
         }
-        let slot = &c.0[victim];
+        let slot = &c[victim];
         let same = worst == i32::MIN;
         if same
             && bound != Bound::Exact
@@ -359,11 +378,8 @@ mod tests {
         assert_eq!(t.probe(h, 0).unwrap().score, 77);
         // Another thread's write of the move-and-score word lands without the others.
         let c = &t.clusters[t.index(h)];
-        let slot =
-            c.0.iter()
-                .find(|s| s.load().key == (h >> 32) as u32)
-                .unwrap();
-        slot.0[1].store(slot.0[1].load(Relaxed) ^ (123 << 16), Relaxed);
+        let slot = c.iter().find(|s| s.load().key == (h >> 32) as u32).unwrap();
+        slot[1].store(slot[1].load(Relaxed) ^ (123 << 16), Relaxed);
         assert!(t.probe(h, 0).is_none());
     }
 

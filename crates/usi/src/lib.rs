@@ -21,14 +21,20 @@
 //! contains no rules, notation or search logic of its own.
 
 pub mod engine_text;
+mod options;
 mod parse;
 mod session;
 mod time_manager;
+mod writing;
 
 pub use kshogi_analysis::Databases;
 pub use kshogi_registry::VariantKind;
+pub use options::{
+    DEFAULT_ELO, DEFAULT_HASH_MB, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV, MAX_SKILL, MAX_THREADS,
+    MIN_ELO, MIN_SKILL,
+};
 pub use parse::{MAX_DEPTH, MAX_LINE};
 pub use session::{
-    serve, serve_config, serve_stdio, serve_with, Budget, Config, Out, SearchMode, DEFAULT_HASH_MB,
-    MATE_NODES, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS, USI_HELP,
+    serve, serve_config, serve_stdio, serve_with, usi_help, Budget, Config, Out, SearchMode,
+    MATE_NODES,
 };

@@ -2,7 +2,7 @@
 //! and `setoption`. Nothing here touches the engine; every function returns a message for
 //! `info string error: ...` instead of failing.
 
-use crate::time_manager::Clock;
+use crate::time_manager::{Clock, MAX_THINK_MS};
 use std::io::{BufRead, ErrorKind};
 
 /// The longest input line accepted, in bytes (without the line end).
@@ -146,6 +146,18 @@ fn time_value(key: &str, text: Option<&&str>) -> Result<u64, String> {
     Ok(digits.parse().unwrap_or(u64::MAX))
 }
 
+/// Refuses a think time (`movetime`, `go mate MS`) above [`MAX_THINK_MS`], naming the value.
+fn check_think_time(key: &str, ms: u64, text: Option<&&str>) -> Result<(), String> {
+    if ms > MAX_THINK_MS {
+        return Err(format!(
+            "`go {key}` needs a number of milliseconds from 0 to {MAX_THINK_MS} (a week), \
+             found `{}`",
+            shorten(text.copied().unwrap_or(""))
+        ));
+    }
+    Ok(())
+}
+
 /// A positive whole number for `depth` and `nodes`.
 fn count_value(key: &str, text: Option<&&str>, max: u64) -> Result<u64, String> {
     let Some(&t) = text else {
@@ -178,7 +190,14 @@ pub fn parse_go(args: &[&str]) -> Result<GoParams, String> {
             _ => None,
         };
         if let Some(slot) = slot {
-            *slot = Some(time_value(key, next)?);
+            let ms = time_value(key, next)?;
+            // A think time is refused above the longest one, as a depth above the deepest
+            // is; clock readings are the GUI's and stay accepted (the allotment from them
+            // is at most the same week).
+            if key == "movetime" {
+                check_think_time(key, ms, next)?;
+            }
+            *slot = Some(ms);
             i += 1;
             continue;
         }
@@ -205,8 +224,17 @@ pub fn parse_go(args: &[&str]) -> Result<GoParams, String> {
                     i += 1;
                 }
                 Some(t) if t.bytes().all(|b| b.is_ascii_digit()) => {
-                    p.mate = Some(MateTime::Millis(time_value(key, next)?));
+                    let ms = time_value(key, next)?;
+                    check_think_time(key, ms, next)?;
+                    p.mate = Some(MateTime::Millis(ms));
                     i += 1;
+                }
+                Some(t) if t.starts_with('-') || t.starts_with('+') => {
+                    return Err(format!(
+                        "`go mate` needs a time in milliseconds from 0 to {MAX_THINK_MS} or \
+                         `infinite`, found `{}`",
+                        shorten(t)
+                    ));
                 }
                 _ => p.mate = Some(MateTime::Infinite),
             },
@@ -232,20 +260,6 @@ pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String
         return Err("`setoption`: the option name is missing".to_string());
     }
     Ok((name.join(" "), value))
-}
-
-/// A spin value within `min..=max`.
-pub fn spin_value(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
-    let Some(v) = value else {
-        return Err(format!("option {name} needs `value <{min}-{max}>`"));
-    };
-    match v.trim().parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "option {name} takes a whole number from {min} to {max}, found `{}`",
-            shorten(v)
-        )),
-    }
 }
 
 /// Text from the GUI, made safe to echo in one `info string` line: at most 40 characters,
@@ -361,6 +375,26 @@ mod tests {
         );
         let p = parse_go(&["mate", "depth", "2"]).unwrap();
         assert_eq!((p.mate, p.depth), (Some(MateTime::Infinite), Some(2)));
+        // A negative time is an error naming the value (it was an unknown parameter `-5`).
+        let e = parse_go(&["mate", "-5"]).unwrap_err();
+        assert!(
+            e.starts_with("`go mate` needs a time") && e.contains("`-5`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn think_times_above_a_week_are_refused_as_depths_above_100_are() {
+        // A week is 7 * 24 * 3600 * 1000 = 604800000 ms: accepted; one more is refused.
+        assert!(parse_go(&["movetime", "604800000"]).is_ok());
+        let e = parse_go(&["movetime", "604800001"]).unwrap_err();
+        assert!(e.contains("`604800001`") && e.contains("604800000"), "{e}");
+        let e = parse_go(&["movetime", "99999999999999999999999"]).unwrap_err();
+        assert!(e.contains("`99999999999999999999999`"), "{e}");
+        assert!(parse_go(&["mate", "604800001"]).is_err());
+        assert!(parse_go(&["depth", "101"]).is_err());
+        // Clock readings are the GUI's: a huge one is still taken.
+        assert!(parse_go(&["btime", "99999999999999999999999"]).is_ok());
     }
 
     #[test]
@@ -403,9 +437,5 @@ mod tests {
         assert!(parse_setoption(&[]).is_err());
         assert!(parse_setoption(&["USI_Hash", "64"]).is_err());
         assert!(parse_setoption(&["name", "value", "3"]).is_err());
-        assert_eq!(spin_value("MultiPV", Some("3"), 1, 32), Ok(3));
-        assert!(spin_value("MultiPV", Some("33"), 1, 32).is_err());
-        assert!(spin_value("MultiPV", Some("x"), 1, 32).is_err());
-        assert!(spin_value("MultiPV", None, 1, 32).is_err());
     }
 }

@@ -17,19 +17,21 @@
 //! position: until the next valid one, `go` answers `bestmove resign`. End of input works
 //! as `quit`.
 
-use crate::engine_text;
+use crate::options::{self, Opt, Shown, Value, DEFAULT_HASH_MB};
 use crate::parse::{
-    parse_go, parse_setoption, shorten, spin_value, GoParams, Input, LineReader, MateTime, MAX_LINE,
+    parse_go, parse_setoption, shorten, GoParams, Input, LineReader, MateTime, MAX_LINE,
 };
 use crate::time_manager;
-use kshogi_analysis::{choose_move, legal_prefix, Analyzer, Databases, Request};
-use kshogi_core::{perft, Game, Move, Position, Variant};
+use crate::writing::{
+    fallback_answer, game_over_answer, game_over_info, info_line, perft_text, uci_moves_as_usi,
+    Protocol, Writing,
+};
+use kshogi_analysis::{choose_move, legal_prefix, Analyzer, Databases, Request, Skill};
+use kshogi_core::{Game, Position};
 use kshogi_engine::mate::{self, MateResult};
 use kshogi_engine::{Info, Limits};
-use kshogi_notation::uci::{uci_to_usi, usi_to_uci};
-use kshogi_notation::{move_to_usi_in, parse_game, Dialect};
+use kshogi_notation::{parse_game, Dialect};
 use kshogi_registry::{with_variant, Registered, VariantKind};
-use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,37 +40,30 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// More help for `kshogi usi`, after the options.
-pub const USI_HELP: &str = "\
+/// More help for `kshogi usi`: the commands, the options (from the one table of
+/// options) and the errors.
+pub fn usi_help() -> String {
+    format!(
+        "\
 Speaks USI on standard input and output, for GUIs and match runners (and UCI after `uci`,
 as pychess-variants speaks it to Fairy-Stockfish). Commands: usi, uci, isready,
 usinewgame, ucinewgame, setoption, position startpos|sfen <SFEN>|fen <FEN> [moves ...], go
 (btime wtime byoyomi binc winc movetime depth nodes infinite ponder mate perft), stop,
-ponderhit, gameover, quit. Options: USI_Variant or UCI_Variant (a name that `kshogi
-variants` lists, or the reference engine's: kyotoshogi, micro, minishogi, dobutsu),
-USI_Hash or Hash (MiB, 1-4096, default 16), USI_MultiPV or MultiPV (1-32, default 1),
-Dialect (canonical or fsf: the letters of the moves written; default canonical in USI
-mode, fsf in UCI mode), Threads (1-512, default 1: search threads, Lazy SMP; the mate
-solver runs on one more), Move_Overhead or Move Overhead (0-5000 ms, default 10: kept back
-from every clock allotment for the round trip; movetime is searched in full), USI_Ponder or Ponder, Clear_Hash.
+ponderhit, gameover, quit.
 
+{}
 The database of a variant that has one (see `kshogi solve <variant>`) is used when it is
-installed: --db FILE, or the default path. A malformed line gets `info string error: <what>` and changes
-nothing; a rejected `position` leaves no position (the next `go` answers `bestmove
-resign`); lines longer than 64 KiB are rejected. End of input ends the program like
-`quit`. See docs/analysis.md.";
+installed: --db FILE, or the default path. A malformed line gets `info string error: <what>`
+and changes nothing; a rejected `position` leaves no position (the next `go` answers
+`bestmove resign`); lines longer than 64 KiB are rejected. End of input ends the program
+like `quit`. See docs/analysis.md.",
+        options::help_text()
+    )
+}
 
-/// The default `USI_Hash`, in MiB.
-pub const DEFAULT_HASH_MB: usize = 16;
-
-/// The largest `USI_Hash`, in MiB.
-pub const MAX_HASH_MB: u64 = 4096;
-
-/// The largest `MultiPV`.
-pub const MAX_MULTIPV: u64 = 32;
-
-/// The largest `Threads` accepted (as the reference engine).
-pub const MAX_THREADS: u64 = 512;
+/// The seed of weakened play's choice among candidate moves (mixed with each position's
+/// hash), so that a session plays the same move in the same position at the same level.
+const SKILL_SEED: u64 = 0x6b73_686f_6769;
 
 /// The mate solver's node budget during a `go` (at most N with `go nodes N`; in the bounded
 /// mode: the budget's nodes).
@@ -133,6 +128,9 @@ pub struct Config {
     pub mode: SearchMode,
     /// The perfect-play databases to follow where they cover the position.
     pub databases: Databases,
+    /// The `Dialect` to start with (`kshogi usi --dialect`), for clients that cannot set
+    /// options; `None`: the protocol's default (canonical in USI mode, fsf in UCI mode).
+    pub dialect: Option<Dialect>,
 }
 
 /// Writes one line (a line end is added) and flushes. Write errors are ignored: a GUI that
@@ -161,47 +159,6 @@ fn send_error(out: &Out, message: &str) {
     send(out, &format!("info string error: {text}"));
 }
 
-/// The protocol spoken: USI (the default) or UCI (after `uci`).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-enum Protocol {
-    #[default]
-    Usi,
-    Uci,
-}
-
-/// How moves are written: the dialect of the letters and the coordinates of the protocol.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Writing {
-    dialect: Dialect,
-    protocol: Protocol,
-}
-
-impl Writing {
-    /// `mv`, legal in `pos`, as the GUI reads it.
-    fn mv<V: Variant>(self, pos: &Position<V>, mv: Move) -> String {
-        let text = move_to_usi_in(pos, mv, self.dialect);
-        match self.protocol {
-            Protocol::Usi => text,
-            Protocol::Uci => {
-                let g = V::GEOMETRY;
-                usi_to_uci(&text, g.width, g.height).unwrap_or(text)
-            }
-        }
-    }
-
-    /// The moves of `pv` (legal from `pos`), each written from the position it is played in.
-    fn line<V: Variant>(self, pos: &Position<V>, pv: &[Move]) -> Vec<String> {
-        let mut p = *pos;
-        pv.iter()
-            .map(|&m| {
-                let t = self.mv(&p, m);
-                p.make(m);
-                t
-            })
-            .collect()
-    }
-}
-
 /// Settings that outlive a change of variant.
 #[derive(Clone, Debug)]
 struct Settings {
@@ -223,6 +180,14 @@ struct Settings {
     ponder: bool,
     /// `Dialect`, when set; otherwise the protocol's default.
     dialect: Option<Dialect>,
+    /// `Skill_Level`.
+    skill_level: i64,
+    /// `UCI_LimitStrength`: play at `UCI_Elo`'s level.
+    limit_strength: bool,
+    /// `UCI_Elo`.
+    elo: i64,
+    /// `UCI_ShowWDL`.
+    show_wdl: bool,
     /// USI or UCI.
     protocol: Protocol,
     /// The perfect-play databases.
@@ -230,6 +195,27 @@ struct Settings {
 }
 
 impl Settings {
+    /// The settings at start-up: every option at its default.
+    fn new(mode: SearchMode, variant: VariantKind, databases: Databases) -> Settings {
+        Settings {
+            mode,
+            initial: variant,
+            variant,
+            hash_mb: DEFAULT_HASH_MB,
+            multipv: 1,
+            threads: 1,
+            overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
+            ponder: false,
+            dialect: None,
+            skill_level: options::MAX_SKILL,
+            limit_strength: false,
+            elo: options::DEFAULT_ELO,
+            show_wdl: false,
+            protocol: Protocol::Usi,
+            databases,
+        }
+    }
+
     /// The size of the transposition table: `USI_Hash`, capped by the budget in the bounded
     /// mode.
     fn table_mb(&self) -> usize {
@@ -246,6 +232,23 @@ impl Settings {
             SearchMode::Threaded => self.threads,
             SearchMode::Bounded(_) => 1,
         }
+    }
+
+    /// The level to play at, when below full strength: `UCI_Elo` mapped onto the levels
+    /// (linearly, the lowest Elo to level 0, the highest to full strength) with
+    /// `UCI_LimitStrength`, otherwise `Skill_Level`.
+    fn skill(&self) -> Option<Skill> {
+        let level = if self.limit_strength {
+            let span = options::MAX_ELO - options::MIN_ELO;
+            (self.elo - options::MIN_ELO) * options::MAX_SKILL / span
+        } else {
+            self.skill_level
+        };
+        let level = i32::try_from(level).unwrap_or(Skill::FULL);
+        (level < Skill::FULL).then_some(Skill {
+            level,
+            seed: SKILL_SEED,
+        })
     }
 
     /// How moves are written: the `Dialect` option, by default canonical in USI (lishogi's
@@ -307,6 +310,7 @@ pub fn serve_with<R: BufRead>(input: R, out: &Out, variant: VariantKind, mode: S
         variant: Some(variant),
         mode,
         databases: Databases::none(),
+        dialect: None,
     };
     serve_config(input, out, &config);
 }
@@ -317,19 +321,8 @@ pub fn serve_with<R: BufRead>(input: R, out: &Out, variant: VariantKind, mode: S
 pub fn serve_config<R: BufRead>(input: R, out: &Out, config: &Config) {
     let mut reader = LineReader::new(input);
     let variant = config.variant.unwrap_or(VariantKind::ALL[0]);
-    let mut settings = Settings {
-        mode: config.mode,
-        initial: variant,
-        variant,
-        hash_mb: DEFAULT_HASH_MB,
-        multipv: 1,
-        threads: 1,
-        overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
-        ponder: false,
-        dialect: None,
-        protocol: Protocol::Usi,
-        databases: config.databases.clone(),
-    };
+    let mut settings = Settings::new(config.mode, variant, config.databases.clone());
+    settings.dialect = config.dialect;
     loop {
         let next = with_variant!(settings.variant, V => {
             Session::<V>::new(out, &settings).run(&mut reader, &mut settings)
@@ -388,6 +381,11 @@ enum Job {
         infinite: bool,
         /// `go ponder`: answer only after `stop` or `ponderhit`; the time allotted then.
         ponder: Option<Option<Duration>>,
+    },
+    /// Count the leaves of the legal-move tree (`go perft`), until `stop`.
+    Perft {
+        /// Plies.
+        depth: u32,
     },
     /// Run the mate solver and answer `checkmate ...`.
     Mate {
@@ -510,65 +508,16 @@ impl<'o, V: Registered> Session<'o, V> {
 
     /// The answer to `usi` or `uci`: the engine's name and options, then `usiok`/`uciok`.
     fn handshake(&self, settings: &Settings) {
-        let uci = settings.protocol == Protocol::Uci;
-        let name = |usi: &'static str, uci_name: &'static str| if uci { uci_name } else { usi };
-        let mut s = String::new();
-        let _ = writeln!(s, "id name kshogi {}", env!("CARGO_PKG_VERSION"));
-        let _ = writeln!(s, "id author The kshogi developers");
-        let _ = write!(
-            s,
-            "option name {} type combo default {}",
-            name("USI_Variant", "UCI_Variant"),
-            settings.initial.name()
-        );
-        for v in VariantKind::ALL.iter() {
-            let _ = write!(s, " var {}", v.name());
-            // The reference engine's names (`kyotoshogi`) are aliases of one word.
-            for alias in v.info().aliases.iter().filter(|a| !a.contains('-')) {
-                let _ = write!(s, " var {alias}");
-            }
-        }
-        let _ = writeln!(s);
-        let _ = writeln!(
-            s,
-            "option name {} type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}",
-            name("USI_Hash", "Hash")
-        );
-        let _ = writeln!(
-            s,
-            "option name {} type spin default 1 min 1 max {MAX_MULTIPV}",
-            name("USI_MultiPV", "MultiPV")
-        );
-        let _ = writeln!(
-            s,
-            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
-        );
-        let _ = writeln!(
-            s,
-            "option name {} type spin default {} min 0 max {}",
-            name("Move_Overhead", "Move Overhead"),
-            time_manager::DEFAULT_OVERHEAD_MS,
-            time_manager::MAX_OVERHEAD_MS
-        );
-        let _ = writeln!(
-            s,
-            "option name {} type check default false",
-            name("USI_Ponder", "Ponder")
-        );
-        let _ = writeln!(
-            s,
-            "option name Dialect type combo default {} var canonical var fsf",
-            settings.writing().dialect
-        );
-        let _ = writeln!(
-            s,
-            "option name {} type button",
-            name("Clear_Hash", "Clear Hash")
-        );
-        s.push_str(name("usiok", "uciok"));
-        send(self.out, &s);
+        let shown = Shown {
+            variant: settings.initial,
+            dialect: settings.writing().dialect,
+        };
+        let text = options::handshake_lines(settings.protocol == Protocol::Uci, &shown);
+        send(self.out, &text);
     }
 
+    /// `setoption name <id> [value <x>]`: the option is found and its value checked in the
+    /// table of options; here its value is applied.
     fn setoption(&mut self, args: &[&str], settings: &mut Settings) -> Option<Next> {
         let (name, value) = match parse_setoption(args) {
             Ok(x) => x,
@@ -577,74 +526,85 @@ impl<'o, V: Registered> Session<'o, V> {
                 return None;
             }
         };
-        let value = value.as_deref();
-        let key = name.to_ascii_lowercase().replace(' ', "_");
-        match key.as_str() {
-            "usi_variant" | "uci_variant" => {
-                match value.and_then(|v| VariantKind::from_name(v.trim())) {
-                    Some(kind) if kind == settings.variant => {}
-                    Some(kind) => return Some(Next::Switch(kind)),
-                    None => self.error(&format!(
-                        "option {name} takes one of {} (or kyotoshogi and the like), found `{}`",
-                        VariantKind::names(),
-                        shorten(value.unwrap_or(""))
-                    )),
-                }
+        let Some(decl) = options::find(&name) else {
+            self.error(&format!("unknown option `{}`", shorten(&name)));
+            return None;
+        };
+        let value = match decl.read(&name, value.as_deref()) {
+            Ok(v) => v,
+            Err(e) => {
+                self.error(&e);
+                return None;
             }
-            "usi_hash" | "hash" => match spin_value(&name, value, 1, MAX_HASH_MB) {
-                Ok(mb) => {
-                    let mb = usize::try_from(mb).unwrap_or(DEFAULT_HASH_MB);
-                    if mb != settings.hash_mb {
-                        settings.hash_mb = mb;
-                        self.finish_search();
-                        if let Some(e) = self.analyzer.as_mut() {
-                            e.set_hash(settings.table_mb());
-                        }
-                    }
-                }
-                Err(e) => self.error(&e),
-            },
-            "multipv" | "usi_multipv" => match spin_value(&name, value, 1, MAX_MULTIPV) {
-                Ok(k) => settings.multipv = usize::try_from(k).unwrap_or(1),
-                Err(e) => self.error(&e),
-            },
-            "threads" => match spin_value(&name, value, 1, MAX_THREADS) {
-                Ok(n) => {
-                    let n = usize::try_from(n).unwrap_or(1);
-                    if n != settings.threads {
-                        settings.threads = n;
-                        self.finish_search();
-                        let threads = settings.search_threads();
-                        if let Some(e) = self.analyzer.as_mut() {
-                            e.set_threads(threads);
-                        }
-                    }
-                }
-                Err(e) => self.error(&e),
-            },
-            "move_overhead" => match spin_value(&name, value, 0, time_manager::MAX_OVERHEAD_MS) {
-                Ok(ms) => settings.overhead_ms = ms,
-                Err(e) => self.error(&e),
-            },
-            "usi_ponder" | "ponder" => match value.map(str::trim) {
-                Some("true") => settings.ponder = true,
-                Some("false") => settings.ponder = false,
-                _ => self.error(&format!("option {name} takes true or false")),
-            },
-            "dialect" => match value.map(|v| v.trim().parse::<Dialect>()) {
-                Some(Ok(d)) => settings.dialect = Some(d),
-                _ => self.error(&format!(
-                    "option Dialect takes canonical or fsf, found `{}`",
-                    shorten(value.unwrap_or(""))
+        };
+        let int = |v: &Value| match v {
+            Value::Int(n) => *n,
+            _ => 0,
+        };
+        let flag = |v: &Value| matches!(v, Value::Bool(true));
+        let text = |v: &Value| match v {
+            Value::Text(t) => t.clone(),
+            _ => String::new(),
+        };
+        match decl.opt {
+            Opt::Variant => match VariantKind::from_name(&text(&value)) {
+                Some(kind) if kind == settings.variant => {}
+                Some(kind) => return Some(Next::Switch(kind)),
+                None => self.error(&format!(
+                    "option {name} takes one of {} (or kyotoshogi and the like), found `{}`",
+                    VariantKind::names(),
+                    shorten(&text(&value))
                 )),
             },
-            "clear_hash" => {
+            Opt::Hash => {
+                let mb = usize::try_from(int(&value)).unwrap_or(DEFAULT_HASH_MB);
+                if mb != settings.hash_mb {
+                    settings.hash_mb = mb;
+                    self.finish_search();
+                    if let Some(e) = self.analyzer.as_mut() {
+                        e.set_hash(settings.table_mb());
+                    }
+                }
+            }
+            Opt::MultiPv => settings.multipv = usize::try_from(int(&value)).unwrap_or(1),
+            Opt::Threads => {
+                let n = usize::try_from(int(&value)).unwrap_or(1);
+                if n != settings.threads {
+                    settings.threads = n;
+                    self.finish_search();
+                    let threads = settings.search_threads();
+                    if let Some(e) = self.analyzer.as_mut() {
+                        e.set_threads(threads);
+                    }
+                }
+            }
+            Opt::MoveOverhead => settings.overhead_ms = u64::try_from(int(&value)).unwrap_or(0),
+            Opt::Ponder => settings.ponder = flag(&value),
+            Opt::Dialect => match text(&value).parse::<Dialect>() {
+                Ok(d) => settings.dialect = Some(d),
+                Err(_) => self.error(&format!(
+                    "option Dialect takes canonical or fsf, found `{}`",
+                    shorten(&text(&value))
+                )),
+            },
+            Opt::ClearHash => {
                 self.finish_search();
                 if let Some(e) = self.analyzer.as_mut() {
                     e.clear();
                 }
             }
-            _ => self.error(&format!("unknown option `{}`", shorten(&name))),
+            Opt::AnalyseMode | Opt::VariantPath => {}
+            Opt::SkillLevel => settings.skill_level = int(&value),
+            Opt::LimitStrength => settings.limit_strength = flag(&value),
+            Opt::Elo => settings.elo = int(&value),
+            Opt::ShowWdl => settings.show_wdl = flag(&value),
+            Opt::Chess960 => {
+                if flag(&value) {
+                    self.error(&format!(
+                        "option {name}: no variant of kshogi has castling; only false is taken"
+                    ));
+                }
+            }
         }
         None
     }
@@ -721,28 +681,26 @@ impl<'o, V: Registered> Session<'o, V> {
             );
             return;
         };
-        if let Some(depth) = params.perft {
-            let depth = match settings.mode {
-                SearchMode::Threaded => depth,
-                SearchMode::Bounded(b) => depth.min(b.depth.max(1)),
-            };
-            send(
-                self.out,
-                &perft_text(game.position(), depth, settings.writing()),
-            );
-            return;
-        }
-        let job = job_for(&params, &game, settings);
+        let job = match params.perft {
+            Some(depth) => Job::Perft {
+                depth: match settings.mode {
+                    SearchMode::Threaded => depth,
+                    SearchMode::Bounded(b) => depth.min(b.depth.max(1)),
+                },
+            },
+            None => job_for(&params, &game, settings),
+        };
         let hash_mb = settings.table_mb();
         let mut analyzer = self
             .analyzer
             .take()
             .unwrap_or_else(|| new_analyzer::<V>(hash_mb, settings.search_threads()));
+        analyzer.set_skill(settings.skill());
         let (hold, ponder) = match &job {
             Job::Search {
                 infinite, ponder, ..
             } => (*infinite || ponder.is_some(), *ponder),
-            Job::Mate { .. } => (false, None),
+            Job::Mate { .. } | Job::Perft { .. } => (false, None),
         };
         let ctx = JobContext {
             out: Arc::clone(self.out),
@@ -750,6 +708,7 @@ impl<'o, V: Registered> Session<'o, V> {
             threads: settings.search_threads(),
             writing: settings.writing(),
             ponder_move: settings.ponder,
+            show_wdl: settings.show_wdl,
             databases: settings.databases.clone(),
         };
         if let SearchMode::Bounded(_) = settings.mode {
@@ -765,6 +724,7 @@ impl<'o, V: Registered> Session<'o, V> {
         }
         let last_resort = match job {
             Job::Mate { .. } => "checkmate timeout".to_string(),
+            Job::Perft { .. } => "info string error: go perft failed".to_string(),
             Job::Search { .. } => format!("bestmove {}", fallback_answer(&game, ctx.writing)),
         };
         let stop = Arc::new(AtomicBool::new(false));
@@ -840,48 +800,6 @@ impl<'o, V: Registered> Session<'o, V> {
             }
         }
     }
-}
-
-/// The text of a `position` line in UCI mode with its moves in USI coordinates (a word that
-/// is not a UCI move is left as it is, for the reader to report).
-fn uci_moves_as_usi<V: Variant>(text: &str) -> String {
-    let Some(at) = text.find(" moves") else {
-        return text.to_string();
-    };
-    let g = V::GEOMETRY;
-    let (head, tail) = text.split_at(at + " moves".len());
-    let mut out = head.to_string();
-    for word in tail.split(' ') {
-        out.push(' ');
-        if word.is_empty() {
-            continue;
-        }
-        out.push_str(&uci_to_usi(word, g.width, g.height).unwrap_or_else(|| word.to_string()));
-    }
-    out
-}
-
-/// The answer to `go perft N`, as the reference engine prints it: one `<move>: <count>`
-/// line per legal move (sorted by the text), a blank line, `Nodes searched: <total>` and a
-/// blank line. Repetition is ignored, as perft counts do.
-fn perft_text<V: Variant>(pos: &Position<V>, depth: u32, writing: Writing) -> String {
-    let mut rows: Vec<(String, u64)> = pos
-        .legal_moves()
-        .iter()
-        .map(|&m| {
-            let mut after = pos.after(m);
-            (writing.mv(pos, m), perft(&mut after, depth - 1))
-        })
-        .collect();
-    rows.sort();
-    let mut s = String::new();
-    let mut total = 0u64;
-    for (m, n) in &rows {
-        let _ = writeln!(s, "{m}: {n}");
-        total += n;
-    }
-    let _ = write!(s, "\nNodes searched: {total}\n");
-    s
 }
 
 /// The job a `go` asks for, with the time allotted from the clock of the side to move (in
@@ -962,52 +880,6 @@ impl Watchdog {
     }
 }
 
-/// The answer when the game is over or no search result is usable: `win` when the side to
-/// move has already won, `resign` when it has lost, drawn, or has no move; otherwise the
-/// first legal move.
-fn fallback_answer<V: Registered>(game: &Game<V>, writing: Writing) -> String {
-    if let Some(answer) = game_over_answer(game) {
-        return answer.to_string();
-    }
-    match choose_move(game, &[]) {
-        Some(mv) => writing.mv(game.position(), mv),
-        None => "resign".to_string(),
-    }
-}
-
-/// `win` or `resign` when the game is already over.
-fn game_over_answer<V: Registered>(game: &Game<V>) -> Option<&'static str> {
-    let outcome = game.outcome()?;
-    Some(
-        if outcome.winner() == Some(game.position().side_to_move()) {
-            "win"
-        } else {
-            "resign"
-        },
-    )
-}
-
-/// One `info` line for a line reported by the analysis (its `pv` already legal).
-fn info_line<V: Registered>(pos: &Position<V>, info: &Info, writing: Writing) -> String {
-    let ms = engine_text::millis(info.time);
-    let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {}",
-        info.depth,
-        info.seldepth,
-        info.multipv,
-        engine_text::score_usi(info.score),
-        info.nodes,
-        engine_text::nodes_per_second(info.nodes, info.time),
-        ms,
-        info.hashfull
-    );
-    if !info.pv.is_empty() {
-        s.push_str(" pv ");
-        s.push_str(&writing.line(pos, &info.pv).join(" "));
-    }
-    s
-}
-
 /// What the search thread needs besides the game and the job.
 struct JobContext {
     out: Out,
@@ -1017,6 +889,8 @@ struct JobContext {
     writing: Writing,
     /// `USI_Ponder`: name the move to ponder on.
     ponder_move: bool,
+    /// `UCI_ShowWDL`: `info` lines show the win/draw/loss chances.
+    show_wdl: bool,
     databases: Databases,
 }
 
@@ -1038,6 +912,10 @@ fn run_job<V: Registered>(
 ) -> String {
     let (out, writing) = (&ctx.out, ctx.writing);
     match job {
+        Job::Perft { depth } => {
+            // As many threads as the search runs (at most the machine's hardware threads).
+            perft_text(game.position(), *depth, writing, analyzer.threads(), stop)
+        }
         Job::Mate { time, max_nodes } => {
             let _dog = time.map(|t| Watchdog::start(t, Arc::clone(stop)));
             let pos = game.position();
@@ -1069,11 +947,15 @@ fn run_job<V: Registered>(
                 (Some(t), false) => Some(Watchdog::start(t, Arc::clone(stop))),
                 _ => None,
             };
-            let answer = match game_over_answer(game) {
+            if let Some(line) = game_over_info(game) {
+                send(out, line);
+            }
+            let answer = match game_over_answer(game, writing) {
                 Some(a) => a.to_string(),
                 None => {
                     let pos = game.position();
-                    let mut on_info = |info: &Info, _| send(out, &info_line(pos, info, writing));
+                    let mut on_info =
+                        |info: &Info, _| send(out, &info_line(pos, info, writing, ctx.show_wdl));
                     let mut db = ctx.databases.for_variant::<V>();
                     let analysis = loop {
                         let searched = catch_unwind(AssertUnwindSafe(|| {
@@ -1183,6 +1065,15 @@ mod tests {
                 "option name USI_Ponder type check default false",
                 "option name Dialect type combo default canonical var canonical var fsf",
                 "option name Clear_Hash type button",
+                // The reference engine's names, types, ranges and defaults for these (its
+                // answer to `usi`, Fairy-Stockfish c19b5f6).
+                "option name USI_AnalyseMode type check default false",
+                "option name Skill_Level type spin default 20 min -20 max 20",
+                "option name USI_LimitStrength type check default false",
+                "option name USI_Elo type spin default 1350 min 500 max 2850",
+                "option name USI_ShowWDL type check default false",
+                "option name USI_Chess960 type check default false",
+                "option name VariantPath type string default <empty>",
                 "usiok",
                 "readyok",
             ]
@@ -1200,6 +1091,14 @@ mod tests {
                 "option name Ponder type check default false",
                 "option name Dialect type combo default fsf var canonical var fsf",
                 "option name Clear Hash type button",
+                // As the reference engine names them after `uci`.
+                "option name UCI_AnalyseMode type check default false",
+                "option name Skill Level type spin default 20 min -20 max 20",
+                "option name UCI_LimitStrength type check default false",
+                "option name UCI_Elo type spin default 1350 min 500 max 2850",
+                "option name UCI_ShowWDL type check default false",
+                "option name UCI_Chess960 type check default false",
+                "option name VariantPath type string default <empty>",
                 "uciok",
             ]
         );
@@ -1225,6 +1124,159 @@ mod tests {
             VariantKind::Kyoto,
         );
         assert_eq!(protocol(&out), ["checkmate nomate"]);
+    }
+
+    #[test]
+    fn a_finished_game_gets_a_score_before_its_answer() {
+        // What the reference engine prints for the same input (Fairy-Stockfish c19b5f6): a
+        // Kyoto position after a mating drop gets `info depth 0 score mate 0` and
+        // `bestmove resign` in USI mode, `bestmove (none)` in UCI mode; so does a Dobutsu
+        // position whose side to move has lost its lion.
+        let mated = "position sfen k4/5/1S3/5/4K b G 9 moves G*5b\n";
+        let out = session(&format!("{mated}go depth 3\n"), VariantKind::Kyoto);
+        assert_eq!(out, ["info depth 0 score mate 0", "bestmove resign"]);
+        // UCI: the same position as a FEN with the drop in chess coordinates (file 5 is
+        // the leftmost, `a`; rank b is the fourth from the bottom).
+        let out = session(
+            "uci\nposition fen k4/5/1S3/5/4K[G] w - - 0 1 moves G@a4\ngo movetime 100\n",
+            VariantKind::Kyoto,
+        );
+        let tail: Vec<&str> = out.iter().map(String::as_str).rev().take(2).collect();
+        assert_eq!(tail, ["bestmove (none)", "info depth 0 score mate 0"]);
+        // The same answers in the bounded mode.
+        let out = session_with(
+            &format!("{mated}go\n"),
+            VariantKind::Kyoto,
+            SearchMode::Bounded(Budget::TINY),
+        );
+        assert_eq!(out, ["info depth 0 score mate 0", "bestmove resign"]);
+        // Kinzoku: Black has already won by king entry and says so, after the score.
+        let out = session(
+            "setoption name USI_Variant value kinzokushogi\nposition sfen K1k/3/3/3/3 b - 1\ngo\n",
+            VariantKind::Kyoto,
+        );
+        assert_eq!(out, ["info depth 0 score mate 0", "bestmove win"]);
+    }
+
+    #[test]
+    fn the_clients_options_are_understood() {
+        // Every option lishogi's and pychess's clients send, under the names they use
+        // (see tests/clients.rs for their whole sequences): no error line.
+        let script = "setoption name USI_AnalyseMode value true\n\
+                      setoption name Skill_Level value 20\n\
+                      setoption name UCI_AnalyseMode value false\n\
+                      setoption name Skill Level value -4\n\
+                      setoption name UCI_LimitStrength value true\n\
+                      setoption name UCI_Elo value 1500\n\
+                      setoption name UCI_ShowWDL value true\n\
+                      setoption name UCI_Chess960 value false\n\
+                      setoption name variantpath value variants.ini\n\
+                      setoption name threads value 1\n\
+                      setoption name hash value 16\n";
+        let out = session(script, VariantKind::Kyoto);
+        assert!(out.is_empty(), "{out:?}");
+        // Out of range, and a Chess960 that no variant has: errors that name the value.
+        let out = session(
+            "setoption name Skill_Level value 21\nsetoption name UCI_Elo value 100\n\
+             setoption name UCI_Chess960 value true\n",
+            VariantKind::Kyoto,
+        );
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert!(out[0].contains("from -20 to 20, found `21`"), "{out:?}");
+        assert!(out[1].contains("from 500 to 2850, found `100`"), "{out:?}");
+        assert!(out[2].contains("castling"), "{out:?}");
+    }
+
+    #[test]
+    fn show_wdl_adds_the_models_chances_to_each_info_line() {
+        let budget = SearchMode::Bounded(Budget::TINY);
+        let out = session_with(
+            "setoption name UCI_ShowWDL value true\nposition startpos\ngo depth 2\n",
+            VariantKind::Kyoto,
+            budget,
+        );
+        let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert!(!infos.is_empty(), "{out:?}");
+        let model = <Kyoto as Registered>::WDL;
+        for l in infos {
+            let w: Vec<&str> = l.split(' ').collect();
+            // `score cp N wdl W D L`, the three from the variant's model for that score,
+            // summing to 1000.
+            let at = w.iter().position(|&x| x == "score").unwrap();
+            assert_eq!(w[at + 3], "wdl", "{l}");
+            let cp: i32 = w[at + 2].parse().unwrap();
+            let n: Vec<u32> = w[at + 4..at + 7]
+                .iter()
+                .map(|x| x.parse().unwrap())
+                .collect();
+            let want = model.wdl(kshogi_engine::Score::Cp(cp));
+            assert_eq!(n, [want.win, want.draw, want.loss], "{l}");
+            assert_eq!(n.iter().sum::<u32>(), 1000, "{l}");
+        }
+        // Off by default.
+        let out = session_with(
+            "position startpos\ngo depth 2\n",
+            VariantKind::Kyoto,
+            budget,
+        );
+        assert!(out.iter().all(|l| !l.contains(" wdl ")), "{out:?}");
+    }
+
+    #[test]
+    fn skill_levels_are_deterministic_and_weaker_levels_search_less() {
+        // The bounded mode: the same input gives the same answer, so a level's choice is
+        // the same each time; level 0 searches one ply (its info lines say depth 1 only),
+        // full strength searches to the budget's depth.
+        let budget = SearchMode::Bounded(Budget {
+            nodes: 20_000,
+            depth: 4,
+            hash_mb: 1,
+        });
+        let go = "position startpos moves 1e1d+\ngo depth 4\n";
+        let weak = format!("setoption name Skill_Level value 0\n{go}");
+        let a = session_with(&weak, VariantKind::Kyoto, budget);
+        let b = session_with(&weak, VariantKind::Kyoto, budget);
+        assert_eq!(a.last(), b.last());
+        let depths: Vec<&str> = a
+            .iter()
+            .filter_map(|l| l.strip_prefix("info depth "))
+            .map(|l| l.split(' ').next().unwrap())
+            .collect();
+        assert!(
+            !depths.is_empty() && depths.iter().all(|&d| d == "1"),
+            "{a:?}"
+        );
+        let full = session_with(go, VariantKind::Kyoto, budget);
+        assert!(
+            full.iter().any(|l| l.starts_with("info depth 4 ")),
+            "{full:?}"
+        );
+        // UCI_LimitStrength with the lowest Elo is level 0: the same one-ply search.
+        let elo = format!(
+            "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 500\n{go}"
+        );
+        let c = session_with(&elo, VariantKind::Kyoto, budget);
+        assert!(c.iter().all(|l| !l.starts_with("info depth 2 ")), "{c:?}");
+        // The answer is a legal move.
+        let mv = a.last().unwrap().strip_prefix("bestmove ").unwrap();
+        let after = kshogi_notation::parse_game::<Kyoto>(&format!("startpos moves 1e1d+ {mv}"));
+        assert!(after.is_ok(), "{mv}");
+    }
+
+    #[test]
+    fn go_perft_runs_beside_the_loop_and_stops() {
+        // Kyoto's perft 12 runs for hours: `isready` is answered while it counts, and
+        // `stop`, `quit` or the end of input end it at once.
+        for end in ["stop\n", "quit\n", ""] {
+            let started = std::time::Instant::now();
+            let out = session(&format!("go perft 12\nisready\n{end}"), VariantKind::Kyoto);
+            assert!(started.elapsed() < Duration::from_secs(10), "{end:?}");
+            assert_eq!(out[0], "readyok", "{out:?}");
+            assert_eq!(
+                out[1..],
+                ["info string error: go perft 12 stopped before the count was complete"]
+            );
+        }
     }
 
     #[test]
@@ -1420,17 +1472,8 @@ mod tests {
         let multipv: Vec<&String> = out.iter().filter(|l| l.contains(" multipv ")).collect();
         assert_eq!(multipv.len(), 3, "{multipv:#?}");
         let settings = Settings {
-            mode: BOUNDED,
-            initial: VariantKind::Kyoto,
-            variant: VariantKind::Kyoto,
             hash_mb: 4096,
-            multipv: 1,
-            threads: 1,
-            overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
-            ponder: false,
-            dialect: None,
-            protocol: Protocol::Usi,
-            databases: Databases::none(),
+            ..Settings::new(BOUNDED, VariantKind::Kyoto, Databases::none())
         };
         assert_eq!(settings.table_mb(), 0);
         let threaded = Settings {
@@ -1706,19 +1749,8 @@ mod tests {
             "{out:?}"
         );
         let game = Game::new(Position::<Kyoto>::start());
-        let mut settings = Settings {
-            mode: SearchMode::Threaded,
-            initial: VariantKind::Kyoto,
-            variant: VariantKind::Kyoto,
-            hash_mb: 16,
-            multipv: 1,
-            threads: 1,
-            overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
-            ponder: false,
-            dialect: None,
-            protocol: Protocol::Usi,
-            databases: Databases::none(),
-        };
+        let mut settings =
+            Settings::new(SearchMode::Threaded, VariantKind::Kyoto, Databases::none());
         let time = |settings: &Settings| {
             let params = parse_go(&["movetime", "100"]).unwrap();
             match job_for(&params, &game, settings) {
@@ -1804,6 +1836,7 @@ mod tests {
             variant: None,
             mode: SearchMode::Threaded,
             databases,
+            dialect: None,
         };
         // Black: king 3c, promoted soldier 2c; White: king 1a. 2c2b mates, no other move
         // wins at once (hand-checked: 1b and 2a are covered, 2b is guarded by the king).
@@ -1851,6 +1884,7 @@ mod tests {
             variant: None,
             mode: SearchMode::Threaded,
             databases,
+            dialect: None,
         };
         // White lion 2a, Black giraffes 1a and 2b: either giraffe takes the lion
         // (hand-checked); the database answers with no search.

@@ -1,0 +1,477 @@
+//! The engine's options, each declared once in [`OPTIONS`]: its name in USI mode and in UCI
+//! mode, its type, range and default, and what it changes. The answer to `usi`/`uci`
+//! ([`handshake_lines`]), the reading of `setoption` ([`find`], [`Decl::read`]) and the
+//! option list of `kshogi usi --help` ([`help_text`]) all come from this table; what a value
+//! does to the session is applied in one `match` over [`Opt`] in the session.
+
+use crate::time_manager;
+use kshogi_notation::Dialect;
+use kshogi_registry::VariantKind;
+use std::fmt::Write as _;
+
+/// The default `USI_Hash`, in MiB.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// The largest `USI_Hash`, in MiB.
+pub const MAX_HASH_MB: u64 = 4096;
+
+/// The largest `MultiPV`.
+pub const MAX_MULTIPV: u64 = 32;
+
+/// The largest `Threads` accepted (as the reference engine).
+pub const MAX_THREADS: u64 = 512;
+
+/// The full-strength `Skill_Level` (the default), the top of the reference engine's range.
+pub const MAX_SKILL: i64 = 20;
+
+/// The weakest `Skill_Level`, the bottom of the reference engine's range.
+pub const MIN_SKILL: i64 = -20;
+
+/// The smallest `UCI_Elo` (the reference engine's range).
+pub const MIN_ELO: i64 = 500;
+
+/// The default `UCI_Elo` (the reference engine's).
+pub const DEFAULT_ELO: i64 = 1350;
+
+/// The largest `UCI_Elo` (the reference engine's range).
+pub const MAX_ELO: i64 = 2850;
+
+/// Which option a declaration is: what the session applies a value to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Opt {
+    /// `USI_Variant` / `UCI_Variant`.
+    Variant,
+    /// `USI_Hash` / `Hash`.
+    Hash,
+    /// `USI_MultiPV` / `MultiPV`.
+    MultiPv,
+    /// `Threads`.
+    Threads,
+    /// `Move_Overhead` / `Move Overhead`.
+    MoveOverhead,
+    /// `USI_Ponder` / `Ponder`.
+    Ponder,
+    /// `Dialect`.
+    Dialect,
+    /// `Clear_Hash` / `Clear Hash`.
+    ClearHash,
+    /// `USI_AnalyseMode` / `UCI_AnalyseMode`.
+    AnalyseMode,
+    /// `Skill_Level` / `Skill Level`.
+    SkillLevel,
+    /// `UCI_LimitStrength`.
+    LimitStrength,
+    /// `UCI_Elo`.
+    Elo,
+    /// `UCI_ShowWDL`.
+    ShowWdl,
+    /// `UCI_Chess960`.
+    Chess960,
+    /// `VariantPath`.
+    VariantPath,
+}
+
+/// An option's type, with its range and default where they are fixed.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Type {
+    /// `true` or `false`.
+    Check(bool),
+    /// A whole number in `min..=max`.
+    Spin {
+        /// The default.
+        default: i64,
+        /// The smallest value.
+        min: i64,
+        /// The largest value.
+        max: i64,
+    },
+    /// One word of a list that depends on the session ([`Shown`]).
+    Combo(fn(&Shown) -> (String, Vec<String>)),
+    /// A command without a value.
+    Button,
+    /// Free text (its default).
+    Text(&'static str),
+}
+
+/// One option.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Decl {
+    /// What it is.
+    pub opt: Opt,
+    /// Its name in USI mode.
+    pub usi: &'static str,
+    /// Its name in UCI mode.
+    pub uci: &'static str,
+    /// Its type, range and default.
+    pub ty: Type,
+    /// What it changes, for the help text.
+    pub help: &'static str,
+}
+
+/// What the handshake shows that depends on the session: the start-up variant and the
+/// dialect the protocol writes by default.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Shown {
+    /// The `USI_Variant` default.
+    pub variant: VariantKind,
+    /// The `Dialect` default.
+    pub dialect: Dialect,
+}
+
+/// A value read from `setoption`, checked against the option's type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Value {
+    /// A `check` option's value.
+    Bool(bool),
+    /// A `spin` option's value, within its range.
+    Int(i64),
+    /// A `combo` or `string` option's value (trimmed); a combo's word is checked by the
+    /// session, which knows the variants and dialects.
+    Text(String),
+    /// A button was pressed.
+    Press,
+}
+
+/// The variants: kshogi's names, then the reference engine's one-word names (pychess and
+/// lishogi send those).
+fn variant_combo(shown: &Shown) -> (String, Vec<String>) {
+    let mut vars = Vec::new();
+    for v in VariantKind::ALL.iter() {
+        vars.push(v.name().to_string());
+        for alias in v.info().aliases.iter().filter(|a| !a.contains('-')) {
+            vars.push((*alias).to_string());
+        }
+    }
+    (shown.variant.name().to_string(), vars)
+}
+
+/// The dialects.
+fn dialect_combo(shown: &Shown) -> (String, Vec<String>) {
+    (
+        shown.dialect.to_string(),
+        vec!["canonical".to_string(), "fsf".to_string()],
+    )
+}
+
+/// Every option, in the order `usi` and `uci` print them.
+pub(crate) const OPTIONS: &[Decl] = &[
+    Decl {
+        opt: Opt::Variant,
+        usi: "USI_Variant",
+        uci: "UCI_Variant",
+        ty: Type::Combo(variant_combo),
+        help: "the variant: a name `kshogi variants` lists or an alias, the reference \
+               engine's names (kyotoshogi, minishogi, dobutsu, ...) included; a change \
+               finishes the search and resets the position",
+    },
+    Decl {
+        opt: Opt::Hash,
+        usi: "USI_Hash",
+        uci: "Hash",
+        ty: Type::Spin {
+            default: DEFAULT_HASH_MB as i64,
+            min: 1,
+            max: MAX_HASH_MB as i64,
+        },
+        help: "transposition table size in MiB; a change clears the table",
+    },
+    Decl {
+        opt: Opt::MultiPv,
+        usi: "USI_MultiPV",
+        uci: "MultiPV",
+        ty: Type::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV as i64,
+        },
+        help: "lines searched and reported",
+    },
+    Decl {
+        opt: Opt::Threads,
+        usi: "Threads",
+        uci: "Threads",
+        ty: Type::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS as i64,
+        },
+        help: "search threads (Lazy SMP; at most the machine's hardware threads run, and \
+               the mate solver runs on one more)",
+    },
+    Decl {
+        opt: Opt::MoveOverhead,
+        usi: "Move_Overhead",
+        uci: "Move Overhead",
+        ty: Type::Spin {
+            default: time_manager::DEFAULT_OVERHEAD_MS as i64,
+            min: 0,
+            max: time_manager::MAX_OVERHEAD_MS as i64,
+        },
+        help: "ms kept back from every clock allotment for the round trip (movetime is \
+               searched in full)",
+    },
+    Decl {
+        opt: Opt::Ponder,
+        usi: "USI_Ponder",
+        uci: "Ponder",
+        ty: Type::Check(false),
+        help: "bestmove names the move to ponder on",
+    },
+    Decl {
+        opt: Opt::Dialect,
+        usi: "Dialect",
+        uci: "Dialect",
+        ty: Type::Combo(dialect_combo),
+        help: "the letters of the moves written: canonical (default in USI mode) or fsf \
+               (the reference engine's, default in UCI mode)",
+    },
+    Decl {
+        opt: Opt::ClearHash,
+        usi: "Clear_Hash",
+        uci: "Clear Hash",
+        ty: Type::Button,
+        help: "clears the transposition table",
+    },
+    Decl {
+        opt: Opt::AnalyseMode,
+        usi: "USI_AnalyseMode",
+        uci: "UCI_AnalyseMode",
+        ty: Type::Check(false),
+        help: "accepted and changes nothing (the search has no contempt or style to \
+               switch off)",
+    },
+    Decl {
+        opt: Opt::SkillLevel,
+        usi: "Skill_Level",
+        uci: "Skill Level",
+        ty: Type::Spin {
+            default: MAX_SKILL,
+            min: MIN_SKILL,
+            max: MAX_SKILL,
+        },
+        help: "below 20, plays weaker: a shallower search and a seeded random choice among \
+               the moves within a margin of the best, wider as the level drops",
+    },
+    Decl {
+        opt: Opt::LimitStrength,
+        usi: "USI_LimitStrength",
+        uci: "UCI_LimitStrength",
+        ty: Type::Check(false),
+        help: "plays at the level UCI_Elo (USI_Elo) names instead of Skill_Level",
+    },
+    Decl {
+        opt: Opt::Elo,
+        usi: "USI_Elo",
+        uci: "UCI_Elo",
+        ty: Type::Spin {
+            default: DEFAULT_ELO,
+            min: MIN_ELO,
+            max: MAX_ELO,
+        },
+        help: "with UCI_LimitStrength: a strength, mapped linearly onto the skill levels",
+    },
+    Decl {
+        opt: Opt::ShowWdl,
+        usi: "USI_ShowWDL",
+        uci: "UCI_ShowWDL",
+        ty: Type::Check(false),
+        help: "info lines add `wdl W D L`: win, draw and loss per mille for the side to \
+               move, from the variant's model",
+    },
+    Decl {
+        opt: Opt::Chess960,
+        usi: "USI_Chess960",
+        uci: "UCI_Chess960",
+        ty: Type::Check(false),
+        help: "accepted for pychess's client, which always sends it; only false (no \
+               variant has castling)",
+    },
+    Decl {
+        opt: Opt::VariantPath,
+        usi: "VariantPath",
+        uci: "VariantPath",
+        ty: Type::Text("<empty>"),
+        help: "accepted for the reference engine's clients and ignored: the variants are \
+               built in",
+    },
+];
+
+/// Option names compare without regard to case, and a space counts as `_`.
+fn key(name: &str) -> String {
+    name.trim().to_ascii_lowercase().replace(' ', "_")
+}
+
+/// The option a `setoption` names (by its USI or its UCI name, in either mode).
+pub(crate) fn find(name: &str) -> Option<&'static Decl> {
+    let k = key(name);
+    OPTIONS.iter().find(|d| key(d.usi) == k || key(d.uci) == k)
+}
+
+impl Decl {
+    /// The option's name in the protocol spoken.
+    pub fn name(&self, uci: bool) -> &'static str {
+        if uci {
+            self.uci
+        } else {
+            self.usi
+        }
+    }
+
+    /// Reads a `setoption` value for this option; `name` is the name as sent, for the
+    /// message. An error says what the option takes.
+    pub fn read(&self, name: &str, value: Option<&str>) -> Result<Value, String> {
+        let text = value.map(str::trim);
+        match self.ty {
+            Type::Check(_) => match text.map(str::to_ascii_lowercase).as_deref() {
+                Some("true") => Ok(Value::Bool(true)),
+                Some("false") => Ok(Value::Bool(false)),
+                _ => Err(format!(
+                    "option {name} takes true or false, found `{}`",
+                    crate::parse::shorten(text.unwrap_or(""))
+                )),
+            },
+            Type::Spin { min, max, .. } => {
+                let Some(v) = text else {
+                    return Err(format!("option {name} needs `value <{min}-{max}>`"));
+                };
+                match v.parse::<i64>() {
+                    Ok(n) if (min..=max).contains(&n) => Ok(Value::Int(n)),
+                    _ => Err(format!(
+                        "option {name} takes a whole number from {min} to {max}, found `{}`",
+                        crate::parse::shorten(v)
+                    )),
+                }
+            }
+            Type::Combo(_) | Type::Text(_) => Ok(Value::Text(text.unwrap_or("").to_string())),
+            Type::Button => Ok(Value::Press),
+        }
+    }
+
+    /// The `option name ...` line of the handshake.
+    pub fn line(&self, uci: bool, shown: &Shown) -> String {
+        let mut s = format!("option name {} type ", self.name(uci));
+        match self.ty {
+            Type::Check(d) => {
+                let _ = write!(s, "check default {d}");
+            }
+            Type::Spin { default, min, max } => {
+                let _ = write!(s, "spin default {default} min {min} max {max}");
+            }
+            Type::Combo(choices) => {
+                let (default, vars) = choices(shown);
+                let _ = write!(s, "combo default {default}");
+                for v in vars {
+                    let _ = write!(s, " var {v}");
+                }
+            }
+            Type::Button => s.push_str("button"),
+            Type::Text(d) => {
+                let _ = write!(s, "string default {d}");
+            }
+        }
+        s
+    }
+
+    /// The option's values as the help text shows them.
+    fn values(&self) -> String {
+        match self.ty {
+            Type::Check(d) => format!("true or false, default {d}"),
+            Type::Spin { default, min, max } => format!("{min} to {max}, default {default}"),
+            Type::Combo(_) => "a word of the list `usi` shows".to_string(),
+            Type::Button => "a button".to_string(),
+            Type::Text(_) => "text".to_string(),
+        }
+    }
+}
+
+/// The `id` and `option` lines and `usiok` (or `uciok`), as one text.
+pub(crate) fn handshake_lines(uci: bool, shown: &Shown) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "id name kshogi {}", env!("CARGO_PKG_VERSION"));
+    let _ = writeln!(s, "id author The kshogi developers");
+    for d in OPTIONS {
+        let _ = writeln!(s, "{}", d.line(uci, shown));
+    }
+    s.push_str(if uci { "uciok" } else { "usiok" });
+    s
+}
+
+/// The option list of `kshogi usi --help`: each option's USI name (and UCI name when it
+/// differs), its values and what it changes.
+pub(crate) fn help_text() -> String {
+    let mut s = String::from("Options (USI name / UCI name: values; effect):\n");
+    for d in OPTIONS {
+        let names = if d.usi == d.uci {
+            d.usi.to_string()
+        } else {
+            format!("{} / {}", d.usi, d.uci)
+        };
+        let _ = writeln!(s, "  {names}: {}; {}", d.values(), d.help);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_is_declared_once() {
+        // Two declarations answering to one name would make `setoption` ambiguous.
+        let mut keys: Vec<String> = OPTIONS
+            .iter()
+            .flat_map(|d| {
+                let mut k = vec![key(d.usi)];
+                if key(d.uci) != key(d.usi) {
+                    k.push(key(d.uci));
+                }
+                k
+            })
+            .collect();
+        let n = keys.len();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), n, "{keys:?}");
+    }
+
+    #[test]
+    fn names_match_in_both_protocols_and_any_case() {
+        assert_eq!(find("skill level").map(|d| d.opt), Some(Opt::SkillLevel));
+        assert_eq!(find("Skill_Level").map(|d| d.opt), Some(Opt::SkillLevel));
+        assert_eq!(
+            find("uci_analysemode").map(|d| d.opt),
+            Some(Opt::AnalyseMode)
+        );
+        assert_eq!(
+            find("USI_AnalyseMode").map(|d| d.opt),
+            Some(Opt::AnalyseMode)
+        );
+        assert_eq!(find("hash").map(|d| d.opt), Some(Opt::Hash));
+        assert_eq!(find("variantpath").map(|d| d.opt), Some(Opt::VariantPath));
+        assert!(find("Nope").is_none());
+    }
+
+    #[test]
+    fn values_are_checked_against_the_type() {
+        let skill = find("Skill Level").unwrap();
+        assert_eq!(skill.read("Skill Level", Some(" -4 ")), Ok(Value::Int(-4)));
+        let e = skill.read("Skill Level", Some("21")).unwrap_err();
+        assert!(e.contains("from -20 to 20") && e.contains("`21`"), "{e}");
+        let wdl = find("UCI_ShowWDL").unwrap();
+        assert_eq!(wdl.read("UCI_ShowWDL", Some("True")), Ok(Value::Bool(true)));
+        assert!(wdl.read("UCI_ShowWDL", Some("yes")).is_err());
+        let multipv = find("MultiPV").unwrap();
+        assert_eq!(multipv.read("MultiPV", Some("3")), Ok(Value::Int(3)));
+        assert!(multipv.read("MultiPV", Some("33")).is_err());
+        assert!(multipv.read("MultiPV", Some("x")).is_err());
+        assert!(multipv.read("MultiPV", None).is_err());
+    }
+
+    #[test]
+    fn help_names_every_option() {
+        let help = help_text();
+        for d in OPTIONS {
+            assert!(help.contains(d.usi) && help.contains(d.uci), "{}", d.usi);
+        }
+    }
+}
