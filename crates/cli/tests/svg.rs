@@ -245,7 +245,7 @@ fn analyze_svg_has_an_arrow_for_the_best_move() {
     // The shaft starts 12.5 px (a quarter of the 50 px hand cell) from the gold's centre
     // towards the destination's centre, and the head's tip stops 18 px (0.3 of a square)
     // short of it (the layout documented by `kshogi_notation::svg`).
-    let (hand, dest) = (
+    let (hand, dest): ((f64, f64), (f64, f64)) = (
         (439.0, 265.0),
         if best == "G*5b" {
             (104.0, 130.0)

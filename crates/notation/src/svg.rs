@@ -630,45 +630,6 @@ pub fn svg<V: Variant>(
         num(bw),
         num(bh)
     );
-    // Coordinates: file numbers over the columns, rank labels right of the rows.
-    let _ = write!(
-        out,
-        "<g class=\"files\" font-family=\"{LATIN_FONTS}\" font-size=\"16\" fill=\"{INK}\" \
-         text-anchor=\"middle\">"
-    );
-    for file in (1..=l.width).rev() {
-        let (cx, _) = l.centre(file, 0);
-        let _ = write!(
-            out,
-            "<text x=\"{}\" y=\"{}\">{file}</text>",
-            num(cx),
-            num(l.y0 - 9.0)
-        );
-    }
-    out.push_str("</g>\n");
-    let font = match style.ranks {
-        RankLabels::Kanji => KANJI_FONTS,
-        RankLabels::Letters => LATIN_FONTS,
-    };
-    let _ = write!(
-        out,
-        "<g class=\"ranks\" font-family=\"{font}\" font-size=\"16\" fill=\"{INK}\" \
-         text-anchor=\"middle\">"
-    );
-    for rank in 0..l.height {
-        let (_, cy) = l.centre(1, rank);
-        let label = match style.ranks {
-            RankLabels::Kanji => kanji_count(rank + 1),
-            RankLabels::Letters => char::from(b'a' + rank).to_string(),
-        };
-        let _ = write!(
-            out,
-            "<text x=\"{}\" y=\"{}\">{label}</text>",
-            num(l.x0 + bw + RANKS_W / 2.0),
-            num(cy + 6.0)
-        );
-    }
-    out.push_str("</g>\n");
     // The pieces on the board and in hand: their bodies, then the arrow over them, then
     // their kanji (and the hands' counts) over the arrow.
     let shown = arrow_move.and_then(|mv| dropped(pos, mv));
@@ -709,6 +670,48 @@ pub fn svg<V: Variant>(
         piece_glyph::<V>(&mut out, p);
     }
     out.push_str(&counts);
+    out.push_str("</g>\n");
+    // Coordinates: file numbers over the columns, rank labels right of the rows; after the
+    // arrow, with a halo of the background, so that a drop arrow does not hide them.
+    let _ = write!(
+        out,
+        "<g class=\"files\" font-family=\"{LATIN_FONTS}\" font-size=\"16\" fill=\"{INK}\" \
+         stroke=\"{BACKGROUND}\" stroke-width=\"3\" paint-order=\"stroke\" \
+         text-anchor=\"middle\">"
+    );
+    for file in (1..=l.width).rev() {
+        let (cx, _) = l.centre(file, 0);
+        let _ = write!(
+            out,
+            "<text x=\"{}\" y=\"{}\">{file}</text>",
+            num(cx),
+            num(l.y0 - 9.0)
+        );
+    }
+    out.push_str("</g>\n");
+    let font = match style.ranks {
+        RankLabels::Kanji => KANJI_FONTS,
+        RankLabels::Letters => LATIN_FONTS,
+    };
+    let _ = write!(
+        out,
+        "<g class=\"ranks\" font-family=\"{font}\" font-size=\"16\" fill=\"{INK}\" \
+         stroke=\"{BACKGROUND}\" stroke-width=\"3\" paint-order=\"stroke\" \
+         text-anchor=\"middle\">"
+    );
+    for rank in 0..l.height {
+        let (_, cy) = l.centre(1, rank);
+        let label = match style.ranks {
+            RankLabels::Kanji => kanji_count(rank + 1),
+            RankLabels::Letters => char::from(b'a' + rank).to_string(),
+        };
+        let _ = write!(
+            out,
+            "<text x=\"{}\" y=\"{}\">{label}</text>",
+            num(l.x0 + bw + RANKS_W / 2.0),
+            num(cy + 6.0)
+        );
+    }
     out.push_str("</g>\n");
     if !l.caption.is_empty() {
         let _ = write!(
