@@ -29,6 +29,27 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The numbers of the arrow's element that starts with `tag` in `svg`: the attributes
+/// `names`, or with none the `points` list that `tag` opens.
+fn attribute_numbers(svg: &str, tag: &str, names: &[&str]) -> Vec<f64> {
+    let arrow = &svg[svg.find("class=\"arrow\"").expect("an arrow")..];
+    let element = &arrow[arrow.find(tag).expect("the element")..];
+    let element = &element[..element.find("/>").unwrap()];
+    let parse = |s: &str| s.parse::<f64>().unwrap_or_else(|_| panic!("a number: {s}"));
+    if names.is_empty() {
+        let points = &element[tag.len()..];
+        let points = &points[..points.find('"').unwrap()];
+        return points.split([',', ' ']).map(parse).collect();
+    }
+    names
+        .iter()
+        .map(|name| {
+            let at = element.find(&format!(" {name}=\"")).expect("the attribute") + name.len() + 3;
+            parse(&element[at..at + element[at..].find('"').unwrap()])
+        })
+        .collect()
+}
+
 #[test]
 fn show_svg_goes_to_stdout() {
     let out = kshogi(&[
@@ -221,11 +242,32 @@ fn analyze_svg_has_an_arrow_for_the_best_move() {
     assert_eq!(svg.matches("class=\"arrow\"").count(), 1, "{svg}");
     // The hand's gold is the entry above Black's mark, right of the board: centre
     // (439, 265). Row b is y 100..160; 5b is the leftmost column (x 74..134), 4b the next.
-    assert!(svg.contains("<line x1=\"439\" y1=\"265\""), "{svg}");
-    let tip = if best == "G*5b" { "104,130" } else { "164,130" };
+    // The shaft starts 12.5 px (a quarter of the 50 px hand cell) from the gold's centre
+    // towards the destination's centre, and the head's tip stops 18 px (0.3 of a square)
+    // short of it (the layout documented by `kshogi_notation::svg`).
+    let (hand, dest): ((f64, f64), (f64, f64)) = (
+        (439.0, 265.0),
+        if best == "G*5b" {
+            (104.0, 130.0)
+        } else {
+            (164.0, 130.0)
+        },
+    );
+    let d: f64 =
+        ((dest.0 - hand.0) * (dest.0 - hand.0) + (dest.1 - hand.1) * (dest.1 - hand.1)).sqrt();
+    let u = ((dest.0 - hand.0) / d, (dest.1 - hand.1) / d);
+    let start = (hand.0 + u.0 * 12.5, hand.1 + u.1 * 12.5);
+    let tip = (dest.0 - u.0 * 18.0, dest.1 - u.1 * 18.0);
+    let line = attribute_numbers(&svg, "<line ", &["x1", "y1"]);
+    let head = attribute_numbers(&svg, "<polygon points=\"", &[]);
+    let near = |a: f64, b: f64| (a - b).abs() < 0.01;
     assert!(
-        svg.contains(&format!("<polygon points=\"{tip} ")),
-        "{best}: {svg}"
+        near(line[0], start.0) && near(line[1], start.1),
+        "{best}: {line:?} {start:?}"
+    );
+    assert!(
+        near(head[0], tip.0) && near(head[1], tip.1),
+        "{best}: {head:?} {tip:?}"
     );
 
     // Straight to stdout, the same picture.

@@ -3,17 +3,19 @@
 //! a hand entry 50, the board's top-left corner at (74, 40) with hands and (12, 40)
 //! without; Black's hand column starts 40 px right of the board.
 //!
-//! Fonts: the system fonts are loaded, but these checks do not depend on glyph shapes (a
-//! machine without a CJK font, such as a bare CI machine, renders the kanji as nothing or
-//! as boxes): they look at the board, the grid, the piece shapes and their orientation,
-//! the side marks, the last move's highlight and the arrow. Where a CJK font is installed
-//! (`fc-list :lang=ja` lists one), `kanji_are_drawn_where_a_cjk_font_exists` also checks
-//! that every piece has ink in the middle; without one it says so and checks nothing.
+//! Fonts: the renderer is given two small fonts shipped with these tests
+//! (`tests/data/fonts`: DejaVu Sans for the caption and digits, a subset of Droid Sans
+//! Fallback for the kanji) and never the system's, so the pixels are the same on every
+//! machine, and the kanji and the caption are drawn on a bare CI machine too. Most checks
+//! look at shapes that need no font at all (the board, the grid, the piece shapes and
+//! their orientation, the marks, the highlight, the arrow); those of the kanji and the
+//! caption rely on the shipped fonts.
 
-use kshogi_core::{Position, Variant};
-use kshogi_notation::{parse_game, parse_usi, svg, RankLabels, SvgStyle};
+use kshogi_core::{Color, Position, Variant};
+use kshogi_notation::{parse_game, parse_usi, svg, to_sfen, RankLabels, SvgStyle};
 use kshogi_registry::{with_variant, VariantKind};
 use kshogi_rules_kyoto::Kyoto;
+use kshogi_rules_micro::Micro;
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 use std::sync::{Arc, OnceLock};
@@ -25,12 +27,17 @@ const HIGHLIGHT: Rgb = (0xc9, 0xc6, 0x4e);
 const PIECE: Rgb = (0xfb, 0xe7, 0xb5);
 const WHITE: Rgb = (0xff, 0xff, 0xff);
 
-/// The system fonts, loaded once.
+/// The two test fonts, loaded once: DejaVu Sans (also the generic sans-serif) and the
+/// Droid Sans Fallback subset as the generic serif, which the kanji's font list ends with.
 fn fonts() -> Arc<usvg::fontdb::Database> {
     static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
     DB.get_or_init(|| {
         let mut db = usvg::fontdb::Database::new();
-        db.load_system_fonts();
+        db.load_font_data(include_bytes!("data/fonts/DejaVuSans-ascii.ttf").to_vec());
+        db.load_font_data(include_bytes!("data/fonts/DroidSansFallback-shogi.ttf").to_vec());
+        assert_eq!(db.len(), 2, "the test fonts load");
+        db.set_sans_serif_family("DejaVu Sans");
+        db.set_serif_family("Droid Sans Fallback");
         Arc::new(db)
     })
     .clone()
@@ -194,11 +201,12 @@ type StartRow = (&'static str, &'static str, u8, u8, usize, (u32, u32));
 fn every_variant_start_renders_at_its_size_with_its_pieces() {
     // (name, start board, files, ranks, hand slots, size) with the size by hand:
     // width 12 + (50 + 12 if hands) + 60 * files + 28 + (12 + 50 if hands) + 12, height
-    // 40 + max(60 * ranks, 50 * (slots + 1)) + 30 + 12.
+    // 40 + max(60 * ranks, 50 * (slots + 1)) + 30 + 12, and 18 more for Kinzoku's caption
+    // on two lines (on 208 px between the margins; nothing_is_cut_off_in_any_variant).
     let table: [StartRow; 5] = [
         ("kyoto", "pgkst/5/5/5/TSKGP", 5, 5, 4, (476, 382)),
         ("micro", "kbgs/p3/4/3P/SGBK", 4, 5, 4, (416, 382)),
-        ("kinzoku", "cks/1i1/3/1I1/SKC", 3, 5, 0, (232, 382)),
+        ("kinzoku", "cks/1i1/3/1I1/SKC", 3, 5, 0, (232, 400)),
         ("minishogi", "rbsgk/4p/5/P4/KGSBR", 5, 5, 5, (476, 382)),
         ("dobutsu", "rkb/1p1/1P1/BKR", 3, 4, 3, (356, 322)),
     ];
@@ -315,7 +323,9 @@ fn arrows_for_a_move_and_a_drop() {
         h: 5,
         hands: true,
     };
-    // Kyoto start, 1e1d+: from (344, 310) to (344, 250).
+    // Kyoto start, 1e1d+: from (344, 310) to (344, 250); the arrow starts 15 px up from
+    // the origin's centre (y 295) and its tip stops 18 px short of the destination's
+    // (y 268); its head is 0.6 of those 27 px long (y 268 to 284.2).
     let pos = Position::<Kyoto>::start();
     let mv = parse_usi(&pos, "1e1d+").unwrap();
     let img = Image::render(&svg(&pos, None, Some(mv), SvgStyle::DEFAULT));
@@ -324,9 +334,13 @@ fn arrows_for_a_move_and_a_drop() {
     assert_eq!((from, to), ((344.0, 310.0), (344.0, 250.0)));
     assert!(img.is_green(344.0, 290.0), "{:?}", img.at(344.0, 290.0));
     assert!(
-        img.is_green(344.0, 255.0),
+        img.is_green(344.0, 272.0),
         "head: {:?}",
-        img.at(344.0, 255.0)
+        img.at(344.0, 272.0)
+    );
+    assert!(
+        !img.is_green(344.0, 262.0),
+        "the tip stops short of the centre"
     );
     // Beside the shaft (it is 9 px wide) the board and the pieces show as before.
     assert!(!img.is_green(344.0 + 12.0, 290.0));
@@ -357,27 +371,10 @@ fn arrows_for_a_move_and_a_drop() {
     );
 }
 
-/// Whether the fonts draw kanji: `歩` and `金` come out different (without a CJK font
-/// they are both nothing, or the same missing-glyph box).
-fn cjk_font_available() -> bool {
-    let one = |c: char| {
-        let text = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"40\">\
-             <rect width=\"40\" height=\"40\" fill=\"#fff\"/>\
-             <text x=\"20\" y=\"32\" font-size=\"30\" font-family=\"serif\" \
-             text-anchor=\"middle\">{c}</text></svg>"
-        );
-        Image::render(&text).pixmap.data().to_vec()
-    };
-    one('歩') != one('金')
-}
-
+/// Every piece of the start position has ink (its kanji) in the middle, and the empty
+/// squares none.
 #[test]
-fn kanji_are_drawn_where_a_cjk_font_exists() {
-    if !cjk_font_available() {
-        eprintln!("no CJK font on this machine: glyphs not checked (the shapes are)");
-        return;
-    }
+fn kanji_are_drawn() {
     let board = Board {
         w: 5,
         h: 5,
@@ -397,4 +394,379 @@ fn kanji_are_drawn_where_a_cjk_font_exists() {
             assert_eq!(ink, occupied, "{file}{rank}");
         }
     }
+}
+
+/// The test font has every piece's kanji of every variant: each renders with ink, and
+/// differently from a character the font lacks (which would be drawn as nothing).
+#[test]
+fn every_piece_kanji_is_in_the_test_font() {
+    let one = |c: char| {
+        let text = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"40\">\
+             <rect width=\"40\" height=\"40\" fill=\"#fff\"/>\
+             <text x=\"20\" y=\"32\" font-size=\"30\" font-family=\"serif\" \
+             text-anchor=\"middle\">{c}</text></svg>"
+        );
+        Image::render(&text)
+    };
+    for kind in VariantKind::ALL {
+        with_variant!(kind, V => {
+            for def in V::PIECES {
+                let img = one(def.kanji);
+                assert!(
+                    img.darkest(20.0, 20.0, 15.0) < 200,
+                    "{} {}: {} is not in tests/data/fonts/DroidSansFallback-shogi.ttf \
+                     (see the README there)",
+                    kind.name(),
+                    def.name,
+                    def.kanji
+                );
+            }
+        });
+    }
+}
+
+/// Whether a pixel is the kanji's ink (#111111), not the arrow's green nor a mix of them.
+fn is_ink((r, g, b): Rgb) -> bool {
+    r < 60 && g < 60 && b < 60
+}
+
+/// The pixels of the square of side `2 * half` around (x, y) that are ink.
+fn ink_in(img: &Image, (x, y): (f64, f64), half: f64) -> Vec<(u32, u32)> {
+    let (x0, y0) = ((x - half).round() as u32, (y - half).round() as u32);
+    let (x1, y1) = ((x + half).round() as u32, (y + half).round() as u32);
+    let mut out = Vec::new();
+    for yy in y0..=y1 {
+        for xx in x0..=x1 {
+            if is_ink(img.at(f64::from(xx), f64::from(yy))) {
+                out.push((xx, yy));
+            }
+        }
+    }
+    out
+}
+
+/// A one-square capture with an arrow: both pieces' kanji keep their ink (drawn over the
+/// arrow), and the arrow still shows between them with its head.
+#[test]
+fn a_one_square_arrow_leaves_both_kanji_readable() {
+    let board = Board {
+        w: 5,
+        h: 5,
+        hands: true,
+    };
+    // Black's pawn on 1d takes White's pawn on 1c (and turns into a rook, as every Kyoto
+    // move turns a piece over).
+    let game = parse_game::<Kyoto>("k4/5/4p/4P/K4 b - 1").unwrap();
+    let pos = *game.position();
+    let mv = parse_usi(&pos, "1d1c+").unwrap();
+    let plain = Image::render(&svg(&pos, None, None, SvgStyle::DEFAULT));
+    let img = Image::render(&svg(&pos, None, Some(mv), SvgStyle::DEFAULT));
+    img.png_size("kyoto_one_square_arrow");
+    let (from, to) = (board.centre(1, 3), board.centre(1, 2));
+    assert_eq!((from, to), ((344.0, 250.0), (344.0, 190.0)));
+    for (name, c) in [("origin", from), ("destination", to)] {
+        let glyph = ink_in(&plain, c, 18.0);
+        assert!(
+            glyph.len() > 40,
+            "{name}: the kanji has ink: {}",
+            glyph.len()
+        );
+        let kept = glyph
+            .iter()
+            .filter(|&&(x, y)| is_ink(img.at(f64::from(x), f64::from(y))))
+            .count();
+        assert!(
+            kept * 100 >= glyph.len() * 95,
+            "{name}: {kept} of {} ink pixels are still ink under the arrow",
+            glyph.len()
+        );
+    }
+    // The arrow between the pieces: green on the line between the squares (y 220) and
+    // a little either side of it, and wider than the shaft (the head) near y 225.
+    for y in [214.0, 220.0, 226.0] {
+        assert!(img.is_green(344.0, y), "{y}: {:?}", img.at(344.0, y));
+    }
+    // The head: its base 16.2 px behind the tip (0.6 of the 27 px arrow), 26 px wide there.
+    assert!(
+        img.is_green(344.0 + 7.0, 222.0),
+        "the head is wider than the shaft"
+    );
+    assert!(!img.is_green(344.0 + 7.0, 228.0), "the shaft is 9 px wide");
+    assert!(!plain.any_green());
+}
+
+/// A Micro drop of a gold/rook pair: the arrow starts at the hand entry, and that entry
+/// shows the face dropped (a rook for R*3c, the gold for G*3c).
+#[test]
+fn a_drop_arrow_starts_at_the_face_dropped() {
+    let board = Board {
+        w: 4,
+        h: 5,
+        hands: true,
+    };
+    let game = parse_game::<Micro>("k3/4/4/4/3K b G 1").unwrap();
+    let pos = *game.position();
+    let plain_svg = svg(&pos, None, None, SvgStyle::DEFAULT);
+    let plain = Image::render(&plain_svg);
+    // Black holds one kind: the entry above its mark. 3c: the second column, third row.
+    let hand = board.black_hand(1, 1);
+    let dest = board.centre(3, 2);
+    assert_eq!((hand, dest), ((379.0, 265.0), (164.0, 190.0)));
+    let plain_ink = ink_in(&plain, hand, 12.0);
+    assert!(plain_ink.len() > 20, "the hand piece has a kanji");
+    for (usi, kanji, same_as_plain) in [("G*3c", "金", true), ("R*3c", "飛", false)] {
+        let mv = parse_usi(&pos, usi).unwrap();
+        // The kanji is the dropped face's in the piece table, read independently here.
+        let def = Micro::PIECES
+            .iter()
+            .find(|d| d.letter == usi.chars().next().unwrap() && !d.promoted)
+            .unwrap();
+        assert_eq!(def.kanji.to_string(), kanji, "{usi}");
+        let picture = svg(&pos, None, Some(mv), SvgStyle::DEFAULT);
+        let doc = roxmltree::Document::parse(&picture).unwrap();
+        let line = doc
+            .descendants()
+            .find(|n| n.has_tag_name("line"))
+            .expect("an arrow");
+        let at = |n: roxmltree::Node, a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
+        let start = (at(line, "x1"), at(line, "y1"));
+        // The shaft starts a quarter of the hand cell (12.5 px) from the entry's centre,
+        // towards the destination.
+        let d = ((dest.0 - hand.0).powi(2) + (dest.1 - hand.1).powi(2)).sqrt();
+        let want = (
+            hand.0 + (dest.0 - hand.0) / d * 12.5,
+            hand.1 + (dest.1 - hand.1) / d * 12.5,
+        );
+        assert!(
+            (start.0 - want.0).abs() < 0.01 && (start.1 - want.1).abs() < 0.01,
+            "{usi}: {start:?} {want:?}"
+        );
+        // The kanji drawn at that hand entry is the dropped face's.
+        let glyph = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .find(|n| {
+                n.attribute("class").is_some_and(|c| c.starts_with("glyph"))
+                    && (at(*n, "x") - hand.0).abs() < 1.0
+                    && (at(*n, "y") - hand.1).abs() < 25.0
+            })
+            .expect("a kanji at the hand entry");
+        assert_eq!(glyph.text(), Some(kanji), "{usi}");
+        // And in pixels: the entry's ink is the plain picture's for the gold (face A,
+        // as SFEN writes the hand), another character's for the rook.
+        let img = Image::render(&picture);
+        img.png_size(&format!("micro_drop_{}", &usi[..1]));
+        assert_eq!(
+            ink_in(&img, hand, 12.0) == plain_ink,
+            same_as_plain,
+            "{usi}"
+        );
+        assert!(
+            img.is_green(hand.0 - 22.0, hand.1 - 9.0),
+            "{usi}: the shaft"
+        );
+    }
+}
+
+/// The numbers of an attribute (`points="1,2 3,4"` gives 1, 2, 3, 4).
+fn numbers(value: &str) -> Vec<f64> {
+    value
+        .split([',', ' '])
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap_or_else(|_| panic!("a number: {s}")))
+        .collect()
+}
+
+/// Every coordinate of every element of `picture` lies inside its view box, a margin of
+/// `margin` from the edge; returns (width, height).
+fn coordinates_inside(name: &str, picture: &str, margin: f64) -> (f64, f64) {
+    let doc = roxmltree::Document::parse(picture).unwrap();
+    let root = doc.root_element();
+    let view = numbers(root.attribute("viewBox").unwrap());
+    let (w, h) = (view[2], view[3]);
+    assert_eq!(numbers(root.attribute("width").unwrap()), [w], "{name}");
+    for n in doc.descendants().filter(|n| n.is_element()) {
+        if n == root || n.attribute("class") == Some("background") {
+            continue;
+        }
+        let attr = |a: &str| n.attribute(a).map(numbers).unwrap_or_default();
+        let mut xs = [attr("x"), attr("x1"), attr("x2")].concat();
+        let mut ys = [attr("y"), attr("y1"), attr("y2")].concat();
+        let pts = attr("points");
+        xs.extend(pts.iter().step_by(2));
+        ys.extend(pts.iter().skip(1).step_by(2));
+        if n.has_tag_name("rect") && !xs.is_empty() {
+            xs.push(xs[0] + attr("width")[0]);
+            ys.push(ys[0] + attr("height")[0]);
+        }
+        for &x in &xs {
+            assert!(x >= margin && x <= w - margin, "{name}: x {x} of {n:?}");
+        }
+        for &y in &ys {
+            assert!(y >= margin && y <= h - margin, "{name}: y {y} of {n:?}");
+        }
+    }
+    (w, h)
+}
+
+/// Renders `picture` and checks that nothing reaches its edge: the band of `band` px round
+/// it is background only. Returns the image.
+fn nothing_at_the_edge(name: &str, picture: &str, band: u32) -> Image {
+    let img = Image::render(picture);
+    let (w, h) = img.png_size(name);
+    for y in 0..h {
+        for x in 0..w {
+            if x < band || y < band || x >= w - band || y >= h - band {
+                assert!(
+                    img.is(f64::from(x), f64::from(y), WHITE),
+                    "{name}: ({x}, {y}) at the edge is {:?}",
+                    img.at(f64::from(x), f64::from(y))
+                );
+            }
+        }
+    }
+    img
+}
+
+/// The leftmost and rightmost columns with ink (darker than the board) in rows `y0..y1`.
+fn ink_columns(img: &Image, y0: u32, y1: u32) -> Option<(u32, u32)> {
+    let w = img.pixmap.width();
+    let dark = |x: u32| (y0..y1).any(|y| img.darkest(f64::from(x), f64::from(y), 0.0) < 300);
+    let left = (0..w).find(|&x| dark(x))?;
+    let right = (0..w).rev().find(|&x| dark(x))?;
+    Some((left, right))
+}
+
+/// The caption of `picture` as its lines, in order.
+fn caption_lines(picture: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(picture).unwrap();
+    let caption = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("caption"))
+        .expect("a caption");
+    caption
+        .children()
+        .filter(|n| n.has_tag_name("tspan"))
+        .map(|n| n.text().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// Every registered variant, at its start, with White to move at ply 9999, and with every
+/// piece in Black's hand or in White's: every coordinate is inside the picture, nothing is
+/// drawn in the outer 6 px, the caption's ink lies inside the 12 px margin, and the
+/// caption says all of its text (its lines joined).
+#[test]
+fn nothing_is_cut_off_in_any_variant() {
+    for kind in VariantKind::ALL {
+        with_variant!(kind, V => check_nothing_cut_off::<V>(kind.name()));
+    }
+    // The longest caption there is: a Kinzoku countdown, on the narrowest board.
+    let game = parse_game::<kshogi_rules_kinzoku::Kinzoku>("3/1k1/I2/1K1/3 w - 34 b2").unwrap();
+    let picture = svg(game.position(), None, None, SvgStyle::DEFAULT);
+    check_picture(
+        "kinzoku_countdown",
+        &picture,
+        "Kinzoku Shogi, ply 34, white to move, countdown: black must win within its next \
+         2 moves (b2)",
+    );
+}
+
+/// The positions of [`nothing_is_cut_off_in_any_variant`] for variant `V`.
+fn check_nothing_cut_off<V: Variant>(name: &str) {
+    let start = to_sfen(&Position::<V>::start());
+    let fields: Vec<&str> = start.split(' ').collect();
+    let late = format!("{} w {} 9999", fields[0], fields[2]);
+    let game = parse_game::<V>(&late).unwrap_or_else(|e| panic!("{late}: {e}"));
+    let mut cases = vec![(
+        format!("{name}_late"),
+        svg(game.position(), None, None, SvgStyle::DEFAULT),
+        format!("{}, ply 9999, white to move", V::DISPLAY_NAME),
+    )];
+    let picture = svg(&Position::<V>::start(), None, None, SvgStyle::DEFAULT);
+    let caption = format!("{}, ply 1, black to move", V::DISPLAY_NAME);
+    cases.push((format!("{name}_start"), picture, caption));
+    if V::tables().slots > 0 {
+        // Every piece but the kings in one hand: the board field with the kings alone,
+        // and each captured piece by its hand letter (face A, Black's upper case).
+        let pos = Position::<V>::start();
+        let g = V::GEOMETRY;
+        let mut board = String::new();
+        let mut held = String::new();
+        for rank in 0..g.height {
+            let mut empty = 0;
+            for file in (1..=g.width).rev() {
+                let piece = g.square(file, rank).and_then(|sq| pos.piece_at(sq));
+                match piece {
+                    Some(p) if V::PIECES[p.kind.index()].royal => {
+                        if empty > 0 {
+                            board.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        let c = V::PIECES[p.kind.index()].letter;
+                        board.push(if p.color == Color::Black {
+                            c
+                        } else {
+                            c.to_ascii_lowercase()
+                        });
+                    }
+                    Some(p) => {
+                        let slot = V::PIECES[p.kind.index()].hand_slot.unwrap();
+                        let face = V::tables().slot_faces[usize::from(slot)][0];
+                        held.push(V::PIECES[face.index()].letter);
+                        empty += 1;
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                board.push_str(&empty.to_string());
+            }
+            if rank + 1 < g.height {
+                board.push('/');
+            }
+        }
+        for (side, hand) in [
+            ("black", held.clone()),
+            ("white", held.to_ascii_lowercase()),
+        ] {
+            let sfen = format!("{board} b {hand} 1");
+            let game = parse_game::<V>(&sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+            let picture = svg(game.position(), None, None, SvgStyle::DEFAULT);
+            // Every kind the start position has off the kings is held, each twice or more
+            // (both sides' pieces), so the hand shows one entry per kind, with counts.
+            assert!(picture.contains("class=\"count\""), "{name}: {sfen}");
+            let caption = format!("{}, ply 1, black to move", V::DISPLAY_NAME);
+            cases.push((format!("{name}_{side}_hand_full"), picture, caption));
+        }
+    }
+    for (case, picture, caption) in cases {
+        check_picture(&case, &picture, &caption);
+    }
+}
+
+/// The checks of [`nothing_is_cut_off_in_any_variant`] on one picture.
+fn check_picture(case: &str, picture: &str, caption: &str) {
+    let (w, h) = coordinates_inside(case, picture, 6.0);
+    let img = nothing_at_the_edge(case, picture, 6);
+    let lines = caption_lines(picture);
+    assert_eq!(lines.join(" "), caption, "{case}");
+    // The caption's rows: from the caption row's top (20 px above the first baseline; 3 px
+    // further down, clear of the board's frame) to the picture's bottom margin.
+    let doc = roxmltree::Document::parse(picture).unwrap();
+    let first_y: f64 = doc
+        .descendants()
+        .find(|n| n.has_tag_name("tspan"))
+        .and_then(|n| n.attribute("y"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let top = (first_y - 17.0) as u32;
+    let bottom = (h - 12.0) as u32;
+    let (left, right) = ink_columns(&img, top, bottom)
+        .unwrap_or_else(|| panic!("{case}: the caption has no ink (is the test font loaded?)"));
+    assert!(
+        f64::from(left) >= 12.0 - 1.0 && f64::from(right) <= w - 12.0 + 1.0,
+        "{case}: the caption's ink spans x {left}..{right} of {w}: {lines:?}"
+    );
 }
