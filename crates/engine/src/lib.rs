@@ -58,6 +58,8 @@
 //! * **Mate solver** ([`mate`]): df-pn with a bounded (pn, dn) table over checks and moves
 //!   that win at once; a proof is then shortened by an exact iterative-deepening search over
 //!   the same moves, so the reported distance is the shortest mate by such moves.
+//! * **Win/draw/loss model** ([`wdl`]): the chances of each result that a score stands for,
+//!   one [`WdlModel`] per variant (given by the registry, fitted by the tuner).
 //! * **No allocation per node**: move lists of every ply live in one buffer allocated with
 //!   the engine, the principal variation in a triangular array; only the root allocates.
 //!
@@ -75,8 +77,10 @@ mod ordering;
 mod search;
 mod see;
 mod tt;
+pub mod wdl;
 
 pub use eval::EvalBreakdown;
+pub use wdl::{Wdl, WdlModel};
 
 /// A score from the side to move's point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

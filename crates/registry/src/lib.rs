@@ -34,7 +34,7 @@
 
 use kshogi_core::{Variant, VariantInfo};
 use kshogi_engine::eval::Linear;
-use kshogi_engine::Engine;
+use kshogi_engine::{Engine, WdlModel};
 use kshogi_notation::kif::KifError;
 use kshogi_notation::{board_shape, parse_game, SfenError};
 
@@ -43,6 +43,11 @@ pub trait Registered: Variant {
     /// The evaluation of this variant: an [`Evaluator`](kshogi_engine::Evaluator) in the
     /// linear form that the evaluation tuner (`kshogi-tune`) fits.
     type Eval: Linear<Self>;
+    /// The variant's win/draw/loss model for its evaluator's scores: the one model that
+    /// `UCI_ShowWDL`, game review and the tuner share. Fitted by the tuner to self-play
+    /// results and written in the registry line as `wdl(scale, draw_margin)`;
+    /// [`WdlModel::DEFAULT`] for a variant whose line has none.
+    const WDL: WdlModel;
 }
 
 /// The search engine of a registered variant, with the variant's evaluator.
@@ -53,7 +58,7 @@ pub type EngineFor<V> = Engine<V, <V as Registered>::Eval>;
 ///
 /// The first token is `$`, passed through so that the macro can define a macro.
 macro_rules! registry {
-    ($d:tt $( $(#[doc = $doc:literal])* $id:ident => $ty:ty, $eval:ty $(, index $ix:ty)?; )*) => {
+    ($d:tt $( $(#[doc = $doc:literal])* $id:ident => $ty:ty, $eval:ty $(, index $ix:ty)? $(, wdl($scale:literal, $margin:literal))?; )*) => {
         /// A registered variant, chosen at run time. [`with_variant!`] turns it into the
         /// variant's type.
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,7 +80,10 @@ macro_rules! registry {
             pub const ALL: &'static [VariantKind] = &[ $( VariantKind::$id, )* ];
         }
 
-        $( impl Registered for $ty { type Eval = $eval; } )*
+        $( impl Registered for $ty {
+            type Eval = $eval;
+            const WDL: WdlModel = __wdl_or_default!($($scale, $margin)?);
+        } )*
 
         impl VariantKind {
             /// The variants the solver has an index for (`kshogi solve` builds their
@@ -111,6 +119,16 @@ macro_rules! registry {
                 }
             };
         }
+    };
+}
+
+/// The model of a registry line: its `wdl(scale, margin)`, or [`WdlModel::DEFAULT`].
+macro_rules! __wdl_or_default {
+    () => {
+        WdlModel::DEFAULT
+    };
+    ($scale:literal, $margin:literal) => {
+        WdlModel::new($scale, $margin)
     };
 }
 
@@ -171,6 +189,11 @@ impl VariantKind {
     /// The name for people (`Kyoto Shogi`).
     pub fn display_name(self) -> &'static str {
         self.info().display_name
+    }
+
+    /// The variant's win/draw/loss model ([`Registered::WDL`]).
+    pub fn wdl(self) -> WdlModel {
+        with_variant!(self, V => <V as Registered>::WDL)
     }
 
     /// Board (width, height).
@@ -293,6 +316,18 @@ pub fn kif_variant(text: &str) -> Result<VariantKind, KifError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_variant_has_a_usable_win_draw_loss_model() {
+        for &kind in VariantKind::ALL {
+            let m = kind.wdl();
+            assert!(m.is_valid(), "{kind}: {m:?}");
+            assert_eq!(m, with_variant!(kind, V => <V as Registered>::WDL));
+            // A lead of a rook's worth of material must be better than even in every variant.
+            let e = m.expected_score(kshogi_engine::Score::Cp(500));
+            assert!(e > 0.6 && e < 1.0, "{kind}: {e}");
+        }
+    }
 
     #[test]
     fn names_and_aliases() {

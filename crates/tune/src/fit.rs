@@ -9,6 +9,7 @@
 
 use crate::data::Sample;
 use kshogi_engine::eval::N_WEIGHTS;
+use kshogi_engine::WdlModel;
 
 /// The logistic function.
 #[inline]
@@ -210,6 +211,82 @@ pub fn fit(p: &Problem, w0: &[f64; N_WEIGHTS], k: f64, cfg: &FitConfig) -> ([f64
     (w, loss)
 }
 
+/// The evaluation of a sample from Black's view with the weights `w`: the offset plus the
+/// weighted features.
+pub fn sample_eval(s: &Sample, w: &[f64; N_WEIGHTS]) -> f64 {
+    f64::from(s.offset)
+        + s.features
+            .iter()
+            .zip(w)
+            .map(|(&x, &wj)| f64::from(x) * wj)
+            .sum::<f64>()
+}
+
+/// The mean negative log-likelihood of results under a win/draw/loss model, for points
+/// `(evaluation from Black's view, Black's result 1, 1/2 or 0)`. Probabilities are kept
+/// above `1e-12` so that one impossible result costs much but finitely.
+pub fn wdl_nll(points: &[(f64, f64)], model: &WdlModel) -> f64 {
+    let mut sum = 0.0;
+    for &(x, r) in points {
+        let [w, d, l] = model.probabilities(x);
+        let p = if r > 0.75 {
+            w
+        } else if r < 0.25 {
+            l
+        } else {
+            d
+        };
+        sum -= p.max(1e-12).ln();
+    }
+    sum / points.len().max(1) as f64
+}
+
+/// Minimises `f` on `[a, b]` by golden-section search (`f` unimodal there); returns the
+/// argument.
+fn golden(mut a: f64, mut b: f64, steps: u32, f: impl Fn(f64) -> f64) -> f64 {
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    let mut c = b - phi * (b - a);
+    let mut d = a + phi * (b - a);
+    let (mut fc, mut fd) = (f(c), f(d));
+    for _ in 0..steps {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - phi * (b - a);
+            fc = f(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + phi * (b - a);
+            fd = f(d);
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// The win/draw/loss model (`kshogi_engine::WdlModel`) that fits the points best by maximum
+/// likelihood: points are `(evaluation from Black's view, Black's result 1, 1/2 or 0)`.
+///
+/// The scale is searched on a log scale in `[10, 10000]` centipawns, the draw margin in
+/// `[0, 3000]`: for each margin the best scale (golden-section search), and the margin by a
+/// golden-section search over those minima. Without draws the margin goes to zero. The
+/// parameters are rounded to whole centipawns, as the registry records them.
+pub fn fit_wdl(points: &[(f64, f64)]) -> WdlModel {
+    let best_scale = |margin: f64| {
+        golden(10f64.ln(), 10000f64.ln(), 40, |ls| {
+            wdl_nll(points, &WdlModel::new(ls.exp(), margin))
+        })
+        .exp()
+    };
+    let margin = golden(0.0, 3000.0, 36, |m| {
+        wdl_nll(points, &WdlModel::new(best_scale(m), m))
+    });
+    let scale = best_scale(margin);
+    WdlModel::new(scale.round().max(1.0), margin.round().max(0.0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,5 +435,34 @@ mod tests {
         }
         assert_eq!(p.support()[USED[1]], 0);
         assert!(p.support()[USED[0]] > 1000);
+    }
+
+    #[test]
+    fn the_wdl_fit_recovers_the_model_that_drew_the_results() {
+        // Results drawn at random from a known model: the fit must find its parameters.
+        let truth = WdlModel::new(150.0, 80.0);
+        let mut rng = Rng::new(5, 1);
+        let points: Vec<(f64, f64)> = (0..20_000)
+            .map(|_| {
+                let x = rng.below(1201) as f64 - 600.0;
+                let [w, d, _] = truth.probabilities(x);
+                let u = rng.unit();
+                let r = if u < w {
+                    1.0
+                } else if u < w + d {
+                    0.5
+                } else {
+                    0.0
+                };
+                (x, r)
+            })
+            .collect();
+        let fitted = fit_wdl(&points);
+        assert!((fitted.scale - 150.0).abs() < 10.0, "{fitted:?}");
+        assert!((fitted.draw_margin - 80.0).abs() < 10.0, "{fitted:?}");
+        assert!(wdl_nll(&points, &fitted) <= wdl_nll(&points, &WdlModel::new(200.0, 0.0)));
+        // Without a draw among the results, the margin goes to zero.
+        let decisive: Vec<(f64, f64)> = points.iter().filter(|p| p.1 != 0.5).copied().collect();
+        assert!(fit_wdl(&decisive).draw_margin <= 2.0);
     }
 }

@@ -27,6 +27,7 @@ use kshogi_engine::eval::{
     EvalParams, Linear, N_WEIGHTS, W_HAND_THREAT, W_HANGING, W_MOBILITY, W_SAFE_CHECK,
     W_ZONE_ATTACK, W_ZONE_DEFEND,
 };
+use kshogi_engine::WdlModel;
 use kshogi_registry::Registered;
 use std::fmt::Write as _;
 
@@ -53,6 +54,10 @@ pub struct Report {
     pub samples: (usize, usize),
     /// The fitted scale: predicted score `sigmoid(K * centipawns)`.
     pub k: f64,
+    /// The win/draw/loss model fitted to every sample's result with the weights before the
+    /// fit (the evaluation that played the games) and with the fitted weights: the
+    /// `wdl(scale, margin)` of the variant's registry line ([`kshogi_engine::WdlModel`]).
+    pub wdl: (WdlModel, WdlModel),
     /// Mean squared error on the fitted samples, before and after.
     pub train_loss: (f64, f64),
     /// Mean squared error on the held-out games, before and after.
@@ -145,6 +150,15 @@ pub fn tune_games<V: Registered>(
         results[i] += 1;
     }
     let plies: usize = games.iter().map(|g| g.plies).sum();
+    let wdl_with = |w: &[f64; N_WEIGHTS]| {
+        let points: Vec<(f64, f64)> = games
+            .iter()
+            .flat_map(|g| g.samples.iter())
+            .map(|s| (fit::sample_eval(s, w), s.result))
+            .collect();
+        fit::fit_wdl(&points)
+    };
+    let wdl = (wdl_with(&w0), wdl_with(&rounded.map(f64::from)));
     Report {
         variant: V::NAME,
         gen: gen.clone(),
@@ -153,6 +167,7 @@ pub fn tune_games<V: Registered>(
         mean_plies: plies as f64 / games.len().max(1) as f64,
         samples: (train.len(), test.len()),
         k,
+        wdl,
         train_loss: (train.mse(&w0, k), train_after),
         held_out_loss: (test.mse(&w0, k), test.mse(&rounded.map(f64::from), k)),
         before,
@@ -230,6 +245,7 @@ pub fn summary(r: &Report) -> String {
          results: {} Black wins, {} draws, {} White wins; {:.1} plies on average\n\
          samples: {} fitted, {} held out (every {}th game)\n\
          K = {:.6} (score = 1 / (1 + exp(-K * centipawns)))\n\
+         win/draw/loss model: wdl({:.1}, {:.1}) with the weights before, wdl({:.1}, {:.1}) with the fitted ones\n\
          loss (mean squared error): fitted {:.6} -> {:.6}, held out {:.6} -> {:.6}\n",
         r.variant,
         g.games,
@@ -245,6 +261,10 @@ pub fn summary(r: &Report) -> String {
         r.samples.1,
         HOLD_OUT_EVERY,
         r.k,
+        r.wdl.0.scale,
+        r.wdl.0.draw_margin,
+        r.wdl.1.scale,
+        r.wdl.1.draw_margin,
         r.train_loss.0,
         r.train_loss.1,
         r.held_out_loss.0,
