@@ -4,9 +4,9 @@
 //! # What a move costs
 //!
 //! Each position is given an expected score for its side to move, a number in `[0, 1]`
-//! (a win counts 1, a draw ½): the model the caller passes maps the evaluation of the best
-//! line to it (the variant's win/draw/loss model, fitted to self-play results; a forced win
-//! is 1, a forced loss 0, a database draw ½). The **loss** of move `k` is the mover's expected
+//! (a win counts 1, a draw ½): the [`WdlModel`] the caller passes (the variant's, from the
+//! registry, fitted to self-play results) maps the evaluation of the best line to it; a
+//! forced win is 1, a forced loss 0, a database draw ½. The **loss** of move `k` is the mover's expected
 //! score before it (best play) minus the mover's expected score after it (the evaluation of
 //! the next position, from the mover's side), never below 0; the best move itself (the first
 //! move of the best line) loses nothing by definition, so that two searches of different
@@ -50,7 +50,7 @@
 
 use crate::{outcome_value, value_score, Analysis, Analyzer, DatabaseUse, PerfectPlay, Request};
 use kshogi_core::{Color, Game, Move, Variant};
-use kshogi_engine::{Evaluator, Score};
+use kshogi_engine::{Evaluator, Score, WdlModel};
 use kshogi_solver::db::DbError;
 use kshogi_solver::value::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -316,7 +316,7 @@ fn class(v: Value) -> i32 {
 
 /// Reviews `game` (see the module documentation): analyses every position with `analyzer`
 /// and `req`, from the end back to the start, using `db` where it covers a position, turns
-/// evaluations into expected scores with `expected` (the variant's win/draw/loss model) and
+/// evaluations into expected scores with `model` (the variant's win/draw/loss model) and
 /// judges every move by `thresholds`. `stop` ends the review early: the position being
 /// analysed is dropped and the review holds what was finished (`interrupted` is set).
 /// `progress` is called after each position. A damaged database is an error.
@@ -326,7 +326,7 @@ pub fn review<V: Variant, E: Evaluator<V>>(
     game: &Game<V>,
     req: &Request,
     db: Option<&dyn PerfectPlay<V>>,
-    expected: &dyn Fn(Score) -> f64,
+    model: &WdlModel,
     thresholds: &Thresholds,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
@@ -361,7 +361,7 @@ pub fn review<V: Variant, E: Evaluator<V>>(
                     Some(v) => Some(value_score(v)),
                     None => analysis.lines.first().map(|l| l.line.score),
                 };
-                (s, s.map(expected))
+                (s, s.map(|s| model.expected_score(s)))
             }
         };
         positions[i] = Some(PositionReview {
@@ -387,7 +387,7 @@ pub fn review<V: Variant, E: Evaluator<V>>(
             played,
             positions[i].as_ref(),
             positions[i + 1].as_ref(),
-            expected,
+            model,
             thresholds,
         ));
         mover = !mover;
@@ -407,7 +407,7 @@ fn judge_ply(
     played: Move,
     before: Option<&PositionReview>,
     after: Option<&PositionReview>,
-    expected: &dyn Fn(Score) -> f64,
+    model: &WdlModel,
     thresholds: &Thresholds,
 ) -> Option<PlyReview> {
     let (before, after) = (before?, after?);
@@ -420,8 +420,8 @@ fn judge_ply(
         .map(|l| l.line.pv.clone())
         .unwrap_or_default();
     let best = before.analysis.best;
-    let expected_before = expected(before_score);
-    let expected_after = expected(after_score);
+    let expected_before = model.expected_score(before_score);
+    let expected_after = model.expected_score(after_score);
     let exact = match (before.exact, after.exact) {
         (Some(b), Some(a)) => Some((b, a.back())),
         _ => None,
@@ -467,16 +467,6 @@ mod tests {
     use kshogi_registry::Registered;
     use kshogi_solver::{solve, DobutsuIndex, KinzokuIndex};
 
-    /// A stand-in model for the tests of the mechanism: a logistic curve of the centipawns
-    /// (200 cp is 73%), a win 1 and a loss 0.
-    fn model(s: Score) -> f64 {
-        match s {
-            Score::Cp(cp) => 1.0 / (1.0 + (-f64::from(cp) / 200.0).exp()),
-            Score::Mate(n) if n > 0 => 1.0,
-            Score::Mate(_) => 0.0,
-        }
-    }
-
     fn depth(d: u32) -> Request {
         Request {
             limits: Limits {
@@ -502,7 +492,7 @@ mod tests {
             game,
             &depth(d),
             db,
-            &model,
+            &V::WDL,
             &Thresholds::DEFAULT,
             &stop,
             &mut |p| seen.push(p),
@@ -658,7 +648,7 @@ mod tests {
             &game,
             &depth(3),
             None,
-            &model,
+            &Kyoto::WDL,
             &Thresholds::DEFAULT,
             &stop,
             &mut |_| {

@@ -347,7 +347,7 @@ fn review_one<V: Registered>(
         &game,
         &req,
         db,
-        &|s: Score| expected_score::<V>(s),
+        &V::WDL,
         &Thresholds::DEFAULT,
         stop,
         &mut progress,
@@ -396,11 +396,6 @@ fn kif_error(input: &Input, e: kshogi_notation::kif::KifError) -> CliError {
         path: input.label.clone(),
         message: e.to_string(),
     }
-}
-
-/// The variant's expected score for the side to move (its win/draw/loss model).
-fn expected_score<V: Registered>(s: Score) -> f64 {
-    V::WDL.expected_score(s)
 }
 
 /// The limits in words, for the text output.
