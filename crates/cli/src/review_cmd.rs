@@ -17,7 +17,7 @@ use crate::variant_select;
 use clap::Args;
 use kshogi_analysis::review::{self, Judgement, PlyReview, Review, SideSummary, Thresholds};
 use kshogi_analysis::{Analyzer, Request};
-use kshogi_core::{Color, Game, Move, Position, Square, Variant};
+use kshogi_core::{Color, Game, Move, Position, Square};
 use kshogi_engine::{Limits, Score};
 use kshogi_notation::kif::{
     annotate_move, decode_kif, kif_move_text, parse_kif_among, to_kif, KifEval, KifRecord,
