@@ -546,7 +546,9 @@ mod tests {
         let mut a = Analyzer::<V, V::Eval>::new(1);
         let stop = AtomicBool::new(false);
         for _ in 0..max {
-            let r = a.analyse(&g, &depth(1), Some(db), &stop, &mut |_, _| {}).unwrap();
+            let r = a
+                .analyse(&g, &depth(1), Some(db), &stop, &mut |_, _| {})
+                .unwrap();
             match r.best {
                 Some(m) => g.play(m).unwrap(),
                 None => break,
@@ -633,7 +635,9 @@ mod tests {
         let e = r.black_expected(Color::Black);
         assert_eq!(e.len(), 3);
         assert!(e[0].unwrap() > e[1].unwrap() + 0.15, "{e:?}");
-        let pos = *parse_game::<Kyoto>("3k1/5/5/5/2K1R b - 1").unwrap().position();
+        let pos = *parse_game::<Kyoto>("3k1/5/5/5/2K1R b - 1")
+            .unwrap()
+            .position();
         assert!(parse_usi(&pos, "1e1b+").is_ok());
     }
 
@@ -677,7 +681,11 @@ mod tests {
         // lichess's curve: 100 at no loss (103.1668 - 3.1669 = 99.9999, clamped), about
         // 103.1668 * e^-0.6531 - 3.1669 = 50.5 at 15 points, 0 for a whole game thrown away.
         assert!((move_accuracy(0.0) - 100.0).abs() < 1e-3);
-        assert!((move_accuracy(0.15) - 50.54).abs() < 0.05, "{}", move_accuracy(0.15));
+        assert!(
+            (move_accuracy(0.15) - 50.54).abs() < 0.05,
+            "{}",
+            move_accuracy(0.15)
+        );
         assert_eq!(move_accuracy(1.0), 0.0);
     }
 

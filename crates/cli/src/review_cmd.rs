@@ -133,6 +133,9 @@ pub struct ReviewArgs {
     pub inputs: Vec<String>,
 }
 
+/// How the text output names a game given as a POSITION argument.
+const POSITION_LABEL: &str = "the POSITION";
+
 /// One game to review, read but not yet replayed.
 struct Input {
     /// As the user named it (for messages).
@@ -177,7 +180,7 @@ fn read_input(arg: &str) -> Result<Input, CliError> {
             });
         }
         return Ok(Input {
-            label: format!("`{arg}`"),
+            label: POSITION_LABEL.into(),
             stem: "game".into(),
             text: arg.to_string(),
             kif: false,
@@ -333,14 +336,7 @@ fn review_one<V: Registered>(
     let started = Instant::now();
     let key = input.stem.clone();
     let mut progress = |p: review::Progress| {
-        reporter.update(
-            &key,
-            false,
-            p.done as u64,
-            p.total as u64,
-            "positions",
-            "",
-        );
+        reporter.update(&key, false, p.done as u64, p.total as u64, "positions", "");
     };
     let result = review::review(
         &mut analyzer,
@@ -372,7 +368,11 @@ fn review_one<V: Registered>(
     };
     if let Some(dir) = &args.out {
         let [kif_path, json_path, svg_path] = out_paths(dir, &input.stem);
-        write_new(&kif_path, report.annotated_kif(record).as_bytes(), args.force)?;
+        write_new(
+            &kif_path,
+            report.annotated_kif(record).as_bytes(),
+            args.force,
+        )?;
         write_new(&json_path, json.as_bytes(), args.force)?;
         write_new(&svg_path, report.graph().as_bytes(), args.force)?;
         if args.diagrams {
@@ -571,7 +571,11 @@ impl<V: Registered> Report<'_, V> {
     /// The `--json` output: one object on one line.
     fn to_json(&self) -> Result<String, CliError> {
         let g = GameJson {
-            input: self.input.label.trim_matches('`'),
+            input: if self.input.label == POSITION_LABEL {
+                &self.input.text
+            } else {
+                self.input.label.trim_matches('`')
+            },
             variant: V::NAME,
             start: to_sfen_in(self.game.start(), self.dialect),
             moves: self.game.moves().len(),
@@ -654,8 +658,8 @@ impl<V: Registered> Report<'_, V> {
             let s = self.review.summary(side);
             let _ = writeln!(
                 out,
-                "{}: {} moves, {} inaccuracies, {} mistakes, {} blunders, average loss {:.1} \
-                 points, accuracy {:.1}",
+                "{}: {} moves; inaccuracies {}, mistakes {}, blunders {}; average loss {:.1} \
+                 points; accuracy {:.1}",
                 side_word(side),
                 s.moves,
                 s.count(Judgement::Inaccuracy),
@@ -715,13 +719,15 @@ impl<V: Registered> Report<'_, V> {
                 })
             })
             .collect();
-        let name = self.input.label.trim_matches('`');
+        let name = if self.input.label == POSITION_LABEL {
+            "game"
+        } else {
+            self.input.label.trim_matches('`')
+        };
         eval_graph_svg(&EvalGraph {
             title: format!("{} ({}): expected score for Black", name, V::DISPLAY_NAME),
             first_move: u64::from(self.game.start().ply()) - 1,
-            points: self
-                .review
-                .black_expected(self.game.start().side_to_move()),
+            points: self.review.black_expected(self.game.start().side_to_move()),
             marks,
         })
     }

@@ -70,8 +70,14 @@ fn a_hung_piece_is_a_blunder() {
     assert_eq!(v["summary"]["black"]["blunders"], 1);
     assert_eq!(v["summary"]["white"]["moves"], 1);
     let text = ok(&["review", "--depth", "6", HUNG]);
-    assert!(text.contains("move 1 (black) 1e1b+ １二飛成(15): blunder"), "{text}");
-    assert!(text.contains("\nblack: 1 moves, 0 inaccuracies, 0 mistakes, 1 blunders"), "{text}");
+    assert!(
+        text.contains("move 1 (black) 1e1b+ １二飛成(15): blunder"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nblack: 1 moves; inaccuracies 0, mistakes 0, blunders 1; average loss "),
+        "{text}"
+    );
 }
 
 /// The Kinzoku database of every position with at most one piece besides the kings, built
@@ -93,7 +99,13 @@ fn kinzoku_a_win_thrown_away_is_an_exact_blunder() {
     // (the crate's tests). 2c1b puts the soldier next to the White king, out of reach of
     // Black's king (two files away): the king takes it and only the kings are left.
     let v = json(&ok(&[
-        "review", "--json", "--depth", "2", "--db", db, "2k/3/K+I1/3/3 b - 1 moves 2c1b",
+        "review",
+        "--json",
+        "--depth",
+        "2",
+        "--db",
+        db,
+        "2k/3/K+I1/3/3 b - 1 moves 2c1b",
     ]));
     assert_eq!(v["database"], db);
     let p = &v["plies"][0];
@@ -105,7 +117,13 @@ fn kinzoku_a_win_thrown_away_is_an_exact_blunder() {
     assert_eq!(p["source"], "database");
     // The mate itself: the best move, not judged.
     let v = json(&ok(&[
-        "review", "--json", "--depth", "2", "--db", db, "2k/3/K+I1/3/3 b - 1 moves 2c2b",
+        "review",
+        "--json",
+        "--depth",
+        "2",
+        "--db",
+        db,
+        "2k/3/K+I1/3/3 b - 1 moves 2c2b",
     ]));
     assert!(v["plies"][0]["judgement"].is_null(), "{v}");
     assert_eq!(v["summary"]["black"]["accuracy"], 100.0);
@@ -138,7 +156,11 @@ fn out_writes_an_annotated_kif_json_and_a_graph_and_never_overwrites() {
         .expect("move 1 is there");
     assert!(after_move_1.starts_with("*("), "{annotated}");
     assert!(
-        after_move_1.lines().next().unwrap().contains(") Blunder. Best move was "),
+        after_move_1
+            .lines()
+            .next()
+            .unwrap()
+            .contains(") Blunder. Best move was "),
         "{annotated}"
     );
     let annotated_path = dir.join("hung.review.kif");
@@ -150,8 +172,13 @@ fn out_writes_an_annotated_kif_json_and_a_graph_and_never_overwrites() {
     // The graph: 760 x 340, three points (start and two moves) from x 70 to 740, one red
     // mark on the point after move 1 (the middle), outlined in black (Black's move).
     let svg = read("hung.review.svg");
-    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"340\""));
-    let curve: Vec<&str> = svg.lines().filter(|l| l.contains("class=\"curve\"")).collect();
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"340\"")
+    );
+    let curve: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.contains("class=\"curve\""))
+        .collect();
     assert_eq!(curve.len(), 1);
     let points: Vec<(f64, f64)> = attr(curve[0], "points")
         .split(' ')
@@ -161,10 +188,19 @@ fn out_writes_an_annotated_kif_json_and_a_graph_and_never_overwrites() {
         })
         .collect();
     assert_eq!(points.len(), 3);
-    assert_eq!((points[0].0, points[1].0, points[2].0), (70.0, 405.0, 740.0));
+    assert_eq!(
+        (points[0].0, points[1].0, points[2].0),
+        (70.0, 405.0, 740.0)
+    );
     // Black is better at the start (above 50%, y 153), worse after the rook is lost.
-    assert!(points[0].1 < 153.0 && points[1].1 > points[0].1, "{points:?}");
-    let marks: Vec<&str> = svg.lines().filter(|l| l.contains("class=\"mark ")).collect();
+    assert!(
+        points[0].1 < 153.0 && points[1].1 > points[0].1,
+        "{points:?}"
+    );
+    let marks: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.contains("class=\"mark "))
+        .collect();
     assert_eq!(marks.len(), 1);
     assert!(marks[0].contains("class=\"mark blunder\""));
     assert_eq!(attr(marks[0], "data-move"), "1");
@@ -202,7 +238,14 @@ fn bad_records_name_the_line_and_column() {
     assert!(e.contains("--variant"), "{e}");
     let out = dir.join("not-a-dir");
     std::fs::write(&out, "x").unwrap();
-    let e = bad(&["review", "--out", out.to_str().unwrap(), "--variant", "kyoto", "startpos"]);
+    let e = bad(&[
+        "review",
+        "--out",
+        out.to_str().unwrap(),
+        "--variant",
+        "kyoto",
+        "startpos",
+    ]);
     assert!(e.contains("not a directory"), "{e}");
     let _ = std::fs::remove_dir_all(Path::new(&dir));
 }

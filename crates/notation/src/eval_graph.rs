@@ -219,12 +219,7 @@ pub fn eval_graph_svg(graph: &EvalGraph) -> String {
     for run in &runs {
         let mut pts = String::new();
         let (first, last) = (run[0].0, run[run.len() - 1].0);
-        let _ = write!(
-            pts,
-            "{},{}",
-            num(graph_x(first, n)),
-            num(PLOT_BOTTOM)
-        );
+        let _ = write!(pts, "{},{}", num(graph_x(first, n)), num(PLOT_BOTTOM));
         for &(i, y) in run {
             let _ = write!(pts, " {},{}", num(graph_x(i, n)), num(y));
         }
@@ -417,8 +412,12 @@ mod tests {
             }],
         };
         let svg = eval_graph_svg(&graph);
-        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"340\""));
-        assert!(svg.contains("<title>Kyoto &lt;test&gt; &amp; co</title>"), "{svg}");
+        assert!(svg
+            .starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"340\""));
+        assert!(
+            svg.contains("<title>Kyoto &lt;test&gt; &amp; co</title>"),
+            "{svg}"
+        );
         let curve = elements(&svg, "polyline", "class=\"curve\"");
         assert_eq!(curve.len(), 1);
         // x runs from 70 to 740 in three equal steps of 223.33; y from 262 (0%) to 44 (100%),
@@ -431,7 +430,10 @@ mod tests {
         assert_eq!(marks.len(), 1);
         assert!(marks[0].contains("class=\"mark blunder\""));
         assert_eq!(attr(marks[0], "data-move"), "2");
-        assert_eq!((attr(marks[0], "cx"), attr(marks[0], "cy")), ("516.67", "240.2"));
+        assert_eq!(
+            (attr(marks[0], "cx"), attr(marks[0], "cy")),
+            ("516.67", "240.2")
+        );
         assert_eq!(attr(marks[0], "stroke"), "#ffffff");
         // y labels 0% .. 100%, x labels every move (3 moves).
         assert_eq!(elements(&svg, "text", "class=\"y-label\"").len(), 5);

@@ -37,8 +37,8 @@ pub mod serde_support;
 
 pub use diagram::{diagram, game_diagram, DiagramStyle};
 pub use eval_graph::{
-    eval_graph_svg, graph_x, graph_y, EvalGraph, GraphMark, GraphMarkKind, GRAPH_HEIGHT, GRAPH_WIDTH,
-    MARK_RADIUS, PLOT_BOTTOM, PLOT_LEFT, PLOT_RIGHT, PLOT_TOP,
+    eval_graph_svg, graph_x, graph_y, EvalGraph, GraphMark, GraphMarkKind, GRAPH_HEIGHT,
+    GRAPH_WIDTH, MARK_RADIUS, PLOT_BOTTOM, PLOT_LEFT, PLOT_RIGHT, PLOT_TOP,
 };
 pub use illegal::{describe_illegal, Wording};
 pub use position_arg::{parse_game, PositionArgError};
