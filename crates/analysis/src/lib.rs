@@ -24,6 +24,7 @@
 //! goes to the caller's callback, text is the front ends' job.
 
 pub mod database;
+pub mod review;
 
 pub use database::{Databases, PerfectPlay};
 pub use kshogi_solver::value::Value;

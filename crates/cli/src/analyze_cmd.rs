@@ -137,7 +137,7 @@ pub struct AnalyzeArgs {
 }
 
 /// Reads `--time`: a positive number of seconds, at most a week.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text
         .trim()
         .parse()

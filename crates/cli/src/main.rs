@@ -3,7 +3,8 @@
 //! The `kshogi` command line for the small shogi variants of kshogi (every variant of the
 //! registry, `kshogi variants`): `kshogi perft` counts the leaves of the legal-move tree, `kshogi moves`
 //! lists the legal moves of a position, `kshogi show` draws it, `kshogi convert` reads and
-//! writes KIF, `kshogi analyze` searches it and `kshogi usi` is a USI engine. Its interface
+//! writes KIF, `kshogi analyze` searches it, `kshogi review` judges every move of a game and
+//! `kshogi usi` is a USI engine. Its interface
 //! is stable: scripts rely on it. (`kshogi selfplay`, hidden from the help, plays engine
 //! matches for `cargo xtask match`.)
 //!
@@ -44,6 +45,7 @@ mod perft_engine;
 mod perft_report;
 mod perft_suite_cmd;
 mod progress;
+mod review_cmd;
 mod selfplay_cmd;
 mod show_cmd;
 mod solve_cmd;
@@ -181,6 +183,15 @@ enum Command {
         after_long_help = format!("{}\n\n{}\n\n{EXIT_HELP}", position_help(), analyze_cmd::ANALYZE_HELP)
     )]
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// Review games: every move judged, with a summary, an annotated KIF and a graph.
+    #[command(
+        long_about = "Review recorded games: analyse every position, judge every move by the \
+                      expected score it lost\n(inaccuracy, mistake, blunder; exactly from a \
+                      perfect-play database), and print a summary per side;\nwith --out, \
+                      write an annotated KIF record, JSON and an SVG evaluation graph.",
+        after_long_help = format!("{}\n\n{}\n\n{EXIT_HELP}", position_help(), review_cmd::REVIEW_HELP)
+    )]
+    Review(review_cmd::ReviewArgs),
     /// Solve a small variant: build (or --verify) the database of every position.
     #[command(
         long_about = "Solve a small variant by retrograde analysis: build the database of the \
@@ -510,6 +521,7 @@ fn main() -> ExitCode {
         Command::Show(args) => show_cmd::run(args),
         Command::Convert(args) => convert_cmd::run(args),
         Command::Analyze(args) => analyze_cmd::run(args),
+        Command::Review(args) => review_cmd::run(args),
         Command::Solve(args) => solve_cmd::run(args),
         Command::Usi(args) => serve_usi(args),
         Command::Variants(args) => variants(args),

@@ -5,7 +5,8 @@
 //! the command line (`startpos` or an SFEN, optionally followed by `moves ...`).
 //!
 //! It also draws board diagrams: text for the terminal ([`diagram`]) and self-contained SVG
-//! pictures for pages and print ([`svg()`]); and, with the default
+//! pictures for pages and print ([`svg()`]), and the evaluation graph of a reviewed game
+//! ([`eval_graph_svg`]); and, with the default
 //! `serde` feature, gives positions, moves and games their serde forms (SFEN strings, USI
 //! strings and game records; see `serde_support`).
 //!
@@ -22,6 +23,7 @@
 //! variant), on the registry, the engine, the solver or the command line.
 
 mod diagram;
+mod eval_graph;
 mod illegal;
 pub mod kif;
 mod position_arg;
@@ -34,6 +36,10 @@ mod usi;
 pub mod serde_support;
 
 pub use diagram::{diagram, game_diagram, DiagramStyle};
+pub use eval_graph::{
+    eval_graph_svg, graph_x, graph_y, EvalGraph, GraphMark, GraphMarkKind, GRAPH_HEIGHT,
+    GRAPH_WIDTH, MARK_RADIUS, PLOT_BOTTOM, PLOT_LEFT, PLOT_RIGHT, PLOT_TOP,
+};
 pub use illegal::{describe_illegal, Wording};
 pub use position_arg::{parse_game, PositionArgError};
 pub use sfen::{

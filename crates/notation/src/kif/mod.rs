@@ -49,6 +49,7 @@
 // Reading, by job: bytes to text (`encoding`), text to classified lines (`lex`), the
 // header area (`header`), board diagrams (`diagram`), move lines to core's move requests
 // (`move_line`), and the replay of the record by the rules (`replay`).
+mod annotate;
 mod diagram;
 mod encoding;
 mod error;
@@ -63,6 +64,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
+pub use annotate::{annotate_move, review_comments, KifEval, ReviewNote};
 pub use encoding::decode_kif;
 pub use error::{KifError, KifErrorKind};
 pub use header::kif_variant;

@@ -1,0 +1,762 @@
+//! `kshogi review`: every move of a recorded game judged, with an evaluation graph. The
+//! review itself (the order of the searches, the expected scores, the judgements, the
+//! accuracy) is `kshogi_analysis::review`; the annotated KIF and the graph are notation's.
+//! This command reads the records, opens the database, shows the progress, renders the
+//! text and JSON and writes the files.
+
+use crate::analyze_cmd::{parse_seconds, DEFAULT_MATE_NODES};
+use crate::databases::{self, DbChoice};
+use crate::db_path;
+use crate::engine_text::{self, ScoreJson};
+use crate::error::CliError;
+use crate::interrupt;
+use crate::progress::{human_time, Reporter};
+use crate::solve_cmd::{self, ValueJson};
+use crate::svg_out::write_new;
+use crate::variant_select;
+use clap::Args;
+use kshogi_analysis::review::{self, Judgement, PlyReview, Review, SideSummary, Thresholds};
+use kshogi_analysis::{Analyzer, Request};
+use kshogi_core::{Color, Game, Move, Position, Square};
+use kshogi_engine::{Limits, Score};
+use kshogi_notation::kif::{
+    annotate_move, decode_kif, kif_move_text, parse_kif_among, to_kif, KifEval, KifRecord,
+    ReviewNote,
+};
+use kshogi_notation::{
+    eval_graph_svg, move_to_usi_in, parse_game, svg, to_sfen_in, Dialect, EvalGraph, GraphMark,
+    GraphMarkKind, SvgStyle,
+};
+use kshogi_registry::{kif_variant, with_variant, Registered, VariantKind};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::io::{IsTerminal as _, Read as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The search time per position when no limit is given.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
+
+/// More help for `kshogi review`, after the options.
+pub const REVIEW_HELP: &str = concat!(
+    "\
+INPUT is a KIF file (UTF-8 with or without BOM, or Shift_JIS), `-` for standard input, or
+a POSITION with its moves ('startpos moves 1e1d+ ...'); a file holding one line that is not
+KIF is read as a POSITION too. Several INPUTs are reviewed one after the other.
+
+Every position of the game is analysed (by the analysis service of `kshogi analyze`:
+search and mate solver, or the perfect-play database where one covers the position), from
+the last one back to the first so that the search's table helps. Each move is judged by
+what it cost the player in expected score (a win 1, a draw 1/2, from the variant's
+win/draw/loss model): at least 5 points an inaccuracy, 10 a mistake, 15 a blunder
+(lichess's and lishogi's thresholds). The best move is never judged. Where the database
+covers both positions the judgement is exact: a move that turns a win into a draw or a
+loss, or a draw into a loss, is a blunder, and nothing else is judged.
+
+Limits per position: --depth, --time and --nodes (the first reached stops the search);
+without any, 0.5 s. A review with --depth or --nodes, one thread and no --time is
+reproducible.
+
+Text output: for each game, one line per judged move and a summary per side: moves,
+inaccuracies, mistakes, blunders, the average loss in points and the accuracy (lichess's
+curve of the loss, 100 for a perfect game, averaged over the side's moves).
+JSON output (--json): one object per game and line, {\"input\", \"variant\", \"start\",
+\"moves\", \"interrupted\", \"plies\": [{\"number\", \"side\", \"move\", \"move_kif\",
+\"best\", \"best_line\", \"best_line_kif\", \"before\", \"after\", \"expected_before\",
+\"expected_after\", \"loss\", \"judgement\", \"exact_before\", \"exact_after\", \"depth\",
+\"source\"} or null where not analysed], \"summary\": {\"black\": {...}, \"white\": {...}},
+\"time_ms\"}.
+
+--out DIR writes for each game <NAME>.review.kif (the record with a `*` comment on every
+judged move, as lishogi writes them), <NAME>.review.json and <NAME>.review.svg (the
+evaluation graph), and with --diagrams <NAME>.blunder-<N>.svg (the position before each
+blunder, with an arrow for the better move); NAME is the file's name without its
+extension (`game` for a POSITION, `stdin` for `-`). No file is replaced without --force.
+
+Ctrl-C stops the review: the moves judged so far (the end of the game first) are printed and
+written, and the exit status is 130. On a terminal, stderr shows a progress bar per game
+with the time left.
+
+Databases: as for `kshogi analyze`: --db FILE, else
+",
+    db_path::db_path_help!(),
+    "
+See docs/analysis.md."
+);
+
+/// The arguments of `kshogi review`.
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name,
+          help = format!("The variant: {} [default: from the `手合割` header of a KIF record, \
+                          or from the board of a POSITION]", VariantKind::names()))]
+    pub variant: Option<VariantKind>,
+    /// Largest search depth per position in plies (1-100)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Search time per position in seconds [default: 0.5 when no limit is given]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub time: Option<Duration>,
+    /// Node budget of the search per position
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Search threads (1-512, Lazy SMP; the mate solver runs on one more)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=512))]
+    pub threads: u16,
+    /// Transposition table size in MiB (1-4096), kept over the whole game
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub hash: u16,
+    /// Node budget of the mate solver per position (0: do not run it)
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MATE_NODES)]
+    pub mate_nodes: u64,
+    /// The database to judge from [default: see below, if the file is there]
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Print one JSON object per game instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// Write the annotated KIF, the JSON and the evaluation graph of each game to DIR
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// With --out: also an SVG board diagram of the position before each blunder
+    #[arg(long, requires = "out")]
+    pub diagrams: bool,
+    /// With --out: replace files that exist
+    #[arg(long, requires = "out")]
+    pub force: bool,
+    /// The dialect of the SFEN and the moves written (text and JSON)
+    #[command(flatten)]
+    pub dialect: crate::DialectArg,
+    /// KIF files, `-` for standard input, or POSITIONs with moves
+    #[arg(value_name = "INPUT", required = true)]
+    pub inputs: Vec<String>,
+}
+
+/// How the text output names a game given as a POSITION argument.
+const POSITION_LABEL: &str = "the POSITION";
+
+/// One game to review, read but not yet replayed.
+struct Input {
+    /// As the user named it (for messages).
+    label: String,
+    /// The base of the output files' names.
+    stem: String,
+    /// The text: a KIF record or a POSITION.
+    text: String,
+    /// Whether `text` is a KIF record.
+    kif: bool,
+}
+
+/// Reads one INPUT argument.
+fn read_input(arg: &str) -> Result<Input, CliError> {
+    let (bytes, label, stem) = if arg == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::Input {
+                path: "standard input".into(),
+                message: e.to_string(),
+            })?;
+        (bytes, "standard input".to_string(), "stdin".to_string())
+    } else if Path::new(arg).is_file() {
+        let bytes = std::fs::read(arg).map_err(|e| CliError::Input {
+            path: format!("`{arg}`"),
+            message: e.to_string(),
+        })?;
+        let stem = Path::new(arg)
+            .file_stem()
+            .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
+        (bytes, format!("`{arg}`"), stem)
+    } else {
+        let looks_like_position = arg.trim_start().starts_with("startpos")
+            || arg.trim_start().starts_with("sfen")
+            || arg.contains('/');
+        if !looks_like_position {
+            return Err(CliError::Input {
+                path: format!("`{arg}`"),
+                message: "no such file (and not a POSITION)".into(),
+            });
+        }
+        return Ok(Input {
+            label: POSITION_LABEL.into(),
+            stem: "game".into(),
+            text: arg.to_string(),
+            kif: false,
+        });
+    };
+    let text = decode_kif(&bytes)?;
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let kif = !(lines.len() == 1 && !lines[0].contains('：') && !lines[0].contains(':'));
+    let text = if kif {
+        text
+    } else {
+        lines[0].trim().to_string()
+    };
+    Ok(Input {
+        label,
+        stem,
+        text,
+        kif,
+    })
+}
+
+/// The files `--out` writes for one game.
+fn out_paths(dir: &Path, stem: &str) -> [PathBuf; 3] {
+    [
+        dir.join(format!("{stem}.review.kif")),
+        dir.join(format!("{stem}.review.json")),
+        dir.join(format!("{stem}.review.svg")),
+    ]
+}
+
+/// Runs `kshogi review`.
+pub fn run(args: &ReviewArgs) -> Result<String, CliError> {
+    let mut inputs = Vec::with_capacity(args.inputs.len());
+    for arg in &args.inputs {
+        inputs.push(read_input(arg)?);
+    }
+    if let Some(dir) = &args.out {
+        if !dir.is_dir() {
+            return Err(CliError::Output(format!(
+                "--out `{}` is not a directory",
+                dir.display()
+            )));
+        }
+        // Two games with the same name would write the same files.
+        let mut seen = std::collections::HashSet::new();
+        for input in &mut inputs {
+            let base = input.stem.clone();
+            let mut k = 2;
+            while !seen.insert(input.stem.clone()) {
+                input.stem = format!("{base}-{k}");
+                k += 1;
+            }
+        }
+        if !args.force {
+            for input in &inputs {
+                for path in out_paths(dir, &input.stem) {
+                    if path.symlink_metadata().is_ok() {
+                        return Err(CliError::Output(format!(
+                            "`{}` already exists; give --force to replace it",
+                            path.display()
+                        )));
+                    }
+                }
+            }
+        }
+    }
+    let stop = interrupt::stop_flag();
+    let reporter = Reporter::new(std::io::stderr().is_terminal());
+    let mut out = String::new();
+    let total = inputs.len();
+    for (k, input) in inputs.iter().enumerate() {
+        let kind = match (args.variant, input.kif) {
+            (Some(kind), _) => kind,
+            (None, true) => kif_variant(&input.text)?,
+            (None, false) => variant_select::select(None, &input.text)?,
+        };
+        let done = with_variant!(kind, V => review_one::<V>(kind, input, args, stop, &reporter))?;
+        out.push_str(&done.stdout);
+        if done.interrupted {
+            let left = total - k - 1;
+            let rest = if left > 0 {
+                format!("; {left} more input(s) not reviewed")
+            } else {
+                String::new()
+            };
+            return Err(CliError::Interrupted {
+                partial: out,
+                message: format!(
+                    "interrupted: {} reviewed in part ({} of {} moves judged){rest}",
+                    input.label, done.judged, done.moves
+                ),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// What one game's review gave.
+struct Done {
+    stdout: String,
+    interrupted: bool,
+    judged: usize,
+    moves: usize,
+}
+
+/// The settings of the analysis service.
+fn request(args: &ReviewArgs) -> Request {
+    let mut limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        time: args.time,
+        ..Limits::default()
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
+        limits.time = Some(DEFAULT_TIME);
+    }
+    Request {
+        limits,
+        multipv: 1,
+        mate_nodes: args.mate_nodes,
+    }
+}
+
+/// Reviews one game of variant `V` and writes its files.
+fn review_one<V: Registered>(
+    kind: VariantKind,
+    input: &Input,
+    args: &ReviewArgs,
+    stop: &AtomicBool,
+    reporter: &Reporter,
+) -> Result<Done, CliError> {
+    let (record, game) = if input.kif {
+        let record = parse_kif_among::<V>(&input.text, VariantKind::infos())
+            .map_err(|e| kif_error(input, e))?;
+        let game = record.game().clone();
+        (record, game)
+    } else {
+        let game = parse_game::<V>(&input.text)?;
+        (KifRecord::from_game(&game), game)
+    };
+    let dbs = match databases::for_kind(kind, args.db.as_deref())? {
+        DbChoice::Open(dbs) => Some(dbs),
+        DbChoice::NotApplicable | DbChoice::Missing(_) => None,
+    };
+    let db = dbs.as_ref().and_then(|d| d.for_variant::<V>());
+    let db_file = dbs
+        .as_ref()
+        .and_then(|d| d.path_for::<V>())
+        .map(|p| p.display().to_string());
+    let mut analyzer = Analyzer::<V, V::Eval>::new(usize::from(args.hash));
+    analyzer.set_threads(usize::from(args.threads));
+    let req = request(args);
+    let started = Instant::now();
+    let key = input.stem.clone();
+    let mut progress = |p: review::Progress| {
+        reporter.update(&key, false, p.done as u64, p.total as u64, "positions", "");
+    };
+    let result = review::review(
+        &mut analyzer,
+        &game,
+        &req,
+        db,
+        &V::WDL,
+        &Thresholds::DEFAULT,
+        stop,
+        &mut progress,
+    )
+    .map_err(|e| solve_cmd::db_error(e, None))?;
+    reporter.done(None);
+    let elapsed = started.elapsed();
+    let report = Report::<V> {
+        input,
+        game: &game,
+        review: &result,
+        dialect: args.dialect.dialect,
+        db_file,
+        elapsed,
+        settings: settings_text(args),
+    };
+    let json = report.to_json()?;
+    let stdout = if args.json {
+        json.clone()
+    } else {
+        report.to_text()
+    };
+    if let Some(dir) = &args.out {
+        let [kif_path, json_path, svg_path] = out_paths(dir, &input.stem);
+        write_new(
+            &kif_path,
+            report.annotated_kif(record).as_bytes(),
+            args.force,
+        )?;
+        write_new(&json_path, json.as_bytes(), args.force)?;
+        write_new(&svg_path, report.graph().as_bytes(), args.force)?;
+        if args.diagrams {
+            for (n, picture) in report.blunder_diagrams() {
+                let path = dir.join(format!("{}.blunder-{n}.svg", input.stem));
+                write_new(&path, picture.as_bytes(), args.force)?;
+            }
+        }
+    }
+    Ok(Done {
+        stdout,
+        interrupted: result.interrupted,
+        judged: result.plies.iter().flatten().count(),
+        moves: game.moves().len(),
+    })
+}
+
+/// A KIF error of a named input: the file first, then `line N: column M: ...`.
+fn kif_error(input: &Input, e: kshogi_notation::kif::KifError) -> CliError {
+    CliError::Input {
+        path: input.label.clone(),
+        message: e.to_string(),
+    }
+}
+
+/// The limits in words, for the text output.
+fn settings_text(args: &ReviewArgs) -> String {
+    let r = request(args);
+    let mut parts = Vec::new();
+    if let Some(t) = r.limits.time {
+        parts.push(format!("{} s", t.as_secs_f64()));
+    }
+    if let Some(d) = r.limits.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(n) = r.limits.nodes {
+        parts.push(format!("{n} nodes"));
+    }
+    format!(
+        "{} per position, {} thread{}",
+        parts.join(", "),
+        args.threads,
+        if args.threads == 1 { "" } else { "s" }
+    )
+}
+
+/// A score from Black's point of view, for the annotated KIF.
+fn black_eval(score: Score, side: Color) -> KifEval {
+    let flip = side == Color::White;
+    match score {
+        Score::Cp(cp) => KifEval::Cp(if flip { -cp } else { cp }),
+        Score::Mate(n) => KifEval::Mate(if flip { -n } else { n }),
+    }
+}
+
+/// `black` or `white`.
+fn side_word(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// The words for a score: `cp 35`, `mate 3`.
+fn score_words(s: Score) -> String {
+    engine_text::score_usi(s)
+}
+
+/// Everything the outputs of one game are made from.
+struct Report<'a, V: Registered> {
+    input: &'a Input,
+    game: &'a Game<V>,
+    review: &'a Review,
+    dialect: Dialect,
+    db_file: Option<String>,
+    elapsed: Duration,
+    settings: String,
+}
+
+/// One side's summary in the JSON output.
+#[derive(Serialize)]
+struct SideJson {
+    moves: usize,
+    inaccuracies: usize,
+    mistakes: usize,
+    blunders: usize,
+    average_loss: f64,
+    accuracy: f64,
+}
+
+impl From<&SideSummary> for SideJson {
+    fn from(s: &SideSummary) -> SideJson {
+        SideJson {
+            moves: s.moves,
+            inaccuracies: s.count(Judgement::Inaccuracy),
+            mistakes: s.count(Judgement::Mistake),
+            blunders: s.count(Judgement::Blunder),
+            average_loss: round(s.average_loss * 100.0, 2),
+            accuracy: round(s.accuracy, 1),
+        }
+    }
+}
+
+/// `x` rounded to `d` decimals.
+fn round(x: f64, d: i32) -> f64 {
+    let f = 10f64.powi(d);
+    (x * f).round() / f
+}
+
+/// One ply in the JSON output.
+#[derive(Serialize)]
+struct PlyJson {
+    number: u64,
+    side: &'static str,
+    #[serde(rename = "move")]
+    mv: String,
+    move_kif: String,
+    best: Option<String>,
+    best_line: Vec<String>,
+    best_line_kif: Vec<String>,
+    before: ScoreJson,
+    after: ScoreJson,
+    expected_before: f64,
+    expected_after: f64,
+    loss: f64,
+    judgement: Option<&'static str>,
+    exact_before: Option<ValueJson>,
+    exact_after: Option<ValueJson>,
+    depth: u32,
+    source: &'static str,
+}
+
+#[derive(Serialize)]
+struct SummaryJson {
+    black: SideJson,
+    white: SideJson,
+}
+
+#[derive(Serialize)]
+struct GameJson<'a> {
+    input: &'a str,
+    variant: &'static str,
+    start: String,
+    moves: usize,
+    settings: &'a str,
+    database: Option<&'a str>,
+    interrupted: bool,
+    plies: Vec<Option<PlyJson>>,
+    summary: SummaryJson,
+    time_ms: u64,
+}
+
+impl<V: Registered> Report<'_, V> {
+    /// The position before move `index` and the destination of the move before it.
+    fn before(&self, index: usize) -> (Position<V>, Option<Square>) {
+        let mut pos = *self.game.start();
+        let mut prev = None;
+        for &mv in &self.game.moves()[..index] {
+            prev = Some(mv.to());
+            pos.make(mv);
+        }
+        (pos, prev)
+    }
+
+    /// The number a KIF record gives move `index` (from 0).
+    fn number(&self, index: usize) -> u64 {
+        u64::from(self.game.start().ply()) + index as u64
+    }
+
+    fn ply_json(&self, p: &PlyReview) -> PlyJson {
+        let (pos, prev) = self.before(p.index);
+        let d = self.dialect;
+        let before = self.review.positions[p.index].as_ref();
+        let first = before.and_then(|b| b.analysis.lines.first());
+        PlyJson {
+            number: self.number(p.index),
+            side: side_word(p.mover),
+            mv: move_to_usi_in(&pos, p.played, d),
+            move_kif: kif_move_text(&pos, p.played, prev),
+            best: p.best.map(|m| move_to_usi_in(&pos, m, d)),
+            best_line: engine_text::pv_usi_in(&pos, &p.best_line, d),
+            best_line_kif: engine_text::pv_kif(&pos, &p.best_line, prev),
+            before: p.before.into(),
+            after: p.after.into(),
+            expected_before: round(p.expected_before, 4),
+            expected_after: round(p.expected_after, 4),
+            loss: round(p.loss, 4),
+            judgement: p.judgement.map(Judgement::word),
+            exact_before: p.exact.map(|(b, _)| b.into()),
+            exact_after: p.exact.map(|(_, a)| a.into()),
+            depth: first.map_or(0, |l| l.line.depth),
+            source: first.map_or("none", |l| l.source.name()),
+        }
+    }
+
+    /// The `--json` output: one object on one line.
+    fn to_json(&self) -> Result<String, CliError> {
+        let g = GameJson {
+            input: if self.input.label == POSITION_LABEL {
+                &self.input.text
+            } else {
+                self.input.label.trim_matches('`')
+            },
+            variant: V::NAME,
+            start: to_sfen_in(self.game.start(), self.dialect),
+            moves: self.game.moves().len(),
+            settings: &self.settings,
+            database: self.db_file.as_deref(),
+            interrupted: self.review.interrupted,
+            plies: self
+                .review
+                .plies
+                .iter()
+                .map(|p| p.as_ref().map(|p| self.ply_json(p)))
+                .collect(),
+            summary: SummaryJson {
+                black: (&self.review.summary(Color::Black)).into(),
+                white: (&self.review.summary(Color::White)).into(),
+            },
+            time_ms: engine_text::millis(self.elapsed),
+        };
+        let mut s = serde_json::to_string(&g)?;
+        s.push('\n');
+        Ok(s)
+    }
+
+    /// The text output.
+    fn to_text(&self) -> String {
+        let mut out = String::new();
+        let n = self.game.moves().len();
+        let _ = writeln!(
+            out,
+            "review of {} ({}, {} moves; {})",
+            self.input.label,
+            V::NAME,
+            n,
+            self.settings
+        );
+        if let Some(db) = &self.db_file {
+            let _ = writeln!(out, "database: {db}");
+        }
+        for p in self.review.plies.iter().flatten() {
+            let Some(j) = p.judgement else { continue };
+            let (pos, prev) = self.before(p.index);
+            let d = self.dialect;
+            let mut line = format!(
+                "move {} ({}) {} {}: {}, expected score {:.0}% -> {:.0}% ({:+.1})",
+                self.number(p.index),
+                side_word(p.mover),
+                move_to_usi_in(&pos, p.played, d),
+                kif_move_text(&pos, p.played, prev),
+                j.word(),
+                p.expected_before * 100.0,
+                p.expected_after * 100.0,
+                (p.expected_after - p.expected_before) * 100.0,
+            );
+            match p.exact {
+                Some((b, a)) => {
+                    let _ = write!(
+                        line,
+                        ", exact {} -> {}",
+                        solve_cmd::value_text(b),
+                        solve_cmd::value_text(a)
+                    );
+                }
+                None => {
+                    let _ = write!(
+                        line,
+                        ", {} -> {}",
+                        score_words(p.before),
+                        score_words(p.after)
+                    );
+                }
+            }
+            let _ = writeln!(out, "{line}");
+            if !p.best_line.is_empty() {
+                let usi = engine_text::pv_usi_in(&pos, &p.best_line, d);
+                let kif = engine_text::pv_kif(&pos, &p.best_line, prev);
+                let _ = writeln!(out, "  better: {}  ({})", usi.join(" "), kif.join(" "));
+            }
+        }
+        for side in [Color::Black, Color::White] {
+            let s = self.review.summary(side);
+            let _ = writeln!(
+                out,
+                "{}: {} moves; inaccuracies {}, mistakes {}, blunders {}; average loss {:.1} \
+                 points; accuracy {:.1}",
+                side_word(side),
+                s.moves,
+                s.count(Judgement::Inaccuracy),
+                s.count(Judgement::Mistake),
+                s.count(Judgement::Blunder),
+                s.average_loss * 100.0,
+                s.accuracy
+            );
+        }
+        let judged = self.review.plies.iter().flatten().count();
+        if self.review.interrupted {
+            let _ = writeln!(
+                out,
+                "interrupted: {judged} of {n} moves judged (from the end of the game)"
+            );
+        }
+        let _ = writeln!(out, "time {}", human_time(self.elapsed));
+        out
+    }
+
+    /// The record with a comment on every judged move.
+    fn annotated_kif(&self, mut record: KifRecord<V>) -> String {
+        for p in self.review.plies.iter().flatten() {
+            let Some(j) = p.judgement else { continue };
+            let before_side = p.mover;
+            let note = ReviewNote {
+                judgement: j.title(),
+                before: black_eval(p.before, before_side),
+                after: black_eval(p.after, before_side),
+                expected: (p.expected_before, p.expected_after),
+                best_line: &p.best_line,
+                exact: p
+                    .exact
+                    .map(|(b, a)| (solve_cmd::value_text(b), solve_cmd::value_text(a))),
+            };
+            annotate_move(&mut record, p.index, &note);
+        }
+        to_kif(&record)
+    }
+
+    /// The evaluation graph.
+    fn graph(&self) -> String {
+        let marks = self
+            .review
+            .plies
+            .iter()
+            .flatten()
+            .filter_map(|p| {
+                p.judgement.map(|j| GraphMark {
+                    index: p.index + 1,
+                    kind: match j {
+                        Judgement::Inaccuracy => GraphMarkKind::Inaccuracy,
+                        Judgement::Mistake => GraphMarkKind::Mistake,
+                        Judgement::Blunder => GraphMarkKind::Blunder,
+                    },
+                    mover: p.mover,
+                })
+            })
+            .collect();
+        let name = if self.input.label == POSITION_LABEL {
+            "game"
+        } else {
+            self.input.label.trim_matches('`')
+        };
+        eval_graph_svg(&EvalGraph {
+            title: format!("{} ({}): expected score for Black", name, V::DISPLAY_NAME),
+            first_move: u64::from(self.game.start().ply()) - 1,
+            points: self.review.black_expected(self.game.start().side_to_move()),
+            marks,
+        })
+    }
+
+    /// `(move number, SVG)` for each blunder: the position before it, the move before it
+    /// marked, an arrow for the better move.
+    fn blunder_diagrams(&self) -> Vec<(u64, String)> {
+        let mut out = Vec::new();
+        for p in self.review.plies.iter().flatten() {
+            if p.judgement != Some(Judgement::Blunder) {
+                continue;
+            }
+            let (pos, _) = self.before(p.index);
+            let last: Option<Move> = p.index.checked_sub(1).map(|i| self.game.moves()[i]);
+            let picture = svg(&pos, last, p.best, SvgStyle::DEFAULT);
+            out.push((self.number(p.index), picture));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evaluations_turn_to_black() {
+        assert_eq!(black_eval(Score::Cp(35), Color::White), KifEval::Cp(-35));
+        assert_eq!(black_eval(Score::Mate(3), Color::Black), KifEval::Mate(3));
+        assert_eq!(black_eval(Score::Mate(3), Color::White), KifEval::Mate(-3));
+    }
+}
