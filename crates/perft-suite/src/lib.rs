@@ -38,4 +38,6 @@ pub mod units;
 pub use diverge::{find_divergence, Difference, Divergence, DivideSource, Finding, Kshogi};
 pub use run::{rows_of, run_rows, run_rows_with, Report, RowResult, RunOptions};
 pub use suite::{parse_suite, parse_table, select, Layout, SuiteError, SuiteRow, Tier};
-pub use units::{merge, read_results, run_unit, task_units, Job, Merged, UnitOutcome, UnitResult, UnitsError};
+pub use units::{
+    merge, read_results, run_unit, task_units, Job, Merged, UnitOutcome, UnitResult, UnitsError,
+};

@@ -132,7 +132,9 @@ pub struct UnitResult {
 fn fnv1a128(bytes: &[u8]) -> u128 {
     const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
     const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
-    bytes.iter().fold(OFFSET, |h, &b| (h ^ u128::from(b)).wrapping_mul(PRIME))
+    bytes
+        .iter()
+        .fold(OFFSET, |h, &b| (h ^ u128::from(b)).wrapping_mul(PRIME))
 }
 
 /// The digest of a job's contents.
@@ -294,7 +296,9 @@ impl Job {
                 && line.job == j.digest
                 && line.remaining == remaining;
             if !same {
-                return err(format!("{at}: this line belongs to another job than line 1"));
+                return err(format!(
+                    "{at}: this line belongs to another job than line 1"
+                ));
             }
             if line.unit != j.units.len() {
                 return err(format!(
@@ -303,8 +307,7 @@ impl Job {
                     j.units.len()
                 ));
             }
-            if line.moves.len() != j.split_depth as usize || remaining + j.split_depth != j.depth
-            {
+            if line.moves.len() != j.split_depth as usize || remaining + j.split_depth != j.depth {
                 return err(format!(
                     "{at}: unit {} has {} moves and {} plies to count, which does not make \
                      split depth {} and depth {}",
@@ -465,7 +468,10 @@ fn foreign(job: &Job, result: &UnitResult, id: Option<usize>) -> Option<String> 
     }
     if let Some(id) = id {
         if result.unit != id {
-            return Some(format!("it is the result of unit {}, not {id}", result.unit));
+            return Some(format!(
+                "it is the result of unit {}, not {id}",
+                result.unit
+            ));
         }
     }
     match job.units.get(result.unit) {
@@ -474,7 +480,9 @@ fn foreign(job: &Job, result: &UnitResult, id: Option<usize>) -> Option<String> 
             result.unit,
             job.units.len() - 1
         )),
-        Some(moves) if *moves != result.moves || result.remaining + job.split_depth != job.depth => {
+        Some(moves)
+            if *moves != result.moves || result.remaining + job.split_depth != job.depth =>
+        {
             Some(format!(
                 "its moves or depth are not those of unit {}",
                 result.unit
@@ -555,7 +563,11 @@ pub fn run_unit<V: Variant>(
 
 /// The ids that batch index `index` counts when each task counts `per_task` units: `index *
 /// per_task` and the `per_task - 1` after it, as far as the job goes.
-pub fn task_units(job: &Job, index: usize, per_task: usize) -> Result<std::ops::Range<usize>, UnitsError> {
+pub fn task_units(
+    job: &Job,
+    index: usize,
+    per_task: usize,
+) -> Result<std::ops::Range<usize>, UnitsError> {
     let per_task = per_task.max(1);
     let tasks = job.units.len().div_ceil(per_task);
     let first = index.checked_mul(per_task).filter(|&f| f < job.units.len());
@@ -721,10 +733,7 @@ mod tests {
 
     /// A fresh, empty directory under the system's temporary directory.
     fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "kshogi-units-{name}-{}",
-            std::process::id()
-        ));
+        let dir = std::env::temp_dir().join(format!("kshogi-units-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
@@ -764,7 +773,8 @@ mod tests {
         let job = Job::split::<Kinzoku>("startpos", 5, 3, PROGRAM).unwrap();
         assert_eq!(job.units.len(), 335);
         count_all::<Kinzoku>(&job, &dir);
-        let merged = merge::<Kinzoku>(&job, &read_results(&[dir.clone()]).unwrap(), PROGRAM).unwrap();
+        let merged =
+            merge::<Kinzoku>(&job, &read_results(&[dir.clone()]).unwrap(), PROGRAM).unwrap();
         assert_eq!(merged.nodes, 14494);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -819,7 +829,9 @@ mod tests {
         assert!(before.contains(&job.digest));
         let forced = run_unit::<Kyoto>(&other, 0, &dir, true, 1, &NEVER, PROGRAM).unwrap();
         assert!(matches!(forced, UnitOutcome::Counted(..)));
-        assert!(std::fs::read_to_string(&path).unwrap().contains(&other.digest));
+        assert!(std::fs::read_to_string(&path)
+            .unwrap()
+            .contains(&other.digest));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -836,22 +848,40 @@ mod tests {
         assert!(e.0.contains("2 of 12 units missing: 10, 11"), "{e}");
         // Unit 3 also in b: counted twice.
         run_unit::<Kyoto>(&job, 3, &b, false, 1, &NEVER, PROGRAM).unwrap();
-        let e = merge::<Kyoto>(&job, &read_results(&[a.clone(), b.clone()]).unwrap(), PROGRAM)
-            .unwrap_err();
-        assert!(e.0.contains("1 unit(s) counted more than once: unit 3"), "{e}");
+        let e = merge::<Kyoto>(
+            &job,
+            &read_results(&[a.clone(), b.clone()]).unwrap(),
+            PROGRAM,
+        )
+        .unwrap_err();
+        assert!(
+            e.0.contains("1 unit(s) counted more than once: unit 3"),
+            "{e}"
+        );
         // A result of a job of another depth in b.
         std::fs::remove_file(result_path(&b, 3)).unwrap();
         let other = Job::split::<Kyoto>("startpos", 2, 1, PROGRAM).unwrap();
         run_unit::<Kyoto>(&other, 11, &b, false, 1, &NEVER, PROGRAM).unwrap();
         run_unit::<Kyoto>(&job, 10, &b, false, 1, &NEVER, PROGRAM).unwrap();
-        let e = merge::<Kyoto>(&job, &read_results(&[a.clone(), b.clone()]).unwrap(), PROGRAM)
-            .unwrap_err();
-        assert!(e.0.contains("unit-11.json (it is a count to depth 2"), "{e}");
+        let e = merge::<Kyoto>(
+            &job,
+            &read_results(&[a.clone(), b.clone()]).unwrap(),
+            PROGRAM,
+        )
+        .unwrap_err();
+        assert!(
+            e.0.contains("unit-11.json (it is a count to depth 2"),
+            "{e}"
+        );
         assert!(e.0.contains("1 of 12 units missing: 11"), "{e}");
         // A damaged file.
         std::fs::write(result_path(&b, 11), "{").unwrap();
-        let e = merge::<Kyoto>(&job, &read_results(&[a.clone(), b.clone()]).unwrap(), PROGRAM)
-            .unwrap_err();
+        let e = merge::<Kyoto>(
+            &job,
+            &read_results(&[a.clone(), b.clone()]).unwrap(),
+            PROGRAM,
+        )
+        .unwrap_err();
         assert!(e.0.contains("not a unit result"), "{e}");
         // Another program's manifest is refused before anything is read.
         let e = merge::<Kyoto>(&job, &[], "kshogi 9").unwrap_err();
