@@ -286,6 +286,9 @@ fn shard_paths(dir: &Path) -> Result<Vec<PathBuf>, MatchError> {
     Ok(paths)
 }
 
+/// Pairs already in a results file: each pair's number and games.
+pub(crate) type DonePairs = Vec<(u32, Vec<GameReport>)>;
+
 /// A shard's writer: its results file, open for appending.
 pub(crate) struct ShardWriter {
     path: PathBuf,
@@ -302,7 +305,7 @@ impl ShardWriter {
     pub(crate) fn open(
         cfg: &MatchConfig,
         shard: &Shard,
-    ) -> Result<(ShardWriter, Vec<(u32, Vec<GameReport>)>), MatchError> {
+    ) -> Result<(ShardWriter, DonePairs), MatchError> {
         let header = match_line(cfg, shard);
         let path = shard.path();
         let out_err = |message: String| MatchError::Output {

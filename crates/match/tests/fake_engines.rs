@@ -376,7 +376,7 @@ fn shards() {
         shard_games += s.games;
     }
     assert_eq!(shard_games, 12);
-    let merged = merge(&[dir.clone()]).unwrap();
+    let merged = merge(std::slice::from_ref(&dir)).unwrap();
     assert_eq!(merged.summary, whole, "{}", merged.to_text());
     assert!(merged.to_text().starts_with(&whole.to_text()));
     assert_eq!((merged.shards, merged.files.len()), (3, 3));
@@ -388,7 +388,7 @@ fn shards() {
     })
     .unwrap();
     assert_eq!(again.games, 4);
-    assert_eq!(merge(&[dir.clone()]).unwrap().summary, whole);
+    assert_eq!(merge(std::slice::from_ref(&dir)).unwrap().summary, whole);
 
     // Another match's shard in the same directory is refused, and its file left alone.
     let mut other = config("good", "good", 10);
@@ -401,10 +401,10 @@ fn shards() {
     let text = std::fs::read_to_string(&shard1).unwrap();
     let cut: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
     std::fs::write(&shard1, &cut).unwrap();
-    let e = merge(&[dir.clone()]).unwrap_err().to_string();
+    let e = merge(std::slice::from_ref(&dir)).unwrap_err().to_string();
     assert!(e.contains("1 of 6 pairs missing: 4 (shard 1)"), "{e}");
     std::fs::remove_file(&shard1).unwrap();
-    let e = merge(&[dir.clone()]).unwrap_err().to_string();
+    let e = merge(std::slice::from_ref(&dir)).unwrap_err().to_string();
     assert!(e.contains("no results file of shard(s) 1 of 3"), "{e}");
     assert!(e.contains("pairs missing: 1 (shard 1), 4 (shard 1)"), "{e}");
     let dir2 = results_dir("other");
@@ -438,7 +438,7 @@ fn shards() {
         .map(|i| play(&sharded(&cfg, i, 4, &dir)).unwrap().games)
         .collect();
     assert_eq!(played, [26, 14, 0, 0]);
-    let merged = merge(&[dir.clone()]).unwrap();
+    let merged = merge(std::slice::from_ref(&dir)).unwrap();
     let sprt = merged.summary.sprt.as_ref().unwrap();
     assert_eq!(sprt.decision, kshogi_match::SprtDecision::H1);
     assert_eq!(merged.summary.games, 40);
@@ -459,7 +459,7 @@ fn shards() {
             scope.spawn(move || play(&cfg).unwrap());
         }
     });
-    let merged = merge(&[dir.clone()]).unwrap();
+    let merged = merge(std::slice::from_ref(&dir)).unwrap();
     assert_eq!(merged.decided_after_games, Some(40), "{}", merged.to_text());
     let past = merged.games_past_decision.unwrap();
     assert!(
