@@ -755,7 +755,12 @@ mod tests {
         // 137 lines of two plies (reference.tsv, depth 2).
         assert_eq!(job.units.len(), 137);
         count_all::<Kyoto>(&job, &dir);
-        let merged = merge::<Kyoto>(&job, &read_results(std::slice::from_ref(&dir)).unwrap(), PROGRAM).unwrap();
+        let merged = merge::<Kyoto>(
+            &job,
+            &read_results(std::slice::from_ref(&dir)).unwrap(),
+            PROGRAM,
+        )
+        .unwrap();
         assert_eq!(merged.nodes, 18268);
         assert_eq!(merged.divide.len(), 12);
         assert_eq!(merged.divide.iter().map(|d| d.1).sum::<u64>(), 18268);
@@ -773,8 +778,12 @@ mod tests {
         let job = Job::split::<Kinzoku>("startpos", 5, 3, PROGRAM).unwrap();
         assert_eq!(job.units.len(), 335);
         count_all::<Kinzoku>(&job, &dir);
-        let merged =
-            merge::<Kinzoku>(&job, &read_results(std::slice::from_ref(&dir)).unwrap(), PROGRAM).unwrap();
+        let merged = merge::<Kinzoku>(
+            &job,
+            &read_results(std::slice::from_ref(&dir)).unwrap(),
+            PROGRAM,
+        )
+        .unwrap();
         assert_eq!(merged.nodes, 14494);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -785,7 +794,12 @@ mod tests {
         let dir = temp_dir("full");
         let job = Job::split::<Kyoto>("startpos", 2, 2, PROGRAM).unwrap();
         count_all::<Kyoto>(&job, &dir);
-        let merged = merge::<Kyoto>(&job, &read_results(std::slice::from_ref(&dir)).unwrap(), PROGRAM).unwrap();
+        let merged = merge::<Kyoto>(
+            &job,
+            &read_results(std::slice::from_ref(&dir)).unwrap(),
+            PROGRAM,
+        )
+        .unwrap();
         assert_eq!(merged.nodes, 137);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -844,7 +858,12 @@ mod tests {
         for id in 0..10 {
             run_unit::<Kyoto>(&job, id, &a, false, 1, &NEVER, PROGRAM).unwrap();
         }
-        let e = merge::<Kyoto>(&job, &read_results(std::slice::from_ref(&a)).unwrap(), PROGRAM).unwrap_err();
+        let e = merge::<Kyoto>(
+            &job,
+            &read_results(std::slice::from_ref(&a)).unwrap(),
+            PROGRAM,
+        )
+        .unwrap_err();
         assert!(e.0.contains("2 of 12 units missing: 10, 11"), "{e}");
         // Unit 3 also in b: counted twice.
         run_unit::<Kyoto>(&job, 3, &b, false, 1, &NEVER, PROGRAM).unwrap();
