@@ -263,6 +263,7 @@ mod tests {
     fn parses_each_task() {
         assert_eq!(parse_args(["ci"]), Ok(Task::Ci));
         assert_eq!(parse_args(["tidy"]), Ok(Task::Tidy));
+        assert_eq!(parse_args(["slurm"]), Ok(Task::Slurm));
         assert_eq!(
             parse_args(["perft"]),
             Ok(Task::Perft(PerftOptions::default()))
@@ -315,7 +316,7 @@ mod tests {
         assert_eq!(
             parse_args(["perft", "--tier", "slow"]),
             Err(UsageError::BadArguments(
-                "`--tier` is `quick` or `full`, not `slow`".into()
+                "`--tier` is `quick`, `full` or `deep`, not `slow`".into()
             ))
         );
         assert_eq!(
