@@ -25,6 +25,9 @@
 //!   player in each variant through the hidden `kshogi selfplay` ([`selfplay`]).
 //! - `cargo xtask tune --variant V` runs the evaluation tuner, the `kshogi-tune` binary,
 //!   in release mode ([`tune`], `docs/tuning.md`).
+//! - `cargo xtask slurm` installs Slurm and MUNGE, starts a one-node cluster and runs a perft
+//!   split into work units and a sharded match as job arrays, checking their merges
+//!   ([`slurm`], `docs/scale.md`).
 //! - `cargo xtask bench` runs `kshogi bench` and fails unless each variant's node count, the
 //!   search's signature, equals its line in `xtask/bench-signature.txt` ([`bench`](mod@bench)).
 //!
@@ -40,6 +43,7 @@ mod ci;
 mod perft;
 mod release;
 mod selfplay;
+mod slurm;
 mod tidy;
 mod tune;
 mod util;
@@ -70,6 +74,8 @@ enum Task {
     Tune(TuneOptions),
     /// The search's bench signature.
     Bench(BenchOptions),
+    /// Work units on a one-node Slurm cluster.
+    Slurm,
 }
 
 impl Task {
@@ -83,6 +89,7 @@ impl Task {
             Task::Match(_) => "match",
             Task::Tune(_) => "tune",
             Task::Bench(_) => "bench",
+            Task::Slurm => "slurm",
         }
     }
 }
@@ -162,6 +169,12 @@ where
         "bench" => BenchOptions::parse(rest)
             .map(Task::Bench)
             .map_err(UsageError::BadArguments),
+        "slurm" => match rest.first() {
+            None => Ok(Task::Slurm),
+            Some(extra) => Err(UsageError::BadArguments(format!(
+                "unexpected argument `{extra}` for `slurm`"
+            ))),
+        },
         "help" | "-h" | "--help" => Err(UsageError::HelpRequested),
         other => Err(UsageError::UnknownTask(other.to_string())),
     }
@@ -189,6 +202,7 @@ fn usage() -> String {
     text.push_str(selfplay::USAGE);
     text.push_str(tune::USAGE);
     text.push_str(bench::USAGE);
+    text.push_str(slurm::USAGE);
     text.push_str("  help               print this text\n");
     text
 }
@@ -214,6 +228,7 @@ fn run(task: &Task) -> Result<(), String> {
         Task::Match(opts) => selfplay::run(opts, &root),
         Task::Tune(opts) => tune::run(opts, &root),
         Task::Bench(opts) => bench::run(opts, &root),
+        Task::Slurm => slurm::run_task(&root),
     }
 }
 
@@ -248,6 +263,7 @@ mod tests {
     fn parses_each_task() {
         assert_eq!(parse_args(["ci"]), Ok(Task::Ci));
         assert_eq!(parse_args(["tidy"]), Ok(Task::Tidy));
+        assert_eq!(parse_args(["slurm"]), Ok(Task::Slurm));
         assert_eq!(
             parse_args(["perft"]),
             Ok(Task::Perft(PerftOptions::default()))
@@ -300,7 +316,7 @@ mod tests {
         assert_eq!(
             parse_args(["perft", "--tier", "slow"]),
             Err(UsageError::BadArguments(
-                "`--tier` is `quick` or `full`, not `slow`".into()
+                "`--tier` is `quick`, `full` or `deep`, not `slow`".into()
             ))
         );
         assert_eq!(

@@ -74,6 +74,10 @@ pub enum CliError {
     /// output that cannot be written); the message says which.
     #[error("{0}")]
     Match(String),
+    /// `kshogi perft-units` could not split, count or merge: the message names the manifest
+    /// line, unit or result file that is wrong.
+    #[error("{0}")]
+    Units(String),
     /// Serialising the JSON output failed (not expected to happen).
     #[error("could not write JSON: {0}")]
     Json(#[from] serde_json::Error),

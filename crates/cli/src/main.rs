@@ -50,6 +50,7 @@ mod selfplay_cmd;
 mod show_cmd;
 mod solve_cmd;
 mod svg_out;
+mod units_cmd;
 mod variant_select;
 
 use clap::builder::TypedValueParser as _;
@@ -150,6 +151,16 @@ enum Command {
         after_long_help = format!("{}\n\n{PERFT_HELP}\n\n{EXIT_HELP}", position_help())
     )]
     Perft(PerftArgs),
+    /// Perft as work units for batch systems: split a count, count one unit, merge.
+    #[command(
+        name = "perft-units",
+        long_about = "Perft as work units for batch systems (Slurm job arrays, Kubernetes \
+                      Indexed Jobs, GNU parallel): split a count into units, count one unit \
+                      into a result file, and merge the results into the total and the \
+                      divide at the root.",
+        after_long_help = format!("{}\n\n{}\n\n{EXIT_HELP}", units_cmd::UNITS_HELP, position_help())
+    )]
+    PerftUnits(units_cmd::UnitsArgs),
     /// List the legal moves of a position in canonical USI, sorted.
     #[command(
         long_about = "List the legal moves of POSITION in canonical USI, one per line, \
@@ -517,6 +528,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Perft(args) => perft(args),
+        Command::PerftUnits(args) => units_cmd::run(args),
         Command::Moves(args) => moves(args),
         Command::Show(args) => show_cmd::run(args),
         Command::Convert(args) => convert_cmd::run(args),

@@ -28,7 +28,15 @@ Example, kshogi against the reference engine in Kyoto Shogi, 100 ms a move:
 
 Output: the summary as text (or one JSON object with --json): games, A's wins, draws and
 losses, score, Elo of A over B with its 95% margin, game pairs by A's points, the SPRT's
-LLR and bounds, the endings by reason, each failure. See docs/strength.md.";
+LLR and bounds, the endings by reason, each failure. See docs/strength.md.
+
+Shards, for batch systems (see docs/scale.md): `--shard I/N --results DIR` plays the
+opening pairs k with k % N == I and appends each finished pair to DIR/shard-I-of-N.jsonl
+(`--shards N` takes I from $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX); run again, a
+shard plays only the pairs its file lacks. With --sprt and one DIR shared by all shards,
+a shard starts no pair once the LLR over all shards' pairs has decided. `kshogi match
+--merge DIR...` prints the summary of all shards' games, as one process playing them would,
+and for an SPRT when it decided and how many games were played past it.";
 
 fn dialect_parser() -> impl clap::builder::TypedValueParser<Value = Dialect> {
     clap::builder::PossibleValuesParser::new(["canonical", "fsf"])
@@ -54,14 +62,15 @@ const MAX_MS: u64 = 86_400_000;
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name,
+          required_unless_present = "merge",
           help = format!("The variant: {}", VariantKind::names()))]
-    variant: VariantKind,
+    variant: Option<VariantKind>,
     /// Engine A's command line (split like a shell does, no shell runs)
-    #[arg(long, value_name = "CMD")]
-    engine_a: String,
+    #[arg(long, value_name = "CMD", required_unless_present = "merge")]
+    engine_a: Option<String>,
     /// Engine B's command line
-    #[arg(long, value_name = "CMD")]
-    engine_b: String,
+    #[arg(long, value_name = "CMD", required_unless_present = "merge")]
+    engine_b: Option<String>,
     /// Engine A's name in records [default: its command]
     #[arg(long, value_name = "NAME")]
     a_name: Option<String>,
@@ -162,9 +171,66 @@ pub struct MatchArgs {
     /// empty
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Play shard I of N: the opening pairs k with k % N == I (I from 0), appending each
+    /// finished pair to RESULTS/shard-I-of-N.jsonl (needs --results)
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, requires = "results",
+          conflicts_with = "shards")]
+    shard: Option<(u32, u32)>,
+    /// Play shard I of N, I taken from $SLURM_ARRAY_TASK_ID, else $JOB_COMPLETION_INDEX
+    #[arg(long, value_name = "N", requires = "results",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    shards: Option<u32>,
+    /// The results directory of the shards (shared by all shards for an SPRT)
+    #[arg(long, value_name = "DIR")]
+    results: Option<PathBuf>,
+    /// Merge the shards' results files in these directories into one summary (no game is
+    /// played)
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["shard", "shards", "engine_a", "engine_b"])]
+    merge: Vec<PathBuf>,
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
+}
+
+/// `I/N`: shard I (from 0) of N.
+fn parse_shard(s: &str) -> Result<(u32, u32), String> {
+    let (i, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("`{s}` is not I/N (shard I of N, I from 0)"))?;
+    let i: u32 = i
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{i}` in `{s}` is not a whole number"))?;
+    let n: u32 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{n}` in `{s}` is not a whole number"))?;
+    if n == 0 || i >= n {
+        return Err(format!("shard `{s}`: I must be 0 to N-1, N at least 1"));
+    }
+    Ok((i, n))
+}
+
+/// The shard index from the batch system: `$SLURM_ARRAY_TASK_ID`, else
+/// `$JOB_COMPLETION_INDEX`.
+fn batch_index(count: u32) -> Result<u32, CliError> {
+    let (var, text) = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
+        .iter()
+        .find_map(|var| std::env::var(var).ok().map(|v| (*var, v)))
+        .ok_or_else(|| {
+            CliError::Usage(
+                "--shards N takes the shard from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX, \
+                 and neither is set; give --shard I/N"
+                    .into(),
+            )
+        })?;
+    match text.trim().parse::<u32>() {
+        Ok(i) if i < count => Ok(i),
+        _ => Err(CliError::Usage(format!(
+            "${var} is `{text}`, not a shard from 0 to {} of --shards {count}",
+            count - 1
+        ))),
+    }
 }
 
 /// `E0,E1[,A,B]`.
@@ -235,8 +301,28 @@ fn spec(
 
 /// Runs `kshogi match`.
 pub fn run(args: &MatchArgs) -> Result<String, CliError> {
+    if !args.merge.is_empty() {
+        let merged =
+            kshogi_match::merge(&args.merge).map_err(|e| CliError::Match(e.to_string()))?;
+        return if args.json {
+            let mut s = serde_json::to_string(&merged)?;
+            s.push('\n');
+            Ok(s)
+        } else {
+            Ok(merged.to_text())
+        };
+    }
+    let (Some(variant), Some(engine_a), Some(engine_b)) = (
+        args.variant,
+        args.engine_a.as_deref(),
+        args.engine_b.as_deref(),
+    ) else {
+        return Err(CliError::Usage(
+            "a match needs --variant, --engine-a and --engine-b".into(),
+        ));
+    };
     let a = spec(
-        &args.engine_a,
+        engine_a,
         &args.a_name,
         &args.a_option,
         &args.a_variant,
@@ -244,14 +330,14 @@ pub fn run(args: &MatchArgs) -> Result<String, CliError> {
         &args.a_init,
     );
     let b = spec(
-        &args.engine_b,
+        engine_b,
         &args.b_name,
         &args.b_option,
         &args.b_variant,
         args.b_dialect,
         &args.b_init,
     );
-    let mut cfg = MatchConfig::new(args.variant, a, b, args.games);
+    let mut cfg = MatchConfig::new(variant, a, b, args.games);
     cfg.time = match (args.nodes, args.time) {
         (Some(n), _) => TimeControl::Nodes(n),
         (None, Some(t)) => TimeControl::Clock {
@@ -274,6 +360,23 @@ pub fn run(args: &MatchArgs) -> Result<String, CliError> {
     cfg.concurrency = usize::from(args.concurrency);
     cfg.max_plies = args.max_plies;
     cfg.out_dir = args.out.clone();
+    let shard = match (args.shard, args.shards) {
+        (Some(s), _) => Some(s),
+        (None, Some(n)) => Some((batch_index(n)?, n)),
+        (None, None) => None,
+    };
+    if let (Some((index, count)), Some(results)) = (shard, &args.results) {
+        cfg.shard = Some(kshogi_match::Shard {
+            index,
+            count,
+            results: results.clone(),
+        });
+    } else if args.results.is_some() {
+        return Err(CliError::Usage(
+            "--results is the directory of a shard's results: give --shard I/N or --shards N"
+                .into(),
+        ));
+    }
     let reporter = Reporter::new(std::io::stderr().is_terminal());
     let stop = crate::interrupt::stop_flag();
     let summary = kshogi_match::run_match(&cfg, stop, &mut |s, total| {
@@ -309,5 +412,10 @@ mod tests {
         );
         assert!(parse_option("Hash").is_err());
         assert!(parse_option("=3").is_err());
+        assert_eq!(parse_shard("0/4").unwrap(), (0, 4));
+        assert_eq!(parse_shard(" 3 / 4 ").unwrap(), (3, 4));
+        for bad in ["4/4", "1/0", "1", "a/2", "-1/3"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -39,9 +39,10 @@ pub struct SuiteArgs {
     /// instead of counting one POSITION
     #[arg(long, value_name = "FILE")]
     pub suite: Option<PathBuf>,
-    /// With --suite: the rows to run, `quick` or `full` (all rows) [default: quick]
+    /// With --suite: the rows to run, `quick`, `full` (quick and full rows) or `deep` (all
+    /// rows, minutes of CPU) [default: quick]
     #[arg(long, value_name = "TIER", requires = "suite",
-          value_parser = clap::builder::PossibleValuesParser::new(["quick", "full"])
+          value_parser = clap::builder::PossibleValuesParser::new(["quick", "full", "deep"])
               .map(|s| Tier::parse(&s).expect("a listed tier")))]
     pub tier: Option<Tier>,
     /// With --suite: write a JSON report of the run to FILE

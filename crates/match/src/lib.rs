@@ -24,11 +24,13 @@
 mod game;
 mod play;
 mod runner;
+pub mod shard;
 pub mod stats;
 mod summary;
 
 pub use play::{go, GoAnswer};
 pub use runner::run_match;
+pub use shard::{merge, MergedMatch, Shard};
 pub use stats::{Sprt, SprtDecision};
 pub use summary::{GameReport, ReasonCount, SprtReport, Summary};
 
@@ -148,6 +150,9 @@ pub struct MatchConfig {
     pub max_plies: u32,
     /// The directory the KIF records are written to (see [`run_match`]); `None` for none.
     pub out_dir: Option<PathBuf>,
+    /// The share of the opening pairs this process plays, and its results file (see
+    /// [`shard`]); `None` to play them all.
+    pub shard: Option<Shard>,
 }
 
 impl MatchConfig {
@@ -166,6 +171,7 @@ impl MatchConfig {
             concurrency: 1,
             max_plies: DEFAULT_MAX_PLIES,
             out_dir: None,
+            shard: None,
         }
     }
 }

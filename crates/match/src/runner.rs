@@ -1,6 +1,7 @@
 //! The match: openings, workers playing games in parallel, records, the summary.
 
 use crate::game::{play_game, Ending, Seat};
+use crate::shard::ShardWriter;
 use crate::stats::SprtDecision;
 use crate::summary::{GameReport, Summary};
 use crate::{MatchConfig, MatchError, Openings};
@@ -150,6 +151,14 @@ pub fn run_match(
     if let Some(s) = &cfg.sprt {
         s.validate().map_err(MatchError::Config)?;
     }
+    if let Some(s) = &cfg.shard {
+        if s.count == 0 || s.index >= s.count {
+            return Err(MatchError::Config(format!(
+                "shard {}/{}: the shard must be 0 to N-1 of N shards, N at least 1",
+                s.index, s.count
+            )));
+        }
+    }
     if let Openings::List(l) = &cfg.openings {
         if l.is_empty() {
             return Err(MatchError::Config("the list of openings is empty".into()));
@@ -189,21 +198,54 @@ fn run_typed<V: Variant>(
     let halt = AtomicBool::new(false);
     let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
     let mut summary = Summary::new(cfg.variant.name(), names[0], names[1], cfg.sprt);
-    let workers = cfg.concurrency.min(games as usize);
+    // The games to play, in order: all of them, or this shard's pairs not yet in its file.
+    let mut writer = None;
+    let order: Vec<u32> = match &cfg.shard {
+        None => (0..games).collect(),
+        Some(shard) => {
+            let (w, done) = ShardWriter::open(cfg, shard)?;
+            writer = Some(w);
+            let done_pairs: Vec<u32> = done.iter().map(|(p, _)| *p).collect();
+            summary.add_all(done.into_iter().flat_map(|(_, g)| g).collect());
+            (0..games)
+                .filter(|g| shard.plays(g / 2) && !done_pairs.contains(&(g / 2)))
+                .collect()
+        }
+    };
+    let planned = u64::from(games).min(order.len() as u64 + summary.games);
+    // With shards and an SPRT, the decision is the combined one of every shard's results
+    // file; it is looked at before each pair starts, and a pair once started is finished.
+    let combined = |writer: &Option<ShardWriter>| -> Result<bool, MatchError> {
+        match (writer, &cfg.shard, cfg.sprt) {
+            (Some(w), Some(shard), Some(_)) => {
+                Ok(w.combined_decision(&shard.results)? != SprtDecision::Undecided)
+            }
+            _ => Ok(false),
+        }
+    };
+    let mut failure = None;
+    let mut decided_elsewhere = combined(&writer)?;
+    if decided_elsewhere {
+        summary.stopped_early = Some("the SPRT of all shards decided".into());
+    }
+    let workers = if decided_elsewhere {
+        0
+    } else {
+        cfg.concurrency.min(order.len())
+    };
     let (tx, rx) = channel::<Result<GameReport, MatchError>>();
     // This thread hands out the game numbers, one for each result it has counted, so no
     // more than `workers` games are ever under way or waiting: when the SPRT decides, at
     // most `workers - 1` games are still being played, however fast the engines are.
     let (job_tx, job_rx) = channel::<u32>();
     let job_rx = Mutex::new(job_rx);
-    // One game for each worker to start with (`workers <= games`). The receiver lives
-    // until this function returns: these sends cannot fail.
-    let mut next = workers as u32;
-    for g in 0..next {
+    // One game for each worker to start with (`workers <= order.len()`). The receiver
+    // lives until this function returns: these sends cannot fail.
+    let mut next = workers;
+    for &g in &order[..next] {
         let _ = job_tx.send(g);
     }
     let mut job_tx = Some(job_tx);
-    let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -258,16 +300,22 @@ fn run_typed<V: Variant>(
             };
             match result {
                 Ok(report) => {
+                    if let Some(w) = &mut writer {
+                        if let Err(e) = w.add(&report) {
+                            halt.store(true, Ordering::Relaxed);
+                            failure.get_or_insert(e);
+                        }
+                    }
                     summary.add(report);
                     let decided = summary
                         .sprt
                         .as_ref()
                         .is_some_and(|s| s.decision != SprtDecision::Undecided);
-                    if decided && summary.stopped_early.is_none() {
+                    if decided && summary.stopped_early.is_none() && cfg.shard.is_none() {
                         summary.stopped_early = Some("the SPRT decided".into());
                         halt.store(true, Ordering::Relaxed);
                     }
-                    progress(&summary, u64::from(games));
+                    progress(&summary, planned);
                 }
                 Err(e) => {
                     halt.store(true, Ordering::Relaxed);
@@ -275,10 +323,29 @@ fn run_typed<V: Variant>(
                 }
             }
             // The next game, or no more: closing the queue lets the idle workers finish.
-            if halt.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) || next >= games {
+            let mut close = halt.load(Ordering::Relaxed)
+                || stop.load(Ordering::Relaxed)
+                || next >= order.len()
+                || decided_elsewhere && order[next] % 2 == 0;
+            if !close && order[next] % 2 == 0 {
+                match combined(&writer) {
+                    Ok(true) => {
+                        decided_elsewhere = true;
+                        summary.stopped_early = Some("the SPRT of all shards decided".into());
+                        close = true;
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        halt.store(true, Ordering::Relaxed);
+                        failure.get_or_insert(e);
+                        close = true;
+                    }
+                }
+            }
+            if close {
                 job_tx = None;
             } else if let Some(jobs) = &job_tx {
-                let _ = jobs.send(next);
+                let _ = jobs.send(order[next]);
                 next += 1;
             }
         }
@@ -286,10 +353,7 @@ fn run_typed<V: Variant>(
     if let Some(e) = failure {
         return Err(e);
     }
-    if summary.stopped_early.is_none()
-        && stop.load(Ordering::Relaxed)
-        && summary.games < u64::from(games)
-    {
+    if summary.stopped_early.is_none() && stop.load(Ordering::Relaxed) && summary.games < planned {
         summary.stopped_early = Some("interrupted".into());
     }
     Ok(summary)

@@ -19,7 +19,7 @@
 //! which removes the opening's bias from the variance. The test stops when the LLR leaves
 //! `(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The fewest game pairs an SPRT decides on. The LLR's normal approximation needs samples:
 /// a handful of equal pairs (every opening won by the same colour, as in fixed-node
@@ -119,7 +119,7 @@ pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
 }
 
 /// An SPRT: the hypotheses `elo0` and `elo1` (logistic Elo) and the error rates.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     /// The Elo of H0.
     pub elo0: f64,

@@ -139,6 +139,13 @@ impl Summary {
         self.recompute();
     }
 
+    /// Adds many games at once (in any order) and brings every figure up to date once.
+    pub(crate) fn add_all(&mut self, reports: Vec<GameReport>) {
+        self.game_list.extend(reports);
+        self.game_list.sort_by_key(|g| g.game);
+        self.recompute();
+    }
+
     fn recompute(&mut self) {
         let (mut w, mut d, mut l) = (0, 0, 0);
         let mut endings: BTreeMap<String, [u64; 3]> = BTreeMap::new();

@@ -4,7 +4,8 @@
 
 use kshogi_core::Game;
 use kshogi_match::{
-    run_match, EngineSpec, MatchConfig, MatchError, Openings, Sprt, Summary, TimeControl,
+    merge, run_match, EngineSpec, MatchConfig, MatchError, Openings, Shard, Sprt, Summary,
+    TimeControl,
 };
 use kshogi_notation::{move_to_usi, parse_game};
 use kshogi_registry::VariantKind;
@@ -339,6 +340,138 @@ fn tests() {
     let s = play(&cfg).unwrap();
     assert_eq!(s.game_list[0].opening, "list:1");
     println!("openings: ok");
+
+    shards();
+}
+
+/// A fresh results directory.
+fn results_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kshogi-shards-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn sharded(cfg: &MatchConfig, index: u32, count: u32, dir: &std::path::Path) -> MatchConfig {
+    let mut cfg = cfg.clone();
+    cfg.shard = Some(Shard {
+        index,
+        count,
+        results: dir.to_path_buf(),
+    });
+    cfg
+}
+
+fn shards() {
+    // Three shards of a 12-game match merge into what one process playing the 12 games
+    // reports (the single run is the independent computation: no results files, no merge).
+    let cfg = config("good", "good", 12);
+    let whole = play(&cfg).unwrap();
+    let dir = results_dir("fixed");
+    let mut shard_games = 0;
+    for i in 0..3 {
+        let s = play(&sharded(&cfg, i, 3, &dir)).unwrap();
+        // Shard i plays pairs i and i + 3 (6 pairs, 3 shards): games 2i+1, 2i+2, 2i+7, 2i+8.
+        let numbers: Vec<u32> = s.game_list.iter().map(|g| g.game).collect();
+        assert_eq!(numbers, [2 * i + 1, 2 * i + 2, 2 * i + 7, 2 * i + 8]);
+        shard_games += s.games;
+    }
+    assert_eq!(shard_games, 12);
+    let merged = merge(std::slice::from_ref(&dir)).unwrap();
+    assert_eq!(merged.summary, whole, "{}", merged.to_text());
+    assert!(merged.to_text().starts_with(&whole.to_text()));
+    assert_eq!((merged.shards, merged.files.len()), (3, 3));
+
+    // A shard run again plays nothing it has already played.
+    let never = AtomicBool::new(false);
+    let again = run_match(&sharded(&cfg, 1, 3, &dir), &never, &mut |_, _| {
+        panic!("no game is played again")
+    })
+    .unwrap();
+    assert_eq!(again.games, 4);
+    assert_eq!(merge(std::slice::from_ref(&dir)).unwrap().summary, whole);
+
+    // Another match's shard in the same directory is refused, and its file left alone.
+    let mut other = config("good", "good", 10);
+    other.openings = Openings::Random { plies: 2, seed: 8 };
+    let e = play(&sharded(&other, 1, 3, &dir)).unwrap_err();
+    assert!(e.to_string().contains("of another match"), "{e}");
+
+    // Merge errors name what is wrong: a missing pair, a missing shard, a foreign file.
+    let shard1 = dir.join("shard-1-of-3.jsonl");
+    let text = std::fs::read_to_string(&shard1).unwrap();
+    let cut: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&shard1, &cut).unwrap();
+    let e = merge(std::slice::from_ref(&dir)).unwrap_err().to_string();
+    assert!(e.contains("1 of 6 pairs missing: 4 (shard 1)"), "{e}");
+    std::fs::remove_file(&shard1).unwrap();
+    let e = merge(std::slice::from_ref(&dir)).unwrap_err().to_string();
+    assert!(e.contains("no results file of shard(s) 1 of 3"), "{e}");
+    assert!(e.contains("pairs missing: 1 (shard 1), 4 (shard 1)"), "{e}");
+    let dir2 = results_dir("other");
+    play(&sharded(&other, 1, 3, &dir2)).unwrap();
+    let e = merge(&[dir.clone(), dir2.clone()]).unwrap_err().to_string();
+    assert!(e.contains("results of another match"), "{e}");
+    assert!(e.contains("shard-1-of-3.jsonl"), "{e}");
+    // The same shard's file twice.
+    std::fs::write(&shard1, &text).unwrap();
+    let dir3 = results_dir("copy");
+    std::fs::create_dir_all(&dir3).unwrap();
+    std::fs::write(dir3.join("shard-1-of-3.jsonl"), &text).unwrap();
+    let e = merge(&[dir.clone(), dir3.clone()]).unwrap_err().to_string();
+    assert!(e.contains("shard 1 has 2 results files"), "{e}");
+    assert!(e.contains("pairs played more than once: pair 1"), "{e}");
+    println!("shards: ok");
+
+    // An SPRT over four shards sharing a results directory, one after the other: every
+    // game is won, so the combined SPRT decides on pair 20 (`MIN_SPRT_PAIRS`). Shard 0 plays
+    // all its 13 pairs (0, 4, ..., 48: 13 pairs are too few to decide), shard 1 stops after
+    // 7 (13 + 7 = 20), shards 2 and 3 start none.
+    let mut cfg = config("good", "resign", 100);
+    cfg.sprt = Some(Sprt {
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+    });
+    let dir = results_dir("sprt");
+    let played: Vec<u64> = (0..4)
+        .map(|i| play(&sharded(&cfg, i, 4, &dir)).unwrap().games)
+        .collect();
+    assert_eq!(played, [26, 14, 0, 0]);
+    let merged = merge(std::slice::from_ref(&dir)).unwrap();
+    let sprt = merged.summary.sprt.as_ref().unwrap();
+    assert_eq!(sprt.decision, kshogi_match::SprtDecision::H1);
+    assert_eq!(merged.summary.games, 40);
+    assert_eq!(
+        (merged.decided_after_games, merged.games_past_decision),
+        (Some(40), Some(0))
+    );
+    assert!(merged
+        .to_text()
+        .contains("0 games were played past the decision"));
+
+    // The same four shards at once: the decision still comes on pair 20; the pairs under
+    // way in the other shards then (at most one each) are finished and counted past it.
+    let dir = results_dir("sprt-parallel");
+    std::thread::scope(|scope| {
+        for i in 0..4 {
+            let cfg = sharded(&cfg, i, 4, &dir);
+            scope.spawn(move || play(&cfg).unwrap());
+        }
+    });
+    let merged = merge(std::slice::from_ref(&dir)).unwrap();
+    assert_eq!(merged.decided_after_games, Some(40), "{}", merged.to_text());
+    let past = merged.games_past_decision.unwrap();
+    assert!(
+        past <= 6 && merged.summary.games == 40 + past,
+        "{}",
+        merged.to_text()
+    );
+    assert_eq!(merged.summary.wins, merged.summary.games);
+    for d in ["fixed", "other", "copy", "sprt", "sprt-parallel"] {
+        let _ = std::fs::remove_dir_all(results_dir(d));
+    }
+    println!("sprt shards: ok");
 }
 
 fn main() {

@@ -10,7 +10,9 @@
 //!   ([`run_rows`]; see `docs/adding-a-variant.md`);
 //! - [`diverge`]: the divergence finder, which walks down the divides of two move generators
 //!   (kshogi's and another engine's, behind [`DivideSource`]) to the first position where
-//!   their legal move lists differ.
+//!   their legal move lists differ;
+//! - [`units`]: perft as work units for batch systems: a job split into units at a chosen
+//!   depth, its manifest, one result file per unit, and the merge that checks and adds them.
 //!
 //! ```
 //! use kshogi_perft_suite::{parse_suite, rows_of, run_rows};
@@ -31,7 +33,11 @@
 pub mod diverge;
 pub mod run;
 pub mod suite;
+pub mod units;
 
 pub use diverge::{find_divergence, Difference, Divergence, DivideSource, Finding, Kshogi};
 pub use run::{rows_of, run_rows, run_rows_with, Report, RowResult, RunOptions};
 pub use suite::{parse_suite, parse_table, select, Layout, SuiteError, SuiteRow, Tier};
+pub use units::{
+    merge, read_results, run_unit, task_units, Job, Merged, UnitOutcome, UnitResult, UnitsError,
+};

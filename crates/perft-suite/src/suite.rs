@@ -7,7 +7,7 @@ use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
-/// Which rows a run takes: the quick ones, or all of them.
+/// Which rows a run takes: the quick ones, the quick and full ones, or all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Tier {
@@ -15,14 +15,18 @@ pub enum Tier {
     Quick,
     /// The bigger rows; a `full` run takes the quick rows too.
     Full,
+    /// Rows of minutes of CPU and more (counted through work units, `docs/scale.md`); only
+    /// a `deep` run takes them, with all the others.
+    Deep,
 }
 
 impl Tier {
-    /// Reads `quick` or `full`.
+    /// Reads `quick`, `full` or `deep`.
     pub fn parse(text: &str) -> Option<Tier> {
         match text {
             "quick" => Some(Tier::Quick),
             "full" => Some(Tier::Full),
+            "deep" => Some(Tier::Deep),
             _ => None,
         }
     }
@@ -32,13 +36,15 @@ impl Tier {
         match self {
             Tier::Quick => "quick",
             Tier::Full => "full",
+            Tier::Deep => "deep",
         }
     }
 
     /// Whether a run of tier `self` takes a row of tier `row`.
     pub fn includes(self, row: Tier) -> bool {
         match self {
-            Tier::Full => true,
+            Tier::Deep => true,
+            Tier::Full => row != Tier::Deep,
             Tier::Quick => row == Tier::Quick,
         }
     }
@@ -227,7 +233,7 @@ pub fn parse_table(text: &str, origin: &str, layout: Layout) -> Result<Vec<Suite
             Layout::Suite => Tier::parse(fields[4]).ok_or_else(|| {
                 err(
                     Some(columns[4]),
-                    format!("tier `{}` is neither `quick` nor `full`", fields[4]),
+                    format!("tier `{}` is not `quick`, `full` or `deep`", fields[4]),
                 )
             })?,
             Layout::Reference { quick_limit } if nodes <= quick_limit => Tier::Quick,
@@ -380,7 +386,7 @@ mod tests {
             ),
             (
                 "kyoto\tstartpos\t2\t137\tslow\n",
-                "s.tsv:1:22: tier `slow` is neither `quick` nor `full`",
+                "s.tsv:1:22: tier `slow` is not `quick`, `full` or `deep`",
             ),
             (
                 "kyoto\tstartpos\t2\t137\tquick\n\nkyoto\tstartpos\t2\t138\tfull\n",
@@ -459,11 +465,13 @@ mod tests {
 
     #[test]
     fn tier_names_round_trip() {
-        for tier in [Tier::Quick, Tier::Full] {
+        for tier in [Tier::Quick, Tier::Full, Tier::Deep] {
             assert_eq!(Tier::parse(tier.name()), Some(tier));
         }
         assert_eq!(Tier::parse("Quick"), None);
         assert!(Tier::Full.includes(Tier::Quick));
         assert!(!Tier::Quick.includes(Tier::Full));
+        assert!(!Tier::Full.includes(Tier::Deep));
+        assert!(Tier::Deep.includes(Tier::Quick) && Tier::Deep.includes(Tier::Full));
     }
 }

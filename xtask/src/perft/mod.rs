@@ -16,16 +16,19 @@ use std::process::Command;
 pub enum Tier {
     /// Rows small enough for every run.
     Quick,
-    /// All rows.
+    /// The quick and full rows.
     Full,
+    /// All rows, the deep ones (minutes of CPU) too.
+    Deep,
 }
 
 impl Tier {
-    /// Reads `quick` or `full`.
+    /// Reads `quick`, `full` or `deep`.
     pub fn parse(text: &str) -> Option<Tier> {
         match text {
             "quick" => Some(Tier::Quick),
             "full" => Some(Tier::Full),
+            "deep" => Some(Tier::Deep),
             _ => None,
         }
     }
@@ -35,6 +38,7 @@ impl Tier {
         match self {
             Tier::Quick => "quick",
             Tier::Full => "full",
+            Tier::Deep => "deep",
         }
     }
 }
@@ -90,7 +94,7 @@ impl Default for PerftOptions {
 /// The option summary for the usage text.
 pub const USAGE: &str = "\
   perft [OPTIONS]    run the perft suite with the release `kshogi perft --suite`
-      --tier quick|full   rows to run: `quick` (default) or `full` (all rows)
+      --tier T            rows to run: `quick` (default), `full` or `deep` (all rows)
       --variant V         only the rows of variant V
       --json FILE         write a machine-readable report to FILE (`kshogi perft --report`)
       --baseline FILE     compare speed with an earlier report; fail when a row is slower
@@ -125,8 +129,9 @@ impl PerftOptions {
             match name {
                 "--tier" => {
                     let v = value()?;
-                    opts.tier = Tier::parse(&v)
-                        .ok_or_else(|| format!("`--tier` is `quick` or `full`, not `{v}`"))?;
+                    opts.tier = Tier::parse(&v).ok_or_else(|| {
+                        format!("`--tier` is `quick`, `full` or `deep`, not `{v}`")
+                    })?;
                 }
                 "--variant" | "-v" => opts.variant = Some(value()?),
                 "--json" => opts.json = Some(PathBuf::from(value()?)),
@@ -287,7 +292,7 @@ mod tests {
         let cases: [(&[&str], &str); 7] = [
             (
                 &["--tier", "slow"],
-                "`--tier` is `quick` or `full`, not `slow`",
+                "`--tier` is `quick`, `full` or `deep`, not `slow`",
             ),
             (&["--tier"], "`--tier` needs a value"),
             (

@@ -1,0 +1,270 @@
+//! `kshogi perft-units`: perft as work units for batch systems (split, count one unit,
+//! merge). The logic is `kshogi_perft_suite::units`; this module parses and prints.
+
+use crate::error::CliError;
+use crate::perft_cmd::{parse_depth, PerftReport};
+use crate::variant_select;
+use crate::{interrupt, VariantArg};
+use clap::{Args, Subcommand};
+use kshogi_core::Variant;
+use kshogi_perft_suite::units::{self, Job, UnitOutcome};
+use kshogi_registry::{with_variant, VariantKind};
+use std::path::{Path, PathBuf};
+
+/// The help after `kshogi perft-units --help`.
+pub const UNITS_HELP: &str = "\
+A perft job (POSITION, DEPTH) is split at --split-depth plies into units, one per line of
+legal moves of that length; each unit is counted on its own (by a batch system's array task)
+into a small result file, and the merge checks that every unit is there exactly once and
+belongs to the job, then prints the total and the divide at the root as `kshogi perft
+--divide` does (the time is the units' counting time added up).
+
+  kshogi perft-units split --variant kyoto --split-depth 3 -o job.jsonl startpos 9
+  kshogi perft-units count job.jsonl --out results --unit 17     # or SLURM_ARRAY_TASK_ID,
+                                                                 # JOB_COMPLETION_INDEX
+  kshogi perft-units merge job.jsonl results
+
+The manifest is JSON lines, one unit a line (`unit`, `moves`, `remaining`, `job` (the
+digest), `units`, `variant`, `position`, `depth`, `split_depth`, `program`, `format`).
+A result file is `DIR/unit-<id>.json`. Counting a unit already counted for the job does
+nothing; a file of anything else in its place is kept unless --force. See docs/scale.md.";
+
+/// The arguments of `kshogi perft-units`.
+#[derive(Debug, Args)]
+pub struct UnitsArgs {
+    #[command(subcommand)]
+    command: UnitsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum UnitsCommand {
+    /// Split perft of POSITION to DEPTH into units and write the manifest.
+    Split(SplitArgs),
+    /// Count one unit of a manifest (or a batch task's share) into a result file.
+    Count(CountArgs),
+    /// Check a job's result files and print the total and the divide at the root.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+struct SplitArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Plies below the root where the units start (1 to DEPTH)
+    #[arg(long, value_name = "S")]
+    split_depth: String,
+    /// Write the manifest to FILE (default: standard output)
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Replace FILE if it exists
+    #[arg(long)]
+    force: bool,
+    /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
+    #[arg(value_name = "POSITION")]
+    position: String,
+    /// Plies to count: a non-negative whole number
+    #[arg(value_name = "DEPTH")]
+    depth: String,
+}
+
+#[derive(Debug, Args)]
+struct CountArgs {
+    /// The job's manifest
+    #[arg(value_name = "MANIFEST")]
+    manifest: PathBuf,
+    /// The directory of the result files (made if missing)
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// The task's index [default: $SLURM_ARRAY_TASK_ID, else $JOB_COMPLETION_INDEX]
+    #[arg(long, value_name = "K")]
+    unit: Option<String>,
+    /// Units per task: task K counts units K*M to K*M+M-1 (for job arrays of limited size)
+    #[arg(long, value_name = "M", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    per_task: u32,
+    /// Worker threads per unit
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Count again and replace a result file that is already there
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(Debug, Args)]
+struct MergeArgs {
+    /// The job's manifest
+    #[arg(value_name = "MANIFEST")]
+    manifest: PathBuf,
+    /// Directories holding the result files
+    #[arg(value_name = "DIR", required = true)]
+    dirs: Vec<PathBuf>,
+    /// Print one JSON object (as `kshogi perft --divide --json`) instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// This program, as manifests and results name it.
+fn program() -> String {
+    format!("kshogi {}", env!("CARGO_PKG_VERSION"))
+}
+
+fn units_err(e: units::UnitsError) -> CliError {
+    CliError::Units(e.0)
+}
+
+/// Runs `kshogi perft-units`.
+pub fn run(args: &UnitsArgs) -> Result<String, CliError> {
+    match &args.command {
+        UnitsCommand::Split(a) => split(a),
+        UnitsCommand::Count(a) => count(a),
+        UnitsCommand::Merge(a) => merge(a),
+    }
+}
+
+fn split(args: &SplitArgs) -> Result<String, CliError> {
+    let depth = parse_depth(&args.depth)?;
+    let split_depth = parse_depth(&args.split_depth).map_err(|_| {
+        CliError::Units(format!(
+            "--split-depth must be a whole number, found `{}`",
+            args.split_depth
+        ))
+    })?;
+    let kind = variant_select::select(args.variant.variant, &args.position)?;
+    let pos = args.position.as_str();
+    let job = with_variant!(kind, V => Job::split::<V>(pos, depth, split_depth, &program()))
+        .map_err(units_err)?;
+    let manifest = job.to_manifest();
+    let summary = format!(
+        "job {}: {} {} depth {}, {} units of {} plies at split depth {}",
+        job.digest,
+        job.variant,
+        job.position,
+        job.depth,
+        job.units.len(),
+        job.depth - job.split_depth,
+        job.split_depth
+    );
+    match &args.output {
+        None => {
+            eprintln!("{summary}");
+            Ok(manifest)
+        }
+        Some(path) => {
+            if path.exists() && !args.force {
+                return Err(CliError::Output(format!(
+                    "{} exists; not overwriting it without --force",
+                    path.display()
+                )));
+            }
+            std::fs::write(path, manifest)
+                .map_err(|e| CliError::Output(format!("cannot write {}: {e}", path.display())))?;
+            Ok(format!("{summary}\nmanifest: {}\n", path.display()))
+        }
+    }
+}
+
+/// Reads and checks a manifest, and the variant it names.
+fn read_manifest(path: &Path) -> Result<(Job, VariantKind), CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::Input {
+        path: format!("`{}`", path.display()),
+        message: e.to_string(),
+    })?;
+    let job = Job::parse_manifest(&text, &path.display().to_string()).map_err(units_err)?;
+    let kind = VariantKind::from_name(&job.variant).ok_or_else(|| {
+        CliError::Units(format!(
+            "{}: variant `{}` is not one this program knows ({})",
+            path.display(),
+            job.variant,
+            VariantKind::names()
+        ))
+    })?;
+    Ok((job, kind))
+}
+
+/// The task index: `--unit`, else the batch system's variable.
+fn task_index(explicit: Option<&str>) -> Result<usize, CliError> {
+    let (text, from) = match explicit {
+        Some(t) => (t.to_string(), "--unit".to_string()),
+        None => ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
+            .iter()
+            .find_map(|var| std::env::var(var).ok().map(|v| (v, format!("${var}"))))
+            .ok_or_else(|| {
+                CliError::Units(
+                    "which unit? give --unit K, or run as a batch task that sets \
+                     SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"
+                        .into(),
+                )
+            })?,
+    };
+    text.trim().parse().map_err(|_| {
+        CliError::Units(format!(
+            "{from} must be a whole number from 0, found `{text}`"
+        ))
+    })
+}
+
+fn count(args: &CountArgs) -> Result<String, CliError> {
+    let (job, kind) = read_manifest(&args.manifest)?;
+    let index = task_index(args.unit.as_deref())?;
+    let ids = units::task_units(&job, index, args.per_task as usize).map_err(units_err)?;
+    let stop = interrupt::stop_flag();
+    let threads = usize::from(args.threads);
+    let mut out = String::new();
+    for id in ids {
+        let outcome = with_variant!(kind, V => units::run_unit::<V>(
+            &job, id, &args.out, args.force, threads, stop, &program()))
+        .map_err(units_err)?;
+        let line = |r: &units::UnitResult, path: &Path, verb: &str| {
+            format!(
+                "unit {id} of {} ({}): {} nodes {verb} -> {}\n",
+                job.units.len(),
+                r.moves.join(" "),
+                r.nodes,
+                path.display()
+            )
+        };
+        match outcome {
+            UnitOutcome::Counted(r, path) => {
+                out.push_str(&line(&r, &path, &format!("in {:.3} s", r.seconds)));
+            }
+            UnitOutcome::AlreadyCounted(r, path) => {
+                out.push_str(&line(&r, &path, "already counted"));
+            }
+            UnitOutcome::Interrupted => {
+                return Err(CliError::Interrupted {
+                    partial: out,
+                    message: format!("interrupted while counting unit {id}; it has no result"),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The merged count as `kshogi perft --divide` prints it.
+fn merged_report<V: Variant>(
+    job: &Job,
+    merged: units::Merged,
+    json: bool,
+) -> Result<String, CliError> {
+    let report = PerftReport::<V> {
+        variant: V::NAME,
+        sfen: job.position.clone(),
+        depth: job.depth,
+        nodes: merged.nodes,
+        divide: Some(merged.divide),
+        time_ms: u64::try_from(merged.time.as_millis()).unwrap_or(u64::MAX),
+        nps: crate::engine_text::nodes_per_second(merged.nodes, merged.time),
+        elapsed: merged.time,
+        _variant: std::marker::PhantomData,
+    };
+    report.render(json)
+}
+
+fn merge(args: &MergeArgs) -> Result<String, CliError> {
+    let (job, kind) = read_manifest(&args.manifest)?;
+    let results = units::read_results(&args.dirs).map_err(units_err)?;
+    with_variant!(kind, V => {
+        let merged = units::merge::<V>(&job, &results, &program()).map_err(units_err)?;
+        merged_report::<V>(&job, merged, args.json)
+    })
+}
