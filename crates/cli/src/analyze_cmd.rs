@@ -193,7 +193,8 @@ impl AnalyzeArgs {
 /// Runs `kshogi analyze`: picks the variant, installs the Ctrl-C handler, analyses and
 /// renders.
 pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
-    args.svg.check(args.json)?;
+    let db_input = args.db.as_deref().map(|db| ("the database", db));
+    args.svg.check(args.json, db_input.as_slice())?;
     let kind = variant_select::select(args.variant, &args.position)?;
     let stop = interrupt::stop_flag();
     let progress = std::io::stderr().is_terminal();

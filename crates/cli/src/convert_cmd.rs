@@ -4,7 +4,7 @@ use crate::error::CliError;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
 use kshogi_core::Variant;
-use kshogi_notation::kif::{decode_kif, parse_kif_among, to_kif, KifRecord};
+use kshogi_notation::kif::{decode_kif, parse_kif_among, parse_kif_chosen, to_kif, KifRecord};
 use kshogi_notation::{move_to_usi_in, parse_game, to_sfen_in, Dialect};
 use kshogi_registry::{kif_variant, with_variant, VariantKind};
 use std::io::Read as _;
@@ -22,8 +22,10 @@ before the first move and after every move, one per line.
 --to usi: INPUT is a KIF file or `-`; prints one line `sfen <start SFEN> moves <usi> ...`
 (without ` moves` when the record has no moves).
 
-The variant of a KIF record comes from its `手合割` header (京都将棋 kyoto, 五分摩訶将棋
-micro, 金属将棋 kinzoku); --variant overrides it and is needed when the header is missing.
+The variant of a KIF record comes from its `手合割` header (`kshogi variants` lists the
+names read); --variant is needed when the header is missing, and overrides a `手合割：平手`
+header (standard shogi's even game, which lishogi writes for Dobutsu records too) with a
+warning on stderr; a header naming another variant stays an error.
 An error in a KIF record is reported as `error: line <N>: ...`.";
 
 /// What `kshogi convert` produces.
@@ -81,7 +83,8 @@ pub fn run(args: &ConvertArgs) -> Result<String, CliError> {
                 None => kif_variant(&text)?,
             };
             let usi = args.to == Target::Usi;
-            with_variant!(kind, V => kif_to::<V>(&text, usi, args.all, args.dialect.dialect))
+            let chosen = args.variant.is_some();
+            with_variant!(kind, V => kif_to::<V>(&text, usi, args.all, args.dialect.dialect, chosen))
         }
     }
 }
@@ -112,14 +115,31 @@ pub fn position_to_kif<V: Variant>(position: &str) -> Result<String, CliError> {
 }
 
 /// Reads a KIF record of variant `V` and prints its USI form (`usi`), or the SFEN of its
-/// final position, or (`all`) of every position, in `dialect`.
+/// final position, or (`all`) of every position, in `dialect`. `chosen`: the variant was
+/// named with `--variant`, which then overrides a `手合割：平手` header (with a warning on
+/// stderr).
 pub fn kif_to<V: Variant>(
     text: &str,
     usi: bool,
     all: bool,
     dialect: Dialect,
+    chosen: bool,
 ) -> Result<String, CliError> {
-    let record = parse_kif_among::<V>(text, VariantKind::infos())?;
+    let record = if chosen {
+        let (record, overridden) = parse_kif_chosen::<V>(text, VariantKind::infos())?;
+        if let Some(h) = overridden {
+            eprintln!(
+                "warning: line {}: `手合割：{}` is standard shogi's even game; read as {} \
+                 because --variant says so",
+                h.line,
+                h.value,
+                V::DISPLAY_NAME
+            );
+        }
+        record
+    } else {
+        parse_kif_among::<V>(text, VariantKind::infos())?
+    };
     let mut out = String::new();
     if usi {
         out.push_str("sfen ");
@@ -163,9 +183,9 @@ mod tests {
         assert!(kif.contains("手合割：京都将棋\n"), "{kif}");
         assert!(kif.contains("   1 １四歩成(15)\n"), "{kif}");
         assert!(kif.contains("   2 ５二歩成(51)\n"), "{kif}");
-        let usi = kif_to::<Kyoto>(&kif, true, false, Dialect::Canonical).unwrap();
+        let usi = kif_to::<Kyoto>(&kif, true, false, Dialect::Canonical, false).unwrap();
         assert_eq!(usi, "sfen pgkst/5/5/5/TSKGP b - 1 moves 1e1d+ 5a5b+\n");
-        let all = kif_to::<Kyoto>(&kif, false, true, Dialect::Canonical).unwrap();
+        let all = kif_to::<Kyoto>(&kif, false, true, Dialect::Canonical, false).unwrap();
         assert_eq!(
             all,
             "pgkst/5/5/5/TSKGP b - 1\npgkst/5/5/4R/TSKG1 w - 2\n1gkst/r4/5/4R/TSKG1 b - 3\n"

@@ -18,6 +18,13 @@ pub enum CliError {
     /// `DEPTH` is not a non-negative whole number.
     #[error("DEPTH must be a non-negative whole number, found `{0}`")]
     Depth(String),
+    /// `DEPTH` is a whole number above [`kshogi_core::MAX_PERFT_DEPTH`].
+    #[error(
+        "DEPTH `{0}` is too large: perft counts at most {max} plies (no deeper count could \
+         finish)",
+        max = kshogi_core::MAX_PERFT_DEPTH
+    )]
+    DepthTooLarge(String),
     /// A KIF record is wrong; the message starts with `line N:`.
     #[error("{0}")]
     Kif(#[from] KifError),

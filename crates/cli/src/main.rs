@@ -38,6 +38,7 @@ mod error;
 mod interrupt;
 mod match_cmd;
 mod moves_cmd;
+mod output_path;
 mod perft_cmd;
 mod perft_diff_cmd;
 mod perft_engine;
@@ -113,8 +114,8 @@ where `sfen` is the canonical SFEN of the position counted (after the moves list
 `time_ms` is the wall-clock time in whole milliseconds and `nps` is 0 when no time was
 measured.
 
-DEPTH has no upper bound: the count grows roughly tenfold per ply, so a large depth may
-run for a very long time.
+DEPTH is at most 30: the count grows roughly tenfold per ply, so no deeper count could
+finish (depth 10 already takes minutes to hours).
 
 With --suite FILE, every row of a suite file is counted (by kshogi, or by a USI engine's
 `go perft` with --engine) and compared; a table, the failing rows with their divides, and
@@ -272,7 +273,7 @@ struct PerftArgs {
     /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
     #[arg(value_name = "POSITION", required_unless_present = "suite")]
     position: Option<String>,
-    /// Number of plies to count: a non-negative whole number
+    /// Number of plies to count: a whole number from 0 to 30
     #[arg(value_name = "DEPTH", required_unless_present = "suite")]
     depth: Option<String>,
 }

@@ -155,8 +155,14 @@ fn cases(files: &Path) -> Vec<Case> {
         case("perft empty depth", &["perft", KYOTO, ""], 1, "DEPTH"),
         // A negative depth.
         case("perft depth -1", &["perft", KYOTO, "-1"], 1, "DEPTH"),
-        // A depth beyond u32.
-        case("perft depth overflow", &["perft", KYOTO, "99999999999"], 1, "DEPTH"),
+        // A depth beyond u32, and one of 23 digits: a number, but too large (the maximum,
+        // kshogi_core::MAX_PERFT_DEPTH, is 30).
+        case("perft depth overflow", &["perft", KYOTO, "99999999999"], 1, "too large"),
+        case("perft depth 23 digits", &["perft", KYOTO, "12345678901234567890123"], 1, "DEPTH `12345678901234567890123` is too large"),
+        // Depths that once overflowed the stack (10000) or ran for ever (100): refused at
+        // once, with the maximum.
+        case("perft depth 10000", &["perft", KYOTO, "10000"], 1, "at most 30 plies"),
+        case("perft depth 31", &["perft", KYOTO, "31"], 1, "too large"),
         // A depth that is not a number.
         case("perft depth text", &["perft", KYOTO, "three"], 1, "DEPTH"),
         // Control characters (valid UTF-8, but binary) as the position.
