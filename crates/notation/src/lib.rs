@@ -35,7 +35,7 @@ pub mod serde_support;
 
 pub use diagram::{diagram, game_diagram, DiagramStyle};
 pub use illegal::{describe_illegal, Wording};
-pub use position_arg::{parse_game, PositionArgError};
+pub use position_arg::{lishogi_url, parse_game, LishogiUrl, PositionArgError};
 pub use sfen::{
     board_shape, parse_sfen, to_sfen, to_sfen_in, Dialect, SfenError, SfenErrorKind, UnknownDialect,
 };
