@@ -20,7 +20,8 @@ Shift_JIS); prints the SFEN of the position after the last move, or with --all t
 before the first move and after every move, one per line.
 
 --to usi: INPUT is a KIF file or `-`; prints one line `sfen <start SFEN> moves <usi> ...`
-(without ` moves` when the record has no moves).
+(without ` moves` when the record has no moves; with --dialect pychess, `<FEN> moves
+<uci> ...`, the form pychess-variants reads).
 
 The variant of a KIF record comes from its `手合割` header (`kshogi variants` lists the
 names read); --variant is needed when the header is missing, and overrides a `手合割：平手`
@@ -142,7 +143,10 @@ pub fn kif_to<V: Variant>(
     };
     let mut out = String::new();
     if usi {
-        out.push_str("sfen ");
+        // pychess reads its FEN as it is, with no `sfen` word before it.
+        if dialect != Dialect::Pychess {
+            out.push_str("sfen ");
+        }
         out.push_str(&to_sfen_in(record.start(), dialect));
         if !record.moves().is_empty() {
             out.push_str(" moves");

@@ -228,14 +228,19 @@ enum Command {
     Bench(bench_cmd::BenchArgs),
 }
 
-/// `--dialect canonical|fsf`: the form of the SFEN and USI text written, shared by every
-/// command that prints positions or moves.
+/// `--dialect canonical|fsf|pychess`: the form of the SFEN and USI text written, shared by
+/// every command that prints positions or moves.
 #[derive(Debug, Args)]
 pub(crate) struct DialectArg {
-    /// Write SFEN and USI moves as kshogi does (canonical) or as Fairy-Stockfish does (fsf)
+    /// Write SFEN and USI moves as kshogi does (canonical), as Fairy-Stockfish does (fsf), or
+    /// as pychess-variants does (pychess: its FEN with the hand in brackets, UCI moves)
     #[arg(long, value_name = "D", default_value = "canonical",
-          value_parser = clap::builder::PossibleValuesParser::new(["canonical", "fsf"])
-              .map(|s| s.parse::<kshogi_notation::Dialect>().expect("a listed dialect")))]
+          value_parser = clap::builder::PossibleValuesParser::new(
+              kshogi_notation::Dialect::WRITTEN.map(kshogi_notation::Dialect::name))
+              .map(|s| kshogi_notation::Dialect::WRITTEN
+                  .into_iter()
+                  .find(|d| d.name() == s)
+                  .expect("a listed dialect")))]
     pub(crate) dialect: kshogi_notation::Dialect,
 }
 

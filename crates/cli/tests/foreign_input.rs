@@ -130,3 +130,155 @@ fn a_lishogi_dobutsu_record_with_the_even_game_header_reads_with_variant() {
     assert_eq!(sfen, "r1b/1k1/2R/BK1 w Pp 4\n");
     assert_eq!(warning, "");
 }
+
+/// The show --json SFEN of a position argument (canonical).
+fn sfen_of(args: &[&str]) -> String {
+    let (json, _) = ok(args, None);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["sfen"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn lishogi_analysis_urls_are_positions() {
+    // After Black's pawn 1e goes to 1d and turns into a rook, White is to move at ply 2
+    // (the position of notation's own unit test, `pgkst/5/5/4R/TSKG1 w - 2`).
+    let after = "pgkst/5/5/4R/TSKG1 w - 2";
+    for url in [
+        "https://lishogi.org/analysis/kyotoshogi/pgkst/5/5/5/TSKGP_b_-_1?moves=1e1d%2B",
+        "https://lishogi.org/analysis/kyotoshogi/pgkst/5/5/5/TSKGP_b_-_1?moves=1e1d+#1",
+        "https://lishogi.org/analysis/kyotoshogi?moves=1e1d%2B",
+        "https://lishogi.org/analysis/pgkst/5/5/4R/TSKG1_w_-_2",
+        "https://lishogi.org/analysis/kyotoshogi/pgkst%2F5%2F5%2F4R%2FTSKG1%20w%20-%202",
+        "http://www.lishogi.org/editor/kyotoshogi/pgkst/5/5/4R/TSKG1_w_-_2",
+    ] {
+        assert_eq!(sfen_of(&["show", "--json", url]), after, "{url}");
+    }
+    // Minishogi by lishogi's key: the start, then Black's rook 1e-1d.
+    assert_eq!(
+        sfen_of(&[
+            "show",
+            "--json",
+            "https://lishogi.org/analysis/minishogi/rbsgk/4p/5/P4/KGSBR_b_-_1?moves=1e1d"
+        ]),
+        "rbsgk/4p/5/P3R/KGSB1 w - 2"
+    );
+    // A variant kshogi does not play, and a key against --variant, are refused by name.
+    let e = refused(&["show", "https://lishogi.org/analysis/chushogi/x_b_-_1"]);
+    assert!(e.contains("`chushogi` is not one kshogi plays"), "{e}");
+    let e = refused(&[
+        "moves",
+        "--variant",
+        "micro",
+        "https://lishogi.org/analysis/kyotoshogi/pgkst/5/5/5/TSKGP_b_-_1",
+    ]);
+    assert!(e.contains("`kyotoshogi`") && e.contains("Micro"), "{e}");
+    // An address of another page of lishogi is not a position.
+    let e = refused(&["show", "https://lishogi.org/@/someone"]);
+    assert!(e.contains("not a lishogi analysis"), "{e}");
+}
+
+#[test]
+fn a_pychess_fen_with_uci_moves_reads() {
+    // UCI `e1e2+` is USI `1e1d+` on a 5x5 board (file e is file 1, rank 1 is rank e): the
+    // same position as above.
+    assert_eq!(
+        sfen_of(&[
+            "show",
+            "--json",
+            "p+nks+l/5/5/5/+LSK+NP[-] w 0 1 moves e1e2+"
+        ]),
+        "pgkst/5/5/4R/TSKG1 w - 2"
+    );
+    // A drop in UCI: White's hand gold dropped on c3 (USI `g*3c`), White to move.
+    assert_eq!(
+        sfen_of(&["show", "--json", "k4/5/5/5/4K[g] b 0 1 moves G@c3"]),
+        "k4/5/2g2/5/4K b - 3"
+    );
+    // Canonical USI moves keep working after a bracket FEN.
+    assert_eq!(
+        sfen_of(&[
+            "show",
+            "--json",
+            "p+nks+l/5/5/5/+LSK+NP[-] w 0 1 moves 1e1d+"
+        ]),
+        "pgkst/5/5/4R/TSKG1 w - 2"
+    );
+}
+
+#[test]
+fn dialect_pychess_writes_fen_and_uci_moves() {
+    // Dobutsu start (3x4): file 1 is `c`, file 3 `a`; rank d is `1`, rank a `4`. The legal
+    // moves 1d1c, 2c2b, 2d1c, 2d3c are c1c2, b2b3, b1c2, b1a2, sorted as text.
+    let (moves, _) = ok(
+        &[
+            "moves",
+            "--dialect",
+            "pychess",
+            "--variant",
+            "dobutsu",
+            "startpos",
+        ],
+        None,
+    );
+    assert_eq!(moves, "b1a2\nb1c2\nb2b3\nc1c2\n");
+    // The reference engine's letters for the board (NOTATION.md), the hand in brackets,
+    // `b` for White to move at ply 2, move 1.
+    let (json, _) = ok(
+        &[
+            "show",
+            "--json",
+            "--dialect",
+            "pychess",
+            "--variant",
+            "kyoto",
+            "startpos moves 1e1d+",
+        ],
+        None,
+    );
+    assert!(
+        json.contains("\"sfen\":\"p+nks+l/5/5/4+P/+LSK+N1[-] b 0 1\""),
+        "{json}"
+    );
+    assert!(json.contains("\"last_move\":\"e1e2+\""), "{json}");
+    // convert: the record as `<FEN> moves <uci> ...`, which reads back to the same game.
+    let (kif, _) = ok(
+        &[
+            "convert",
+            "--to",
+            "kif",
+            "--variant",
+            "dobutsu",
+            "startpos moves 2c2b 2a2b 1d1c",
+        ],
+        None,
+    );
+    let (line, _) = ok(
+        &["convert", "--to", "usi", "--dialect", "pychess", "-"],
+        Some(kif.as_bytes()),
+    );
+    assert_eq!(line, "gle/1c1/1C1/ELG[-] w 0 1 moves b2b3 b4b3 c1c2\n");
+    assert_eq!(
+        sfen_of(&["show", "--json", line.trim()]),
+        "r1b/1k1/2R/BK1 w Pp 4"
+    );
+    // analyze writes its lines in UCI coordinates too.
+    let (text, _) = ok(
+        &[
+            "analyze",
+            "--depth",
+            "2",
+            "--dialect",
+            "pychess",
+            "--variant",
+            "dobutsu",
+            "startpos",
+        ],
+        None,
+    );
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("usi:"))
+        .unwrap();
+    let first = line.split_whitespace().nth(1).unwrap();
+    assert!(["b1a2", "b1c2", "b2b3", "c1c2"].contains(&first), "{text}");
+}

@@ -209,18 +209,35 @@ pub enum Dialect {
     /// that has aliases is written by its first alias, a hand pair by its face written
     /// without `+` there, and a move that turns a piece back to that face gets `-`.
     Fsf,
+    /// What pychess-variants writes and reads: the letters and marks of [`Dialect::Fsf`],
+    /// positions as its FEN (`<board>[<hand>] <w|b> 0 <move number>`, `w` the first player,
+    /// the hand in brackets with a letter per piece, `[-]` when both are empty) and moves in
+    /// UCI coordinates (`e1e2+`, `+L@c3`; see [`crate::uci`]). Only for output: it is not
+    /// one of [`Dialect::ALL`], the dialects an engine speaks.
+    Pychess,
 }
 
 impl Dialect {
-    /// Both dialects, canonical first.
+    /// The dialects an engine speaks (USI and the `--engine-dialect` of a counter),
+    /// canonical first; [`Dialect::Pychess`] is an output form only ([`Dialect::WRITTEN`]).
     pub const ALL: [Dialect; 2] = [Dialect::Canonical, Dialect::Fsf];
 
-    /// The name used on the command line: `canonical` or `fsf`.
+    /// Every form the command line writes: [`Dialect::ALL`] and [`Dialect::Pychess`].
+    pub const WRITTEN: [Dialect; 3] = [Dialect::Canonical, Dialect::Fsf, Dialect::Pychess];
+
+    /// The name used on the command line: `canonical`, `fsf` or `pychess`.
     pub const fn name(self) -> &'static str {
         match self {
             Dialect::Canonical => "canonical",
             Dialect::Fsf => "fsf",
+            Dialect::Pychess => "pychess",
         }
+    }
+
+    /// Whether pieces are written with the reference engine's letters ([`Dialect::Fsf`] and
+    /// [`Dialect::Pychess`]).
+    pub const fn engine_letters(self) -> bool {
+        matches!(self, Dialect::Fsf | Dialect::Pychess)
     }
 }
 
@@ -250,7 +267,7 @@ impl std::str::FromStr for Dialect {
 pub(crate) fn face_letters<V: Variant>(kind: Kind, dialect: Dialect) -> String {
     let def = &V::PIECES[kind.index()];
     match (dialect, def.aliases.first()) {
-        (Dialect::Fsf, Some(alias)) => (*alias).to_string(),
+        (Dialect::Fsf | Dialect::Pychess, Some(alias)) => (*alias).to_string(),
         _ if def.promoted => format!("+{}", def.letter),
         _ => def.letter.to_string(),
     }
@@ -278,7 +295,7 @@ fn hand_face<V: Variant>(slot: usize, dialect: Dialect) -> Kind {
     let faces = &t.slot_faces[slot][..t.slot_faces_len[slot] as usize];
     match dialect {
         Dialect::Canonical => faces[0],
-        Dialect::Fsf => faces
+        Dialect::Fsf | Dialect::Pychess => faces
             .iter()
             .copied()
             .find(|&k| !is_promoted_face::<V>(k, dialect))
@@ -664,7 +681,15 @@ pub fn to_sfen<V: Variant>(pos: &Position<V>) -> String {
 /// The SFEN of a position in `dialect`. [`Dialect::Canonical`] is [`to_sfen`];
 /// [`Dialect::Fsf`] writes the board and hands with the reference engine's letters (the
 /// Kyoto start is `p+nks+l/5/5/5/+LSK+NP b - 1`), hands in the canonical slot order.
+///
+/// [`Dialect::Pychess`] writes pychess-variants' FEN instead: the same board, then the hands
+/// in brackets (a letter per piece, uppercase for the first player; `[-]` when empty), the
+/// side chess-style (`w` for Black, the first player), `0` and the move number (ply 1 and 2
+/// are move 1). The Kinzoku countdown has no place there and is left out.
 pub fn to_sfen_in<V: Variant>(pos: &Position<V>, dialect: Dialect) -> String {
+    if dialect == Dialect::Pychess {
+        return to_pychess_fen(pos);
+    }
     let g = V::GEOMETRY;
     let t = V::tables();
     let mut s = String::new();
@@ -719,6 +744,33 @@ pub fn to_sfen_in<V: Variant>(pos: &Position<V>, dialect: Dialect) -> String {
         s.push_str(&extra);
     }
     s
+}
+
+/// The pychess-variants FEN of a position (see [`to_sfen_in`]).
+fn to_pychess_fen<V: Variant>(pos: &Position<V>) -> String {
+    let t = V::tables();
+    let sfen = to_sfen_in(pos, Dialect::Fsf);
+    let board = sfen.split(' ').next().unwrap_or_default();
+    let mut hand = String::new();
+    for c in Color::ALL {
+        for slot in 0..t.slots {
+            let letters = piece_letters_in::<V>(
+                Piece::new(c, hand_face::<V>(slot, Dialect::Pychess)),
+                Dialect::Pychess,
+            );
+            for _ in 0..pos.hand(c, slot) {
+                hand.push_str(&letters);
+            }
+        }
+    }
+    if hand.is_empty() {
+        hand.push('-');
+    }
+    let side = match pos.side_to_move() {
+        Color::Black => 'w',
+        Color::White => 'b',
+    };
+    format!("{board}[{hand}] {side} 0 {}", pos.ply().div_ceil(2))
 }
 
 #[cfg(test)]
@@ -849,6 +901,34 @@ mod tests {
         let e = parse_sfen::<Kyoto>("p+nks+l/5/5/5/+LSK+NX[] w").unwrap_err();
         assert_eq!(e.column, 21);
         assert!(e.to_string().contains("unknown piece `X`"), "{e}");
+    }
+
+    #[test]
+    fn pychess_fen_is_written_and_reads_back() {
+        // NOTATION.md: pychess writes the Kyoto start `p+nks+l/5/5/5/+LSK+NP[-] w 0 1`
+        // (`w`, the first player, is Black; move 1).
+        assert_eq!(
+            to_sfen_in(&Position::<Kyoto>::start(), Dialect::Pychess),
+            "p+nks+l/5/5/5/+LSK+NP[-] w 0 1"
+        );
+        // White to move at ply 8 is move 4; two Black pawn/rook pairs and a White
+        // gold/knight pair in hand, written a letter per piece.
+        let p = parse_sfen::<Kyoto>("k4/5/5/5/4K w 2Pg 8").unwrap();
+        let fen = to_sfen_in(&p, Dialect::Pychess);
+        assert_eq!(fen, "k4/5/5/5/4K[PPn] b 0 4");
+        assert_eq!(parse_sfen::<Kyoto>(&fen).unwrap(), p);
+        // Black to move at ply 7 is move 4 too.
+        let p = parse_sfen::<Micro>("kbgs/p3/4/3P/SGBK b - 7").unwrap();
+        assert_eq!(
+            to_sfen_in(&p, Dialect::Pychess),
+            "kb+r+l/p3/4/3P/+L+RBK[-] w 0 4"
+        );
+        assert_eq!(
+            parse_sfen::<Micro>(&to_sfen_in(&p, Dialect::Pychess)).unwrap(),
+            p
+        );
+        // Pychess is written, never read as an engine dialect.
+        assert!("pychess".parse::<Dialect>().is_err());
     }
 
     #[test]
