@@ -27,7 +27,8 @@ The variant of a KIF record comes from its `手合割` header (`kshogi variants`
 names read); --variant is needed when the header is missing, and overrides a `手合割：平手`
 header (standard shogi's even game, which lishogi writes for Dobutsu records too) with a
 warning on stderr; a header naming another variant stays an error.
-An error in a KIF record is reported as `error: line <N>: ...`.";
+An error in a KIF record is reported as `error: line <N>: ...`. At most 64 MiB of input is
+read.";
 
 /// What `kshogi convert` produces.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -73,8 +74,21 @@ pub fn run(args: &ConvertArgs) -> Result<String, CliError> {
     }
     match args.to {
         Target::Kif => {
-            let kind = variant_select::select(args.variant, &args.input)?;
-            with_variant!(kind, V => position_to_kif::<V>(&args.input))
+            let result = variant_select::select(args.variant, &args.input)
+                .and_then(|kind| with_variant!(kind, V => position_to_kif::<V>(&args.input)));
+            // A file name given as the position: say so, rather than report it as an SFEN.
+            result.map_err(|e| {
+                if std::path::Path::new(&args.input).is_file() {
+                    CliError::FileAsPosition(format!(
+                        "`{}` is a file, but convert --to kif takes a POSITION (an SFEN and \
+                         its moves); to read a KIF file use convert --to sfen FILE or \
+                         --to usi FILE",
+                        args.input
+                    ))
+                } else {
+                    e
+                }
+            })
         }
         Target::Sfen | Target::Usi => {
             let bytes = read_input(&args.input)?;
@@ -90,22 +104,36 @@ pub fn run(args: &ConvertArgs) -> Result<String, CliError> {
     }
 }
 
-/// The bytes of a file, or of standard input for `-`.
+/// The most bytes of a KIF record `convert` reads (64 MiB): far more than any game record
+/// (a long game is a few kilobytes), so that a device such as `/dev/zero` or an endless
+/// pipe ends with an error instead of filling the memory.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// The bytes of a file, or of standard input for `-`, at most [`MAX_INPUT_BYTES`].
 fn read_input(path: &str) -> Result<Vec<u8>, CliError> {
-    let mut bytes = Vec::new();
-    let result = if path == "-" {
-        std::io::stdin().lock().read_to_end(&mut bytes).map(|_| ())
+    let shown = if path == "-" {
+        "standard input".to_string()
     } else {
-        std::fs::read(path).map(|b| bytes = b)
+        format!("`{path}`")
     };
-    result.map_err(|e| CliError::Input {
-        path: if path == "-" {
-            "standard input".into()
-        } else {
-            format!("`{path}`")
-        },
-        message: e.to_string(),
-    })?;
+    let fail = |message: String| CliError::Input {
+        path: shown.clone(),
+        message,
+    };
+    let mut bytes = Vec::new();
+    let limit = MAX_INPUT_BYTES + 1;
+    let result = if path == "-" {
+        std::io::stdin().lock().take(limit).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(limit).read_to_end(&mut bytes))
+    };
+    result.map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(fail(format!(
+            "more than {} MiB, far more than a KIF record; not read",
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
     Ok(bytes)
 }
 

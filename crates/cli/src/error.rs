@@ -81,6 +81,10 @@ pub enum CliError {
     /// output that cannot be written); the message says which.
     #[error("{0}")]
     Match(String),
+    /// A file name was given where a position is read (`convert --to kif game.kif`); the
+    /// message says which command reads the file.
+    #[error("{0}")]
+    FileAsPosition(String),
     /// Serialising the JSON output failed (not expected to happen).
     #[error("could not write JSON: {0}")]
     Json(#[from] serde_json::Error),

@@ -21,8 +21,8 @@ pub enum SfenErrorKind {
     /// A problem in the hands field.
     #[error("hands: {0}")]
     Hands(String),
-    /// The ply field is not a positive number.
-    #[error("ply must be a whole number from 1 to 1000000000, found `{0}`")]
+    /// The ply field is not a positive number (written without leading zeros).
+    #[error("ply must be a whole number from 1 to 1000000000 without leading zeros, found `{0}`")]
     Ply(String),
     /// The variant-state field is wrong.
     #[error("{0}")]
@@ -126,7 +126,8 @@ pub fn board_shape(text: &str) -> Result<(u8, u8), SfenError> {
     let rows: Vec<&str> = board.split('/').collect();
     let mut width = None;
     let mut offset = col;
-    for row in &rows {
+    for (rank, row) in rows.iter().enumerate() {
+        let row_col = offset;
         let mut w = 0usize;
         for ch in row.chars() {
             if let Some(d) = ch.to_digit(10) {
@@ -145,12 +146,14 @@ pub fn board_shape(text: &str) -> Result<(u8, u8), SfenError> {
         match width {
             None => width = Some(w),
             Some(x) if x != w => {
+                let name = u8::try_from(rank).ok().filter(|r| *r < 26).map_or_else(
+                    || format!("row {}", rank + 1),
+                    |r| format!("rank {}", (b'a' + r) as char),
+                );
                 return Err(err(
-                    col,
-                    SfenErrorKind::Board(format!(
-                        "rows have different widths ({x} and {w} squares)"
-                    )),
-                ))
+                    row_col,
+                    SfenErrorKind::Board(format!("{name} has {w} squares, but rank a has {x}")),
+                ));
             }
             _ => {}
         }
@@ -346,6 +349,21 @@ fn parse_board<V: Variant>(setup: &mut Setup<V>, col: usize, board: &str) -> Res
                     return Err(err(
                         here,
                         SfenErrorKind::Board("`0` is not a run of empty squares".into()),
+                    ));
+                }
+                // One digit per run (no board is wider than 9): `14` is no way to write 5.
+                if let Some(prev) = i
+                    .checked_sub(1)
+                    .map(|p| chars[p])
+                    .filter(char::is_ascii_digit)
+                {
+                    return Err(err(
+                        here,
+                        SfenErrorKind::Board(format!(
+                            "rank {}: digits `{prev}{ch}` in a row; a run of empty squares is \
+                             one digit",
+                            (b'a' + rank as u8) as char
+                        )),
                     ));
                 }
                 file -= d as i32;
@@ -567,7 +585,7 @@ pub fn parse_sfen<V: Variant>(text: &str) -> Result<Position<V>, SfenError> {
     let mut rest = &fields[3..];
     if let Some(&(c, ply)) = rest.first() {
         if !V::is_extra_field(ply) {
-            if ply.is_empty() || !ply.bytes().all(|b| b.is_ascii_digit()) {
+            if ply.is_empty() || !ply.bytes().all(|b| b.is_ascii_digit()) || ply.starts_with('0') {
                 return Err(err(c, SfenErrorKind::Ply(ply.to_string())));
             }
             match ply.parse::<u32>() {
@@ -821,6 +839,29 @@ mod tests {
     }
 
     #[test]
+    fn two_digits_leading_zeros_and_long_countdowns_are_refused() {
+        // Issue 33: `14` (one then four empty squares) was read as five.
+        let e = parse_sfen::<Kyoto>("pgkst/14/5/5/TSKGP b - 1").unwrap_err();
+        assert_eq!(e.column, 8);
+        assert!(
+            e.to_string().contains("rank b: digits `14` in a row"),
+            "{e}"
+        );
+        let e = parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGP b - 01").unwrap_err();
+        assert_eq!(e.column, 23);
+        assert!(e.to_string().contains("leading zeros"), "{e}");
+        // Kinzoku countdown: `b03` has a leading zero; `b255` is out of range as `b6` is.
+        let e = parse_sfen::<Kinzoku>("k2/3/3/1S1/2K w - 30 b03").unwrap_err();
+        assert!(e.to_string().contains("leading zero"), "{e}");
+        let six = parse_sfen::<Kinzoku>("k2/3/3/1S1/2K w - 30 b6").unwrap_err();
+        let big = parse_sfen::<Kinzoku>("k2/3/3/1S1/2K w - 30 b255").unwrap_err();
+        assert!(six.to_string().contains("1 to 5"), "{six}");
+        assert!(big.to_string().contains("1 to 5"), "{big}");
+        let huge = parse_sfen::<Kinzoku>("k2/3/3/1S1/2K w - 30 b99999999999").unwrap_err();
+        assert!(huge.to_string().contains("1 to 5"), "{huge}");
+    }
+
+    #[test]
     fn kinzoku_countdown_field() {
         let p = parse_sfen::<Kinzoku>("k2/3/3/1S1/2K w - 30 b4").unwrap();
         assert_eq!(to_sfen(&p), "k2/3/3/1S1/2K w - 30 b4");
@@ -968,5 +1009,13 @@ mod tests {
         assert_eq!(board_shape("sfen kbgs/p3/4/3P/SGBK b - 1").unwrap(), (4, 5));
         assert_eq!(board_shape("cks/1i1/3/1I1/SKC b - 1").unwrap(), (3, 5));
         assert!(board_shape("startpos").is_err());
+        // A row of another width is named, at its own column (issue 33: always column 1).
+        let e = board_shape("pgkst/5/5/6/TSKGP b - 1").unwrap_err();
+        assert_eq!(e.column, 11);
+        assert!(
+            e.to_string()
+                .contains("rank d has 6 squares, but rank a has 5"),
+            "{e}"
+        );
     }
 }
