@@ -138,10 +138,17 @@ impl Output<'_> {
             return Ok(Existing::Nothing);
         };
         let (meta, target) = if link.file_type().is_symlink() {
-            let target = std::fs::canonicalize(self.path).map_err(|_| {
+            let dangling = || {
                 self.error("is a symbolic link to a file that does not exist; give the file itself")
-            })?;
-            let meta = std::fs::metadata(&target).map_err(|e| self.error(format_args!("{e}")))?;
+            };
+            let meta = std::fs::metadata(self.path).map_err(|_| dangling())?;
+            // A link to a pipe or terminal (`/dev/stdout`) has no path to resolve to: it is
+            // written through the link itself.
+            let target = if meta.is_file() || meta.is_dir() {
+                std::fs::canonicalize(self.path).map_err(|_| dangling())?
+            } else {
+                self.path.to_path_buf()
+            };
             (meta, target)
         } else {
             (link, self.path.to_path_buf())
