@@ -193,7 +193,8 @@ impl AnalyzeArgs {
 /// Runs `kshogi analyze`: picks the variant, installs the Ctrl-C handler, analyses and
 /// renders.
 pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
-    args.svg.check(args.json)?;
+    let db_input = args.db.as_deref().map(|db| ("the database", db));
+    args.svg.check(args.json, db_input.as_slice())?;
     let kind = variant_select::select(args.variant, &args.position)?;
     let stop = interrupt::stop_flag();
     let progress = std::io::stderr().is_terminal();
@@ -355,9 +356,17 @@ pub fn analyze<V: Registered>(
         Some((d, p)) => (Some(d), Some(p)),
         None => (None, None),
     };
+    // A block found damaged while reading: how to build the file again.
+    let rebuild = path.as_ref().map(|p| {
+        format!(
+            "kshogi solve {} --out {} --force",
+            <V as kshogi_core::Variant>::NAME,
+            p.display()
+        )
+    });
     let result = service
         .analyse(&game, &request, book, stop, &mut on_info)
-        .map_err(|e| solve_cmd::db_error(e, None))?;
+        .map_err(|e| solve_cmd::db_error(e, rebuild.as_deref()))?;
     if shown {
         eprint!("\r\x1b[2K");
         let _ = std::io::stderr().flush();

@@ -4,7 +4,7 @@ use crate::error::CliError;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
 use kshogi_core::Variant;
-use kshogi_notation::kif::{decode_kif, parse_kif_among, to_kif, KifRecord};
+use kshogi_notation::kif::{decode_kif, parse_kif_among, parse_kif_chosen, to_kif, KifRecord};
 use kshogi_notation::{move_to_usi_in, parse_game, to_sfen_in, Dialect};
 use kshogi_registry::{kif_variant, with_variant, VariantKind};
 use std::io::Read as _;
@@ -20,11 +20,15 @@ Shift_JIS); prints the SFEN of the position after the last move, or with --all t
 before the first move and after every move, one per line.
 
 --to usi: INPUT is a KIF file or `-`; prints one line `sfen <start SFEN> moves <usi> ...`
-(without ` moves` when the record has no moves).
+(without ` moves` when the record has no moves; with --dialect pychess, `<FEN> moves
+<uci> ...`, the form pychess-variants reads).
 
-The variant of a KIF record comes from its `手合割` header (京都将棋 kyoto, 五分摩訶将棋
-micro, 金属将棋 kinzoku); --variant overrides it and is needed when the header is missing.
-An error in a KIF record is reported as `error: line <N>: ...`.";
+The variant of a KIF record comes from its `手合割` header (`kshogi variants` lists the
+names read); --variant is needed when the header is missing, and overrides a `手合割：平手`
+header (standard shogi's even game, which lishogi writes for Dobutsu records too) with a
+warning on stderr; a header naming another variant stays an error.
+An error in a KIF record is reported as `error: line <N>: ...`. At most 64 MiB of input is
+read.";
 
 /// What `kshogi convert` produces.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -70,8 +74,21 @@ pub fn run(args: &ConvertArgs) -> Result<String, CliError> {
     }
     match args.to {
         Target::Kif => {
-            let kind = variant_select::select(args.variant, &args.input)?;
-            with_variant!(kind, V => position_to_kif::<V>(&args.input))
+            let result = variant_select::select(args.variant, &args.input)
+                .and_then(|kind| with_variant!(kind, V => position_to_kif::<V>(&args.input)));
+            // A file name given as the position: say so, rather than report it as an SFEN.
+            result.map_err(|e| {
+                if std::path::Path::new(&args.input).is_file() {
+                    CliError::FileAsPosition(format!(
+                        "`{}` is a file, but convert --to kif takes a POSITION (an SFEN and \
+                         its moves); to read a KIF file use convert --to sfen FILE or \
+                         --to usi FILE",
+                        args.input
+                    ))
+                } else {
+                    e
+                }
+            })
         }
         Target::Sfen | Target::Usi => {
             let bytes = read_input(&args.input)?;
@@ -81,27 +98,42 @@ pub fn run(args: &ConvertArgs) -> Result<String, CliError> {
                 None => kif_variant(&text)?,
             };
             let usi = args.to == Target::Usi;
-            with_variant!(kind, V => kif_to::<V>(&text, usi, args.all, args.dialect.dialect))
+            let chosen = args.variant.is_some();
+            with_variant!(kind, V => kif_to::<V>(&text, usi, args.all, args.dialect.dialect, chosen))
         }
     }
 }
 
-/// The bytes of a file, or of standard input for `-`.
+/// The most bytes of a KIF record `convert` reads (64 MiB): far more than any game record
+/// (a long game is a few kilobytes), so that a device such as `/dev/zero` or an endless
+/// pipe ends with an error instead of filling the memory.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// The bytes of a file, or of standard input for `-`, at most [`MAX_INPUT_BYTES`].
 fn read_input(path: &str) -> Result<Vec<u8>, CliError> {
-    let mut bytes = Vec::new();
-    let result = if path == "-" {
-        std::io::stdin().lock().read_to_end(&mut bytes).map(|_| ())
+    let shown = if path == "-" {
+        "standard input".to_string()
     } else {
-        std::fs::read(path).map(|b| bytes = b)
+        format!("`{path}`")
     };
-    result.map_err(|e| CliError::Input {
-        path: if path == "-" {
-            "standard input".into()
-        } else {
-            format!("`{path}`")
-        },
-        message: e.to_string(),
-    })?;
+    let fail = |message: String| CliError::Input {
+        path: shown.clone(),
+        message,
+    };
+    let mut bytes = Vec::new();
+    let limit = MAX_INPUT_BYTES + 1;
+    let result = if path == "-" {
+        std::io::stdin().lock().take(limit).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(limit).read_to_end(&mut bytes))
+    };
+    result.map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(fail(format!(
+            "more than {} MiB, far more than a KIF record; not read",
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
     Ok(bytes)
 }
 
@@ -112,17 +144,37 @@ pub fn position_to_kif<V: Variant>(position: &str) -> Result<String, CliError> {
 }
 
 /// Reads a KIF record of variant `V` and prints its USI form (`usi`), or the SFEN of its
-/// final position, or (`all`) of every position, in `dialect`.
+/// final position, or (`all`) of every position, in `dialect`. `chosen`: the variant was
+/// named with `--variant`, which then overrides a `手合割：平手` header (with a warning on
+/// stderr).
 pub fn kif_to<V: Variant>(
     text: &str,
     usi: bool,
     all: bool,
     dialect: Dialect,
+    chosen: bool,
 ) -> Result<String, CliError> {
-    let record = parse_kif_among::<V>(text, VariantKind::infos())?;
+    let record = if chosen {
+        let (record, overridden) = parse_kif_chosen::<V>(text, VariantKind::infos())?;
+        if let Some(h) = overridden {
+            eprintln!(
+                "warning: line {}: `手合割：{}` is standard shogi's even game; read as {} \
+                 because --variant says so",
+                h.line,
+                h.value,
+                V::DISPLAY_NAME
+            );
+        }
+        record
+    } else {
+        parse_kif_among::<V>(text, VariantKind::infos())?
+    };
     let mut out = String::new();
     if usi {
-        out.push_str("sfen ");
+        // pychess reads its FEN as it is, with no `sfen` word before it.
+        if dialect != Dialect::Pychess {
+            out.push_str("sfen ");
+        }
         out.push_str(&to_sfen_in(record.start(), dialect));
         if !record.moves().is_empty() {
             out.push_str(" moves");
@@ -163,9 +215,9 @@ mod tests {
         assert!(kif.contains("手合割：京都将棋\n"), "{kif}");
         assert!(kif.contains("   1 １四歩成(15)\n"), "{kif}");
         assert!(kif.contains("   2 ５二歩成(51)\n"), "{kif}");
-        let usi = kif_to::<Kyoto>(&kif, true, false, Dialect::Canonical).unwrap();
+        let usi = kif_to::<Kyoto>(&kif, true, false, Dialect::Canonical, false).unwrap();
         assert_eq!(usi, "sfen pgkst/5/5/5/TSKGP b - 1 moves 1e1d+ 5a5b+\n");
-        let all = kif_to::<Kyoto>(&kif, false, true, Dialect::Canonical).unwrap();
+        let all = kif_to::<Kyoto>(&kif, false, true, Dialect::Canonical, false).unwrap();
         assert_eq!(
             all,
             "pgkst/5/5/5/TSKGP b - 1\npgkst/5/5/4R/TSKG1 w - 2\n1gkst/r4/5/4R/TSKG1 b - 3\n"

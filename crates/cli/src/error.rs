@@ -18,6 +18,13 @@ pub enum CliError {
     /// `DEPTH` is not a non-negative whole number.
     #[error("DEPTH must be a non-negative whole number, found `{0}`")]
     Depth(String),
+    /// `DEPTH` is a whole number above [`kshogi_core::MAX_PERFT_DEPTH`].
+    #[error(
+        "DEPTH `{0}` is too large: perft counts at most {max} plies (no deeper count could \
+         finish)",
+        max = kshogi_core::MAX_PERFT_DEPTH
+    )]
+    DepthTooLarge(String),
     /// A KIF record is wrong; the message starts with `line N:`.
     #[error("{0}")]
     Kif(#[from] KifError),
@@ -78,6 +85,10 @@ pub enum CliError {
     /// line, unit or result file that is wrong.
     #[error("{0}")]
     Units(String),
+    /// A file name was given where a position is read (`convert --to kif game.kif`); the
+    /// message says which command reads the file.
+    #[error("{0}")]
+    FileAsPosition(String),
     /// Serialising the JSON output failed (not expected to happen).
     #[error("could not write JSON: {0}")]
     Json(#[from] serde_json::Error),
@@ -92,6 +103,6 @@ fn select_message(e: &SelectError) -> String {
             "`startpos` does not say which variant it is; give --variant (one of {})",
             VariantKind::names()
         ),
-        SelectError::UnknownShape { .. } => e.to_string(),
+        SelectError::UnknownShape { .. } | SelectError::Url(_) => e.to_string(),
     }
 }

@@ -39,6 +39,7 @@ mod error;
 mod interrupt;
 mod match_cmd;
 mod moves_cmd;
+mod output_path;
 mod perft_cmd;
 mod perft_diff_cmd;
 mod perft_engine;
@@ -116,8 +117,8 @@ where `sfen` is the canonical SFEN of the position counted (after the moves list
 `time_ms` is the wall-clock time in whole milliseconds and `nps` is 0 when no time was
 measured.
 
-DEPTH has no upper bound: the count grows roughly tenfold per ply, so a large depth may
-run for a very long time.
+DEPTH is at most 30: the count grows roughly tenfold per ply, so no deeper count could
+finish (depth 10 already takes minutes to hours).
 
 With --suite FILE, every row of a suite file is counted (by kshogi, or by a USI engine's
 `go perft` with --engine) and compared; a table, the failing rows with their divides, and
@@ -249,14 +250,19 @@ enum Command {
     Bench(bench_cmd::BenchArgs),
 }
 
-/// `--dialect canonical|fsf`: the form of the SFEN and USI text written, shared by every
-/// command that prints positions or moves.
+/// `--dialect canonical|fsf|pychess`: the form of the SFEN and USI text written, shared by
+/// every command that prints positions or moves.
 #[derive(Debug, Args)]
 pub(crate) struct DialectArg {
-    /// Write SFEN and USI moves as kshogi does (canonical) or as Fairy-Stockfish does (fsf)
+    /// Write SFEN and USI moves as kshogi does (canonical), as Fairy-Stockfish does (fsf), or
+    /// as pychess-variants does (pychess: its FEN with the hand in brackets, UCI moves)
     #[arg(long, value_name = "D", default_value = "canonical",
-          value_parser = clap::builder::PossibleValuesParser::new(["canonical", "fsf"])
-              .map(|s| s.parse::<kshogi_notation::Dialect>().expect("a listed dialect")))]
+          value_parser = clap::builder::PossibleValuesParser::new(
+              kshogi_notation::Dialect::WRITTEN.map(kshogi_notation::Dialect::name))
+              .map(|s| kshogi_notation::Dialect::WRITTEN
+                  .into_iter()
+                  .find(|d| d.name() == s)
+                  .expect("a listed dialect")))]
     pub(crate) dialect: kshogi_notation::Dialect,
 }
 
@@ -294,7 +300,7 @@ struct PerftArgs {
     /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
     #[arg(value_name = "POSITION", required_unless_present = "suite")]
     position: Option<String>,
-    /// Number of plies to count: a non-negative whole number
+    /// Number of plies to count: a whole number from 0 to 30
     #[arg(value_name = "DEPTH", required_unless_present = "suite")]
     depth: Option<String>,
 }

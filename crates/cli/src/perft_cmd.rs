@@ -2,8 +2,8 @@
 
 use crate::engine_text::nodes_per_second;
 use crate::error::CliError;
-use kshogi_core::divide_interruptible;
 use kshogi_core::Variant;
+use kshogi_core::{divide_interruptible, MAX_PERFT_DEPTH};
 use kshogi_notation::{move_to_usi_in, parse_game, to_sfen_in, Dialect};
 use serde::{Serialize, Serializer};
 use std::fmt::Write as _;
@@ -54,13 +54,18 @@ fn divide_as_object<S: Serializer>(
     }
 }
 
-/// Reads `DEPTH`: a non-negative whole number of plies (no sign, no upper bound).
+/// Reads `DEPTH`: a non-negative whole number of plies (no sign), at most
+/// [`MAX_PERFT_DEPTH`].
 pub fn parse_depth(text: &str) -> Result<u32, CliError> {
     let t = text.trim();
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
         return Err(CliError::Depth(text.to_string()));
     }
-    t.parse().map_err(|_| CliError::Depth(text.to_string()))
+    match t.parse::<u32>() {
+        Ok(d) if d <= MAX_PERFT_DEPTH => Ok(d),
+        // Any run of digits that is not a small number is too large (a 23-digit depth too).
+        _ => Err(CliError::DepthTooLarge(text.to_string())),
+    }
 }
 
 /// Runs perft for variant `V` on the `POSITION` argument (`startpos` or an SFEN, optionally

@@ -9,6 +9,7 @@
 //! other projects. See `docs/perft.md`.
 
 use crate::error::CliError;
+use crate::output_path::Output;
 use crate::perft_engine::{EngineArgs, EngineCounter};
 use crate::perft_report::{
     compare_speed, divide_difference, nodes_per_second, Baseline, Count, Machine, Report,
@@ -23,7 +24,7 @@ use kshogi_perft_suite::{parse_suite, select, RunOptions, SuiteRow, Tier};
 use kshogi_registry::{with_variant, VariantKind};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The default `--tolerance`, in percent.
@@ -64,6 +65,52 @@ pub struct SuiteArgs {
     /// counting convention) as JSON to FILE (`-`: standard output) and run nothing
     #[arg(long, value_name = "FILE", requires = "suite")]
     pub export_json: Option<PathBuf>,
+    /// With --report or --export-json: replace FILE if it exists (a FIFO or device is
+    /// written through, a symbolic link followed)
+    #[arg(long, requires = "suite")]
+    pub force: bool,
+}
+
+impl SuiteArgs {
+    /// The report output, when `--report` is given.
+    fn report_output(&self) -> Option<Output<'_>> {
+        self.report.as_deref().map(|path| Output {
+            option: "--report",
+            path,
+            force: self.force,
+        })
+    }
+
+    /// The export output, when `--export-json` names a file (not `-`).
+    fn export_output(&self) -> Option<Output<'_>> {
+        self.export_json
+            .as_deref()
+            .filter(|p| p.as_os_str() != "-")
+            .map(|path| Output {
+                option: "--export-json",
+                path,
+                force: self.force,
+            })
+    }
+
+    /// Checks every output path before anything is read or run: none is the suite or the
+    /// baseline, none exists without `--force`, each can be written.
+    fn check_outputs(&self) -> Result<(), CliError> {
+        let mut inputs: Vec<(&str, &Path)> = Vec::new();
+        if let Some(suite) = &self.suite {
+            inputs.push(("the suite", suite));
+        }
+        if let Some(base) = &self.baseline {
+            inputs.push(("the baseline", base));
+        }
+        for out in [self.report_output(), self.export_output()]
+            .into_iter()
+            .flatten()
+        {
+            out.check(&inputs)?;
+        }
+        Ok(())
+    }
 }
 
 /// Reads a non-negative percentage, with or without a trailing `%`.
@@ -232,6 +279,7 @@ pub fn run(
     engine: &EngineArgs,
 ) -> Result<String, CliError> {
     let path = args.suite.as_ref().expect("run only with --suite");
+    args.check_outputs()?;
     let origin = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| CliError::Input {
         path: format!("the suite `{origin}`"),
@@ -248,8 +296,9 @@ pub fn run(
         if out.as_os_str() == "-" {
             return Ok(json);
         }
-        std::fs::write(out, json)
-            .map_err(|e| CliError::Output(format!("cannot write {}: {e}", out.display())))?;
+        args.export_output()
+            .expect("not standard output")
+            .write(json.as_bytes())?;
         return Ok(format!(
             "perft: {} rows of {origin} written to {}\n",
             rows.len(),
@@ -408,9 +457,9 @@ pub fn run(
         };
         let mut text = serde_json::to_string_pretty(&report)?;
         text.push('\n');
-        std::fs::write(path, text).map_err(|e| {
-            CliError::Output(format!("cannot write the report {}: {e}", path.display()))
-        })?;
+        args.report_output()
+            .expect("--report given")
+            .write(text.as_bytes())?;
         say("");
         say(&format!("perft: report written to {}", path.display()));
     }

@@ -85,7 +85,7 @@ pub fn use_color(choice: ColorChoice, no_color: Option<&OsStr>, stdout_is_termin
 
 /// Runs `kshogi show`: picks the variant, decides on colour, and renders.
 pub fn run(args: &ShowArgs) -> Result<String, CliError> {
-    args.svg.check(args.json)?;
+    args.svg.check(args.json, &[])?;
     let kind = variant_select::select(args.variant, &args.position)?;
     let color = use_color(
         args.color,

@@ -7,6 +7,7 @@
 use crate::db_path::{self, DB_PATH_HELP};
 use crate::error::CliError;
 use crate::interrupt;
+use crate::output_path::{Existing, Output};
 use crate::progress::{group, human_time, Reporter};
 use crate::variant_select;
 use clap::Args;
@@ -191,8 +192,12 @@ pub fn run(args: &SolveArgs) -> Result<String, CliError> {
 
 // ---- building ---------------------------------------------------------------------------
 
-/// not an existing file (unless `force`), its directory created and writable.
-fn prepare_output(path: &Path, force: bool) -> Result<(), CliError> {
+/// Checks the database's output path before the build ([`Output::check`]): not a directory,
+/// not an existing file (unless `force`), its directory created and writable; a FIFO or
+/// device is refused, since a database is written only to a regular file (a temporary file
+/// renamed into place). Returns the file to write: `path`, or the file a symbolic link
+/// there names (the link stays).
+fn prepare_output(path: &Path, force: bool) -> Result<PathBuf, CliError> {
     let shown = path.display();
     if path.is_dir() {
         return Err(CliError::Output(format!(
@@ -213,15 +218,19 @@ fn prepare_output(path: &Path, force: bool) -> Result<(), CliError> {
             ))
         })?;
     }
-    let tmp = db::temp_path(path);
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&tmp)
-        .map_err(|e| CliError::Output(format!("cannot write {shown}: {e}")))?;
-    let _ = std::fs::remove_file(&tmp);
-    Ok(())
+    let out = Output {
+        option: "--out",
+        path,
+        force,
+    };
+    match out.check(&[])? {
+        Existing::Nothing => Ok(path.to_path_buf()),
+        Existing::Regular(file) => Ok(file),
+        Existing::Special(_) => Err(CliError::Output(format!(
+            "{shown} is not a regular file (a FIFO or a device); a database is written only \
+             to a regular file"
+        ))),
+    }
 }
 
 /// The peak resident memory of this process (`VmHWM`), in bytes, where Linux tells it.
@@ -436,7 +445,7 @@ fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliErro
         Some(p) => p.clone(),
         None => db_path::default_path_or_error(name, "--out").map_err(CliError::Output)?,
     };
-    prepare_output(&path, args.force)?;
+    let path = prepare_output(&path, args.force)?;
     let tmp = db::temp_path(&path);
     interrupt::exit_on_interrupt("the database was not written", move || {
         let _ = std::fs::remove_file(&tmp);

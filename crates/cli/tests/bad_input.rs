@@ -155,8 +155,14 @@ fn cases(files: &Path) -> Vec<Case> {
         case("perft empty depth", &["perft", KYOTO, ""], 1, "DEPTH"),
         // A negative depth.
         case("perft depth -1", &["perft", KYOTO, "-1"], 1, "DEPTH"),
-        // A depth beyond u32.
-        case("perft depth overflow", &["perft", KYOTO, "99999999999"], 1, "DEPTH"),
+        // A depth beyond u32, and one of 23 digits: a number, but too large (the maximum,
+        // kshogi_core::MAX_PERFT_DEPTH, is 30).
+        case("perft depth overflow", &["perft", KYOTO, "99999999999"], 1, "too large"),
+        case("perft depth 23 digits", &["perft", KYOTO, "12345678901234567890123"], 1, "DEPTH `12345678901234567890123` is too large"),
+        // Depths that once overflowed the stack (10000) or ran for ever (100): refused at
+        // once, with the maximum.
+        case("perft depth 10000", &["perft", KYOTO, "10000"], 1, "at most 30 plies"),
+        case("perft depth 31", &["perft", KYOTO, "31"], 1, "too large"),
         // A depth that is not a number.
         case("perft depth text", &["perft", KYOTO, "three"], 1, "DEPTH"),
         // Control characters (valid UTF-8, but binary) as the position.
@@ -170,7 +176,7 @@ fn cases(files: &Path) -> Vec<Case> {
         // 5x6: one rank too many.
         case("perft 5x6", &["perft", "pgkst/5/5/5/5/TSKGP b - 1", "1"], 1, "no variant has a 5x6 board"),
         // Rows of different widths.
-        case("perft ragged rows", &["perft", "5/4/5/5/5 b - 1", "1"], 1, "different widths"),
+        case("perft ragged rows", &["perft", "5/4/5/5/5 b - 1", "1"], 1, "rank b has 4 squares, but rank a has 5"),
         // Wrong size for an explicit variant.
         case("perft short board", &["perft", "--variant", "kyoto", "pgkst/5/5/5 b - 1", "1"], 1, "5 ranks"),
         // A count no set holds.
@@ -247,6 +253,12 @@ fn cases(files: &Path) -> Vec<Case> {
         case("show bad colour", &["show", "--color", "sometimes", KYOTO], 2, "sometimes"),
         // ---- convert --to kif (INPUT is a POSITION) ----------------------------------------
         case("convert kif empty", &["convert", "--to", "kif", ""], 1, "empty position"),
+        // A KIF file given where a position is read: said so, with the command that reads it.
+        case("convert kif of a file", &["convert", "--to", "kif", &bad("kif_kyoto_record.kif")], 1, "is a file, but convert --to kif takes a POSITION"),
+        // Two digits in a row, and a ply with a leading zero.
+        case("perft two digits", &["perft", "pgkst/14/5/5/TSKGP b - 1", "1"], 1, "digits `14` in a row"),
+        case("perft ply 01", &["perft", "pgkst/5/5/5/TSKGP b - 01", "1"], 1, "leading zeros"),
+        case("perft countdown b255", &["perft", "k2/3/3/1S1/2K w - 30 b255", "1"], 1, "1 to 5"),
         // A Kyoto SFEN read as Micro.
         case("convert kif wrong variant", &["convert", "--to", "kif", "--variant", "micro", KYOTO], 1, "longer than 4 squares"),
         // A count no set holds.

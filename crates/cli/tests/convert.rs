@@ -312,3 +312,24 @@ fn to_kif_from_a_fairy_stockfish_fen_and_an_underscore_sfen() {
         "{e}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn an_endless_input_is_cut_at_the_stated_limit() {
+    // /dev/zero never ends: convert reads at most 64 MiB (MAX_INPUT_BYTES) and says so.
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    let e = bad_input(&["convert", "--to", "sfen", "/dev/zero"], None);
+    assert!(
+        e.contains("cannot read `/dev/zero`: more than 64 MiB"),
+        "{e}"
+    );
+    // Standard input likewise: 64 MiB and one byte of zeros.
+    let zeros = vec![0u8; (64 << 20) + 1];
+    let e = bad_input(&["convert", "--to", "usi", "-"], Some(&zeros));
+    assert!(
+        e.contains("cannot read standard input: more than 64 MiB"),
+        "{e}"
+    );
+}

@@ -561,6 +561,13 @@ fn a_damaged_database_is_an_error_never_an_answer() {
     let args = ["analyze", "--db", k, pos];
     let e = failure(kshogi(&args), 1, &args, false);
     assert!(e.contains("block 0"), "{e}");
+    // ... and says how to build the file again (issue 33).
+    assert!(
+        e.contains(&format!(
+            "rebuild it with `kshogi solve kinzoku --out {k} --force`"
+        )),
+        "{e}"
+    );
     // --verify reads every block: it finds the damage too.
     let args = ["solve", "kinzoku", "--verify", "--db", k, "--sample", "10"];
     let e = failure(kshogi(&args), 1, &args, false);

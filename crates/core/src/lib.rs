@@ -41,7 +41,9 @@ pub use color::Color;
 pub use game::{Game, GameError};
 pub use movegen::Bundle;
 pub use mv::{Move, MoveList, MAX_MOVES};
-pub use perft::{divide, divide_interruptible, divide_parallel, perft, perft_parallel};
+pub use perft::{
+    divide, divide_interruptible, divide_parallel, perft, perft_parallel, MAX_PERFT_DEPTH,
+};
 pub use piece::{Kind, Movement, Piece, PieceDef, MAX_KINDS, MAX_SLOTS};
 pub use position::{Position, PositionError, Setup, Undo, MAX_PLY};
 pub use resolve::{DropRule, FlipRequest, IllegalMove, MoveRequest};

@@ -8,6 +8,13 @@ use crate::variant::{Derived, Variant};
 use crate::{Bundle, Move};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
+/// The deepest perft the front ends accept (`kshogi perft`, perft suites). From a start
+/// position no count of that depth could finish: even Kinzoku's start, the slowest-growing
+/// tree, has some 3e7 leaves at depth 9 and grows about sixfold a ply, so depth 30 is
+/// beyond 1e20 leaves (near the range of a `u64` count). The recursion is one frame per
+/// ply, so this depth is also far from any stack limit.
+pub const MAX_PERFT_DEPTH: u32 = 30;
+
 /// Number of leaves of the legal-move tree of depth `depth` (1 for depth 0). The last ply
 /// is counted without making moves. Repetition is ignored, as the perft convention says.
 pub fn perft<V: Variant>(pos: &mut Position<V>, depth: u32) -> u64 {

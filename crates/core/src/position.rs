@@ -68,7 +68,8 @@ pub enum PositionError {
     /// A kind index that the variant does not define.
     #[error("unknown piece kind {0}")]
     UnknownKind(u8),
-    /// Not exactly one king for a side.
+    /// Not exactly one king for a side (in a variant without the check rule, the side to
+    /// move may have none: its king was just captured and the game is over).
     #[error("{color} has {count} kings; each side needs exactly one")]
     KingCount {
         /// The side.
@@ -263,7 +264,11 @@ impl<V: Variant> Position<V> {
             pos.put(sq, p);
         }
         for c in Color::ALL {
-            if king_count[c.index()] != 1 {
+            // Without the check rule the royal can be captured: a position whose side to
+            // move has lost it is a finished game (RULES.md, position validity), read as
+            // such. The side not to move still needs its royal.
+            let finished = !V::CHECK_RULE && c == setup.side && king_count[c.index()] == 0;
+            if king_count[c.index()] != 1 && !finished {
                 return Err(PositionError::KingCount {
                     color: c,
                     count: king_count[c.index()],

@@ -187,7 +187,9 @@ struct Texts {
 fn dialect_slot(d: Dialect) -> usize {
     match d {
         Dialect::Canonical => 0,
-        Dialect::Fsf => 1,
+        // Pychess is an output form of the command line, never an engine's dialect
+        // (`Dialect::ALL`); its letters are Fsf's.
+        Dialect::Fsf | Dialect::Pychess => 1,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The `POSITION` argument: `startpos` or an SFEN, optionally followed by `moves <usi>...`.
 
 use crate::sfen::{parse_sfen, words, SfenError};
+use crate::uci::uci_to_usi;
 use crate::usi::{parse_usi, UsiError};
 use kshogi_core::Variant;
 use kshogi_core::{Game, GameError, Outcome};
@@ -33,14 +34,144 @@ pub enum PositionArgError {
         /// How the game ended.
         outcome: Outcome,
     },
+    /// A lishogi URL that does not give a position kshogi reads.
+    #[error("lishogi address: {0}")]
+    Url(String),
     /// `moves` with nothing after it is fine, but `moves` must be a word of its own.
     #[error("column {0}: `moves` must be followed by USI moves")]
     Moves(usize),
 }
 
+/// A lishogi analysis or editor URL pasted as a position
+/// (`https://lishogi.org/analysis/kyotoshogi/<sfen>?moves=<usi>_<usi>`), read the way
+/// lishogi reads its own path: the SFEN with `_` (or `%20`) for spaces, after a variant key
+/// when the first path word is one (letters only, longer than a board row of kshogi's
+/// variants); the `moves` parameter lists USI moves joined by `_`; other parameters and the
+/// `#` ply to show are ignored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LishogiUrl {
+    /// lishogi's variant key (`kyotoshogi`, `minishogi`), when the path names one.
+    pub variant: Option<String>,
+    /// The position and its moves as a `POSITION` argument (`<sfen> moves <usi> ...`), or
+    /// `startpos` when the path has no SFEN.
+    pub position: String,
+}
+
+/// Percent-decodes a URL path or query value (`%20` is a space); `None` for a bad escape
+/// or bytes that are not UTF-8. `+` stays itself (it is a promoted piece here).
+fn percent_decode(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Reads `text` as a lishogi URL: `None` when it is not one (does not start with
+/// `http://` or `https://` and a lishogi host), else the position it names or why it cannot
+/// be read.
+pub fn lishogi_url(text: &str) -> Option<Result<LishogiUrl, PositionArgError>> {
+    let t = text.trim();
+    let rest = t
+        .strip_prefix("https://")
+        .or_else(|| t.strip_prefix("http://"))?;
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    if !(host == "lishogi.org" || host.ends_with(".lishogi.org")) {
+        return None;
+    }
+    let bad = |why: String| Some(Err(PositionArgError::Url(why)));
+    let path = path.split('#').next().unwrap_or("");
+    let (path, query) = path.split_once('?').unwrap_or((path, ""));
+    let Some(arg) = path
+        .strip_prefix("analysis")
+        .or_else(|| path.strip_prefix("editor"))
+    else {
+        return bad(format!(
+            "`/{path}` is not a lishogi analysis or editor address (`https://lishogi.org/analysis/<variant>/<sfen>`)"
+        ));
+    };
+    let arg = arg.trim_start_matches('/');
+    let Some(arg) = percent_decode(arg) else {
+        return bad("the address has a bad `%` escape".into());
+    };
+    // A variant key is a word of letters only, longer than any board row kshogi reads (at
+    // most 5 squares, so at most 5 letters): `kyotoshogi`, `minishogi`, `standard`.
+    let is_key = |w: &str| w.len() > 5 && w.bytes().all(|c| c.is_ascii_lowercase());
+    let (variant, sfen) = match arg.split_once('/') {
+        Some((key, rest)) if is_key(key) => (Some(key.to_string()), rest.to_string()),
+        None if is_key(&arg) => (Some(arg.clone()), String::new()),
+        _ => (None, arg.clone()),
+    };
+    let mut position = sfen.replace('_', " ").trim().to_string();
+    if position.is_empty() {
+        position = "startpos".into();
+    }
+    for pair in query.split('&') {
+        if let Some(moves) = pair.strip_prefix("moves=") {
+            let Some(moves) = percent_decode(moves) else {
+                return bad("the `moves` parameter has a bad `%` escape".into());
+            };
+            let list: Vec<&str> = moves
+                .split(['_', ' ', ','])
+                .filter(|m| !m.is_empty())
+                .collect();
+            if !list.is_empty() {
+                position.push_str(" moves ");
+                position.push_str(&list.join(" "));
+            }
+        }
+    }
+    Some(Ok(LishogiUrl { variant, position }))
+}
+
+/// Whether a move text is in UCI coordinates (a file letter then a rank digit, `e1e2+`, or a
+/// drop with `@`, `G@c3`), as pychess-variants writes moves after its FEN; USI squares are
+/// a digit then a letter.
+fn is_uci(text: &str) -> bool {
+    let b = text.as_bytes();
+    text.contains('@') || (b.len() >= 2 && (b'a'..=b'i').contains(&b[0]) && b[1].is_ascii_digit())
+}
+
 /// Parses a `POSITION` argument into a game: the position, then every listed move played
 /// with the variant's rules (repetition included).
+///
+/// Besides `startpos` or an SFEN (or a Fairy-Stockfish / pychess FEN) with USI moves, it
+/// reads what other tools paste: a lishogi analysis URL ([`lishogi_url`]; its variant key,
+/// when there is one, must name `V`), and moves in UCI coordinates (`e1e2+`, `G@c3`, as
+/// pychess writes them after its FEN), one by one.
 pub fn parse_game<V: Variant>(text: &str) -> Result<Game<V>, PositionArgError> {
+    if let Some(url) = lishogi_url(text) {
+        let url = url?;
+        if let Some(key) = &url.variant {
+            let info = kshogi_core::VariantInfo::of::<V>();
+            if !info.is_named(key) {
+                return Err(PositionArgError::Url(format!(
+                    "the address is for lishogi's `{key}`, but the position is read as {} \
+                     (`{}`)",
+                    V::DISPLAY_NAME,
+                    V::NAME
+                )));
+            }
+        }
+        return parse_game_text::<V>(&url.position).map_err(|e| {
+            PositionArgError::Url(format!("`{}` (from the address): {e}", url.position))
+        });
+    }
+    parse_game_text::<V>(text)
+}
+
+/// [`parse_game`] of kshogi's own form (no URL).
+fn parse_game_text<V: Variant>(text: &str) -> Result<Game<V>, PositionArgError> {
     let ws = words(text);
     let split = ws.iter().position(|w| w.1 == "moves");
     let (pos_text, moves) = match split {
@@ -67,7 +198,12 @@ pub fn parse_game<V: Variant>(text: &str) -> Result<Game<V>, PositionArgError> {
                 outcome,
             });
         }
-        let mv = parse_usi(game.position(), mv_text).map_err(|error| PositionArgError::Move {
+        let g = V::GEOMETRY;
+        let translated = is_uci(mv_text)
+            .then(|| uci_to_usi(mv_text, g.width, g.height))
+            .flatten();
+        let usi_text = translated.as_deref().unwrap_or(mv_text);
+        let mv = parse_usi(game.position(), usi_text).map_err(|error| PositionArgError::Move {
             number,
             column,
             error,

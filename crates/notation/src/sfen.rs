@@ -21,8 +21,8 @@ pub enum SfenErrorKind {
     /// A problem in the hands field.
     #[error("hands: {0}")]
     Hands(String),
-    /// The ply field is not a positive number.
-    #[error("ply must be a whole number from 1 to 1000000000, found `{0}`")]
+    /// The ply field is not a positive number (written without leading zeros).
+    #[error("ply must be a whole number from 1 to 1000000000 without leading zeros, found `{0}`")]
     Ply(String),
     /// The variant-state field is wrong.
     #[error("{0}")]
@@ -126,7 +126,8 @@ pub fn board_shape(text: &str) -> Result<(u8, u8), SfenError> {
     let rows: Vec<&str> = board.split('/').collect();
     let mut width = None;
     let mut offset = col;
-    for row in &rows {
+    for (rank, row) in rows.iter().enumerate() {
+        let row_col = offset;
         let mut w = 0usize;
         for ch in row.chars() {
             if let Some(d) = ch.to_digit(10) {
@@ -145,12 +146,14 @@ pub fn board_shape(text: &str) -> Result<(u8, u8), SfenError> {
         match width {
             None => width = Some(w),
             Some(x) if x != w => {
+                let name = u8::try_from(rank).ok().filter(|r| *r < 26).map_or_else(
+                    || format!("row {}", rank + 1),
+                    |r| format!("rank {}", (b'a' + r) as char),
+                );
                 return Err(err(
-                    col,
-                    SfenErrorKind::Board(format!(
-                        "rows have different widths ({x} and {w} squares)"
-                    )),
-                ))
+                    row_col,
+                    SfenErrorKind::Board(format!("{name} has {w} squares, but rank a has {x}")),
+                ));
             }
             _ => {}
         }
@@ -209,18 +212,35 @@ pub enum Dialect {
     /// that has aliases is written by its first alias, a hand pair by its face written
     /// without `+` there, and a move that turns a piece back to that face gets `-`.
     Fsf,
+    /// What pychess-variants writes and reads: the letters and marks of [`Dialect::Fsf`],
+    /// positions as its FEN (`<board>[<hand>] <w|b> 0 <move number>`, `w` the first player,
+    /// the hand in brackets with a letter per piece, `[-]` when both are empty) and moves in
+    /// UCI coordinates (`e1e2+`, `+L@c3`; see [`crate::uci`]). Only for output: it is not
+    /// one of [`Dialect::ALL`], the dialects an engine speaks.
+    Pychess,
 }
 
 impl Dialect {
-    /// Both dialects, canonical first.
+    /// The dialects an engine speaks (USI and the `--engine-dialect` of a counter),
+    /// canonical first; [`Dialect::Pychess`] is an output form only ([`Dialect::WRITTEN`]).
     pub const ALL: [Dialect; 2] = [Dialect::Canonical, Dialect::Fsf];
 
-    /// The name used on the command line: `canonical` or `fsf`.
+    /// Every form the command line writes: [`Dialect::ALL`] and [`Dialect::Pychess`].
+    pub const WRITTEN: [Dialect; 3] = [Dialect::Canonical, Dialect::Fsf, Dialect::Pychess];
+
+    /// The name used on the command line: `canonical`, `fsf` or `pychess`.
     pub const fn name(self) -> &'static str {
         match self {
             Dialect::Canonical => "canonical",
             Dialect::Fsf => "fsf",
+            Dialect::Pychess => "pychess",
         }
+    }
+
+    /// Whether pieces are written with the reference engine's letters ([`Dialect::Fsf`] and
+    /// [`Dialect::Pychess`]).
+    pub const fn engine_letters(self) -> bool {
+        matches!(self, Dialect::Fsf | Dialect::Pychess)
     }
 }
 
@@ -250,7 +270,7 @@ impl std::str::FromStr for Dialect {
 pub(crate) fn face_letters<V: Variant>(kind: Kind, dialect: Dialect) -> String {
     let def = &V::PIECES[kind.index()];
     match (dialect, def.aliases.first()) {
-        (Dialect::Fsf, Some(alias)) => (*alias).to_string(),
+        (Dialect::Fsf | Dialect::Pychess, Some(alias)) => (*alias).to_string(),
         _ if def.promoted => format!("+{}", def.letter),
         _ => def.letter.to_string(),
     }
@@ -278,7 +298,7 @@ fn hand_face<V: Variant>(slot: usize, dialect: Dialect) -> Kind {
     let faces = &t.slot_faces[slot][..t.slot_faces_len[slot] as usize];
     match dialect {
         Dialect::Canonical => faces[0],
-        Dialect::Fsf => faces
+        Dialect::Fsf | Dialect::Pychess => faces
             .iter()
             .copied()
             .find(|&k| !is_promoted_face::<V>(k, dialect))
@@ -329,6 +349,21 @@ fn parse_board<V: Variant>(setup: &mut Setup<V>, col: usize, board: &str) -> Res
                     return Err(err(
                         here,
                         SfenErrorKind::Board("`0` is not a run of empty squares".into()),
+                    ));
+                }
+                // One digit per run (no board is wider than 9): `14` is no way to write 5.
+                if let Some(prev) = i
+                    .checked_sub(1)
+                    .map(|p| chars[p])
+                    .filter(char::is_ascii_digit)
+                {
+                    return Err(err(
+                        here,
+                        SfenErrorKind::Board(format!(
+                            "rank {}: digits `{prev}{ch}` in a row; a run of empty squares is \
+                             one digit",
+                            (b'a' + rank as u8) as char
+                        )),
                     ));
                 }
                 file -= d as i32;
@@ -550,7 +585,7 @@ pub fn parse_sfen<V: Variant>(text: &str) -> Result<Position<V>, SfenError> {
     let mut rest = &fields[3..];
     if let Some(&(c, ply)) = rest.first() {
         if !V::is_extra_field(ply) {
-            if ply.is_empty() || !ply.bytes().all(|b| b.is_ascii_digit()) {
+            if ply.is_empty() || !ply.bytes().all(|b| b.is_ascii_digit()) || ply.starts_with('0') {
                 return Err(err(c, SfenErrorKind::Ply(ply.to_string())));
             }
             match ply.parse::<u32>() {
@@ -664,7 +699,15 @@ pub fn to_sfen<V: Variant>(pos: &Position<V>) -> String {
 /// The SFEN of a position in `dialect`. [`Dialect::Canonical`] is [`to_sfen`];
 /// [`Dialect::Fsf`] writes the board and hands with the reference engine's letters (the
 /// Kyoto start is `p+nks+l/5/5/5/+LSK+NP b - 1`), hands in the canonical slot order.
+///
+/// [`Dialect::Pychess`] writes pychess-variants' FEN instead: the same board, then the hands
+/// in brackets (a letter per piece, uppercase for the first player; `[-]` when empty), the
+/// side chess-style (`w` for Black, the first player), `0` and the move number (ply 1 and 2
+/// are move 1). The Kinzoku countdown has no place there and is left out.
 pub fn to_sfen_in<V: Variant>(pos: &Position<V>, dialect: Dialect) -> String {
+    if dialect == Dialect::Pychess {
+        return to_pychess_fen(pos);
+    }
     let g = V::GEOMETRY;
     let t = V::tables();
     let mut s = String::new();
@@ -721,6 +764,33 @@ pub fn to_sfen_in<V: Variant>(pos: &Position<V>, dialect: Dialect) -> String {
     s
 }
 
+/// The pychess-variants FEN of a position (see [`to_sfen_in`]).
+fn to_pychess_fen<V: Variant>(pos: &Position<V>) -> String {
+    let t = V::tables();
+    let sfen = to_sfen_in(pos, Dialect::Fsf);
+    let board = sfen.split(' ').next().unwrap_or_default();
+    let mut hand = String::new();
+    for c in Color::ALL {
+        for slot in 0..t.slots {
+            let letters = piece_letters_in::<V>(
+                Piece::new(c, hand_face::<V>(slot, Dialect::Pychess)),
+                Dialect::Pychess,
+            );
+            for _ in 0..pos.hand(c, slot) {
+                hand.push_str(&letters);
+            }
+        }
+    }
+    if hand.is_empty() {
+        hand.push('-');
+    }
+    let side = match pos.side_to_move() {
+        Color::Black => 'w',
+        Color::White => 'b',
+    };
+    format!("{board}[{hand}] {side} 0 {}", pos.ply().div_ceil(2))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -766,6 +836,29 @@ mod tests {
         let p = parse_sfen::<Micro>("sfen kbgs/p3/4/3P/SGBK b -").unwrap();
         assert_eq!(p.ply(), 1);
         assert_eq!(parse_sfen::<Micro>("startpos").unwrap(), Position::start());
+    }
+
+    #[test]
+    fn two_digits_leading_zeros_and_long_countdowns_are_refused() {
+        // Issue 33: `14` (one then four empty squares) was read as five.
+        let e = parse_sfen::<Kyoto>("pgkst/14/5/5/TSKGP b - 1").unwrap_err();
+        assert_eq!(e.column, 8);
+        assert!(
+            e.to_string().contains("rank b: digits `14` in a row"),
+            "{e}"
+        );
+        let e = parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGP b - 01").unwrap_err();
+        assert_eq!(e.column, 23);
+        assert!(e.to_string().contains("leading zeros"), "{e}");
+        // Kinzoku countdown: `b03` has a leading zero; `b255` is out of range as `b6` is.
+        let e = parse_sfen::<Kinzoku>("k2/3/3/1S1/2K w - 30 b03").unwrap_err();
+        assert!(e.to_string().contains("leading zero"), "{e}");
+        let six = parse_sfen::<Kinzoku>("k2/3/3/1S1/2K w - 30 b6").unwrap_err();
+        let big = parse_sfen::<Kinzoku>("k2/3/3/1S1/2K w - 30 b255").unwrap_err();
+        assert!(six.to_string().contains("1 to 5"), "{six}");
+        assert!(big.to_string().contains("1 to 5"), "{big}");
+        let huge = parse_sfen::<Kinzoku>("k2/3/3/1S1/2K w - 30 b99999999999").unwrap_err();
+        assert!(huge.to_string().contains("1 to 5"), "{huge}");
     }
 
     #[test]
@@ -852,6 +945,34 @@ mod tests {
     }
 
     #[test]
+    fn pychess_fen_is_written_and_reads_back() {
+        // NOTATION.md: pychess writes the Kyoto start `p+nks+l/5/5/5/+LSK+NP[-] w 0 1`
+        // (`w`, the first player, is Black; move 1).
+        assert_eq!(
+            to_sfen_in(&Position::<Kyoto>::start(), Dialect::Pychess),
+            "p+nks+l/5/5/5/+LSK+NP[-] w 0 1"
+        );
+        // White to move at ply 8 is move 4; two Black pawn/rook pairs and a White
+        // gold/knight pair in hand, written a letter per piece.
+        let p = parse_sfen::<Kyoto>("k4/5/5/5/4K w 2Pg 8").unwrap();
+        let fen = to_sfen_in(&p, Dialect::Pychess);
+        assert_eq!(fen, "k4/5/5/5/4K[PPn] b 0 4");
+        assert_eq!(parse_sfen::<Kyoto>(&fen).unwrap(), p);
+        // Black to move at ply 7 is move 4 too.
+        let p = parse_sfen::<Micro>("kbgs/p3/4/3P/SGBK b - 7").unwrap();
+        assert_eq!(
+            to_sfen_in(&p, Dialect::Pychess),
+            "kb+r+l/p3/4/3P/+L+RBK[-] w 0 4"
+        );
+        assert_eq!(
+            parse_sfen::<Micro>(&to_sfen_in(&p, Dialect::Pychess)).unwrap(),
+            p
+        );
+        // Pychess is written, never read as an engine dialect.
+        assert!("pychess".parse::<Dialect>().is_err());
+    }
+
+    #[test]
     fn underscore_separates_fields() {
         let p = parse_sfen::<Kyoto>("pgkst/5/5/5/TSKGP_b_-_1").unwrap();
         assert_eq!(p, Position::start());
@@ -888,5 +1009,13 @@ mod tests {
         assert_eq!(board_shape("sfen kbgs/p3/4/3P/SGBK b - 1").unwrap(), (4, 5));
         assert_eq!(board_shape("cks/1i1/3/1I1/SKC b - 1").unwrap(), (3, 5));
         assert!(board_shape("startpos").is_err());
+        // A row of another width is named, at its own column (issue 33: always column 1).
+        let e = board_shape("pgkst/5/5/6/TSKGP b - 1").unwrap_err();
+        assert_eq!(e.column, 11);
+        assert!(
+            e.to_string()
+                .contains("rank d has 6 squares, but rank a has 5"),
+            "{e}"
+        );
     }
 }

@@ -68,9 +68,17 @@ pub fn move_to_usi<V: Variant>(mv: Move) -> String {
 /// turns from a face the dialect writes promoted back to one it writes unpromoted (a Kyoto
 /// rook, `+P`, becoming a pawn). The position is needed for that: a move does not say which
 /// piece moves.
+///
+/// [`Dialect::Pychess`] is the [`Dialect::Fsf`] text in UCI coordinates (`e1e2+`, `+L@c3`),
+/// as pychess-variants writes moves.
 pub fn move_to_usi_in<V: Variant>(pos: &Position<V>, mv: Move, dialect: Dialect) -> String {
     if dialect == Dialect::Canonical {
         return move_to_usi::<V>(mv);
+    }
+    if dialect == Dialect::Pychess {
+        let g = V::GEOMETRY;
+        let fsf = move_to_usi_in(pos, mv, Dialect::Fsf);
+        return crate::uci::usi_to_uci(&fsf, g.width, g.height).unwrap_or(fsf);
     }
     let g = V::GEOMETRY;
     match mv.from() {

@@ -217,12 +217,24 @@ pub fn parse_table(text: &str, origin: &str, layout: Layout) -> Result<Vec<Suite
                 format!("the sfen field `{sfen}` has leading or trailing spaces"),
             ));
         }
-        let depth: u32 = parse_number(fields[2]).ok_or_else(|| {
-            err(
+        if fields[2].is_empty() || !fields[2].bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err(
                 Some(columns[2]),
                 format!("depth `{}` is not a whole number", fields[2]),
-            )
-        })?;
+            ));
+        }
+        let depth: u32 = parse_number(fields[2])
+            .filter(|&d| d <= kshogi_core::MAX_PERFT_DEPTH)
+            .ok_or_else(|| {
+                err(
+                    Some(columns[2]),
+                    format!(
+                        "depth `{}` is too large: perft counts at most {} plies",
+                        fields[2],
+                        kshogi_core::MAX_PERFT_DEPTH
+                    ),
+                )
+            })?;
         let nodes: u64 = parse_number(fields[3]).ok_or_else(|| {
             err(
                 Some(columns[3]),
@@ -379,6 +391,16 @@ mod tests {
             (
                 "kyoto\tstartpos\t-2\t137\tquick\n",
                 "s.tsv:1:16: depth `-2` is not a whole number",
+            ),
+            // kshogi_core::MAX_PERFT_DEPTH is 30; 31 and a 23-digit number are above it.
+            (
+                "kyoto\tstartpos\t31\t137\tquick\n",
+                "s.tsv:1:16: depth `31` is too large: perft counts at most 30 plies",
+            ),
+            (
+                "kyoto\tstartpos\t12345678901234567890123\t137\tquick\n",
+                "s.tsv:1:16: depth `12345678901234567890123` is too large: perft counts at most \
+                 30 plies",
             ),
             (
                 "kyoto\tstartpos\t2\t1,137\tquick\n",

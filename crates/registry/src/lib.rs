@@ -36,7 +36,7 @@ use kshogi_core::{Variant, VariantInfo};
 use kshogi_engine::eval::Linear;
 use kshogi_engine::{Engine, WdlModel};
 use kshogi_notation::kif::KifError;
-use kshogi_notation::{board_shape, parse_game, SfenError};
+use kshogi_notation::{board_shape, lishogi_url, parse_game, SfenError};
 
 /// What a registered variant offers beyond its rules: the evaluator its searches use.
 pub trait Registered: Variant {
@@ -260,6 +260,9 @@ pub enum SelectError {
     /// `startpos` names no board.
     #[error("`startpos` does not say which variant it is")]
     NoBoard,
+    /// A pasted lishogi URL is wrong, or names a variant kshogi does not play.
+    #[error(transparent)]
+    Url(#[from] kshogi_notation::PositionArgError),
     /// No registered variant has a board of this size.
     #[error(
         "no variant has a {width}x{height} board; the known variants are {}",
@@ -296,6 +299,22 @@ pub fn select(explicit: Option<VariantKind>, position: &str) -> Result<VariantKi
     if let Some(kind) = explicit {
         return Ok(kind);
     }
+    // A lishogi URL: its variant key when it has one, else the board of its SFEN.
+    let url = match lishogi_url(position).transpose()? {
+        Some(url) => {
+            if let Some(key) = &url.variant {
+                return VariantKind::from_name(key).ok_or_else(|| {
+                    SelectError::Url(kshogi_notation::PositionArgError::Url(format!(
+                        "lishogi's variant `{key}` is not one kshogi plays ({})",
+                        VariantKind::names()
+                    )))
+                });
+            }
+            Some(url.position)
+        }
+        None => None,
+    };
+    let position = url.as_deref().unwrap_or(position);
     let first = position.split_whitespace().next().unwrap_or("");
     if first == "startpos" {
         return Err(SelectError::NoBoard);

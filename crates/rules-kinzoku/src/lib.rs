@@ -289,14 +289,18 @@ impl Variant for Kinzoku {
             }
         };
         let rest = chars.as_str();
-        if rest.is_empty() || rest.len() > 2 || !rest.bytes().all(|b| b.is_ascii_digit()) {
+        if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) {
             return Err(format!(
                 "countdown `{field}` needs a number of moves after the side"
             ));
         }
-        let n: u8 = rest
-            .parse()
-            .map_err(|_| format!("countdown `{field}` is not a number"))?;
+        if rest.len() > 1 && rest.starts_with('0') {
+            return Err(format!(
+                "countdown `{field}`: write the moves left without a leading zero"
+            ));
+        }
+        // Any longer run of digits is out of range too (`b255` as `b6`).
+        let n = rest.parse::<u8>().unwrap_or(u8::MAX);
         if n > COUNTDOWN_MOVES {
             return Err(format!(
                 "countdown `{field}`: moves left must be 1 to {COUNTDOWN_MOVES} (0 once expired)"

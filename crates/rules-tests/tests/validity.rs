@@ -452,3 +452,51 @@ fn side_not_to_move_in_check_minishogi_rejects_dobutsu_accepts() {
         SfenErrorKind::Invalid(PositionError::KingCount { .. })
     ));
 }
+
+#[test]
+fn a_dobutsu_position_whose_side_to_move_lost_its_lion_is_a_finished_game() {
+    use kshogi_core::{perft, Outcome, WinReason};
+    // RULES.md, position validity: in a capture-the-royal variant the side to move may have
+    // no royal (it was just captured); the game is over, won by the other side, with no
+    // moves. Black's lion on 1b has just taken White's (the reference engine's and
+    // lishogi's reading of this position, quoted in issue 33).
+    let mut p = parse_sfen::<Dobutsu>("r1b/1pK/1P1/B1R w - 4").unwrap();
+    assert_eq!(to_sfen(&p), "r1b/1pK/1P1/B1R w - 4");
+    assert_eq!(
+        p.outcome(),
+        Some(Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::RoyalCaptured
+        })
+    );
+    assert!(p.legal_moves().is_empty());
+    assert!(!p.in_check());
+    // Perft: 1 at depth 0 (the position itself), 0 below, as for any finished game.
+    assert_eq!(perft(&mut p, 0), 1);
+    assert_eq!(perft(&mut p, 1), 0);
+    assert_eq!(perft(&mut p, 3), 0);
+    // The side not to move must still have its lion, and nobody may have two or none.
+    for bad in [
+        "r1b/1pK/1P1/B1R b - 4",
+        "r1b/1p1/1P1/B1R w - 4",
+        "r1b/1p1/1P1/B1R b - 4",
+        "rkb/kpK/1P1/B1R w - 4",
+    ] {
+        assert!(
+            matches!(
+                rejected::<Dobutsu>(bad),
+                SfenErrorKind::Invalid(PositionError::KingCount { .. })
+            ),
+            "{bad}"
+        );
+    }
+    // With the check rule a missing king stays an error, whoever is to move.
+    assert!(matches!(
+        rejected::<Minishogi>("5/5/5/5/K4 w - 1"),
+        SfenErrorKind::Invalid(PositionError::KingCount { .. })
+    ));
+    assert!(matches!(
+        rejected::<Kyoto>("5/5/5/5/4K w - 1"),
+        SfenErrorKind::Invalid(PositionError::KingCount { .. })
+    ));
+}

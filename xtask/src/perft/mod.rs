@@ -181,7 +181,13 @@ fn kshogi_args(opts: &PerftOptions, suite: &Path) -> Vec<String> {
         args.extend(["--variant".to_string(), v.clone()]);
     }
     if let Some(path) = &opts.json {
-        args.extend(["--report".to_string(), path.to_string_lossy().into_owned()]);
+        // `cargo xtask perft --json FILE` has always replaced FILE; `kshogi perft` now asks
+        // for --force to do that.
+        args.extend([
+            "--report".to_string(),
+            path.to_string_lossy().into_owned(),
+            "--force".to_string(),
+        ]);
     }
     if let Some(path) = &opts.baseline {
         args.extend([
@@ -340,7 +346,7 @@ mod tests {
         assert_eq!(
             kshogi_args(&opts, Path::new("perft/suite.tsv")).join(" "),
             "perft --suite perft/suite.tsv --tier full --variant micro --report r.json \
-             --baseline b.json --tolerance 10 --threads 2 --with-divide"
+             --force --baseline b.json --tolerance 10 --threads 2 --with-divide"
         );
         assert_eq!(
             kshogi_args(&PerftOptions::default(), Path::new("s.tsv")).join(" "),

@@ -74,11 +74,17 @@ pub fn kif_variant(text: &str, known: &[VariantInfo]) -> Result<usize, KifError>
             if f.key == HANDICAP_KEY {
                 let v = trim(f.value);
                 return known.iter().position(|k| k.is_kif_name(v)).ok_or_else(|| {
+                    let hint = if v == EVEN_GAME {
+                        "; name the variant explicitly to read an even game of one of them \
+                         (lishogi writes this header for them too)"
+                    } else {
+                        ""
+                    };
                     KifError::at(
                         line.no,
                         Some(f.value_col),
                         KifErrorKind::Variant(format!(
-                            "`手合割：{v}` is not a variant kshogi reads; it knows {}",
+                            "`手合割：{v}` is not a variant kshogi reads; it knows {}{hint}",
                             known_names(known)
                         )),
                     )
@@ -96,6 +102,10 @@ pub fn kif_variant(text: &str, known: &[VariantInfo]) -> Result<usize, KifError>
         )),
     ))
 }
+
+/// The `手合割` value of standard shogi's even game, which lishogi's rules library writes
+/// for the even game of every variant.
+pub(crate) const EVEN_GAME: &str = "平手";
 
 /// Checks the value of a `手合割` line against the variant being read and the other
 /// variants `known`.
@@ -119,7 +129,7 @@ pub(crate) fn check_handicap<V: Variant>(
             this.kif_name()
         )));
     }
-    if v == "平手" || v.ends_with("落ち") {
+    if v == EVEN_GAME || v.ends_with("落ち") {
         let knows = if known.is_empty() {
             this.kif_name().to_string()
         } else {

@@ -72,5 +72,5 @@ pub use record::{
     summary_line, KifEnd, KifHeaderLine, KifMove, KifRecord, KifResult, KifSpecial, KifTime,
     SideNames,
 };
-pub use replay::{parse_kif, parse_kif_among, read_kif};
+pub use replay::{parse_kif, parse_kif_among, parse_kif_chosen, read_kif, OverriddenHeader};
 pub use write::{kif_diagram, kif_move_text, to_kif};

@@ -7,7 +7,7 @@
 use super::diagram::Diagram;
 use super::encoding::decode_kif;
 use super::error::{KifError, KifErrorKind};
-use super::header::{check_handicap, field};
+use super::header::{check_handicap, field, EVEN_GAME};
 use super::lex::{lines, Line, LineKind};
 use super::move_line::{parse_move_line, Body, MoveLine, MoveText};
 use super::record::{
@@ -45,6 +45,34 @@ pub fn parse_kif_among<V: Variant>(
     reader.finish()
 }
 
+/// A `手合割` header that the caller's choice of variant overrode (see
+/// [`parse_kif_chosen`]): its line and value, for a warning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverriddenHeader {
+    /// The line number of the header (from 1).
+    pub line: usize,
+    /// The header's value, trimmed (`平手`).
+    pub value: String,
+}
+
+/// [`parse_kif_among`] for a variant the user named explicitly (`--variant`): a `手合割：平手`
+/// header (standard shogi's even game, which lishogi's rules library writes for every
+/// variant's even game, Dobutsu included) is read as the even game of `V` instead of an
+/// error, and returned so that the caller can warn that it overrode it. A header naming
+/// another variant of `known`, or a handicap (`…落ち`), stays an error.
+pub fn parse_kif_chosen<V: Variant>(
+    text: &str,
+    known: &'static [VariantInfo],
+) -> Result<(KifRecord<V>, Option<OverriddenHeader>), KifError> {
+    let mut reader = Reader::<V>::new(known);
+    reader.even_game_is_v = true;
+    for line in lines(text) {
+        reader.line(&line)?;
+    }
+    let overridden = reader.overridden.take();
+    Ok((reader.finish()?, overridden))
+}
+
 /// Where the reader is in the record.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Stage {
@@ -62,6 +90,10 @@ enum Stage {
 struct Reader<V: Variant> {
     /// The variants a `手合割` header may name besides `V` (see [`parse_kif_among`]).
     known: &'static [VariantInfo],
+    /// Whether `手合割：平手` is read as the even game of `V` ([`parse_kif_chosen`]).
+    even_game_is_v: bool,
+    /// The `手合割` header so read, if any.
+    overridden: Option<OverriddenHeader>,
     headers: Vec<KifHeaderLine>,
     names: SideNames,
     diagram: Diagram<V>,
@@ -115,6 +147,8 @@ impl<V: Variant> Reader<V> {
     fn new(known: &'static [VariantInfo]) -> Reader<V> {
         Reader {
             known,
+            even_game_is_v: false,
+            overridden: None,
             headers: Vec::new(),
             names: SideNames::SenteGote,
             diagram: Diagram::default(),
@@ -203,7 +237,15 @@ impl<V: Variant> Reader<V> {
             return done;
         }
         if f.key == HANDICAP_KEY {
-            check_handicap::<V>(self.known, line.no, f.value_col, f.value)?;
+            let value = crate::kif::text::trim(f.value);
+            if self.even_game_is_v && value == EVEN_GAME && self.overridden.is_none() {
+                self.overridden = Some(OverriddenHeader {
+                    line: line.no,
+                    value: value.to_string(),
+                });
+            } else {
+                check_handicap::<V>(self.known, line.no, f.value_col, f.value)?;
+            }
         }
         if f.key.starts_with("上手") || f.key.starts_with("下手") {
             self.names = SideNames::ShitateUwate;
