@@ -10,9 +10,9 @@ use crate::db_path;
 use crate::engine_text::{self, ScoreJson};
 use crate::error::CliError;
 use crate::interrupt;
+use crate::output_path::Output;
 use crate::progress::{human_time, Reporter};
 use crate::solve_cmd::{self, ValueJson};
-use crate::svg_out::write_new;
 use crate::variant_select;
 use clap::Args;
 use kshogi_analysis::review::{self, Judgement, PlyReview, Review, SideSummary, Thresholds};
@@ -202,6 +202,15 @@ fn read_input(arg: &str) -> Result<Input, CliError> {
     })
 }
 
+/// One file that `--out` writes, as the output helper checks and writes it.
+fn out_file(path: &Path, force: bool) -> Output<'_> {
+    Output {
+        option: "--out",
+        path,
+        force,
+    }
+}
+
 /// The files `--out` writes for one game.
 fn out_paths(dir: &Path, stem: &str) -> [PathBuf; 3] {
     [
@@ -234,16 +243,17 @@ pub fn run(args: &ReviewArgs) -> Result<String, CliError> {
                 k += 1;
             }
         }
-        if !args.force {
-            for input in &inputs {
-                for path in out_paths(dir, &input.stem) {
-                    if path.symlink_metadata().is_ok() {
-                        return Err(CliError::Output(format!(
-                            "`{}` already exists; give --force to replace it",
-                            path.display()
-                        )));
-                    }
-                }
+        // Every file is checked before the first search (not an input, not an existing file
+        // without --force, in a writable directory), by the one output helper.
+        let files: Vec<(&str, &Path)> = inputs
+            .iter()
+            .map(|i| Path::new(i.label.as_str()))
+            .filter(|p| p.is_file())
+            .map(|p| ("the record", p))
+            .collect();
+        for input in &inputs {
+            for path in out_paths(dir, &input.stem) {
+                out_file(&path, args.force).check(&files)?;
             }
         }
     }
@@ -368,17 +378,13 @@ fn review_one<V: Registered>(
     };
     if let Some(dir) = &args.out {
         let [kif_path, json_path, svg_path] = out_paths(dir, &input.stem);
-        write_new(
-            &kif_path,
-            report.annotated_kif(record).as_bytes(),
-            args.force,
-        )?;
-        write_new(&json_path, json.as_bytes(), args.force)?;
-        write_new(&svg_path, report.graph().as_bytes(), args.force)?;
+        out_file(&kif_path, args.force).write(report.annotated_kif(record).as_bytes())?;
+        out_file(&json_path, args.force).write(json.as_bytes())?;
+        out_file(&svg_path, args.force).write(report.graph().as_bytes())?;
         if args.diagrams {
             for (n, picture) in report.blunder_diagrams() {
                 let path = dir.join(format!("{}.blunder-{n}.svg", input.stem));
-                write_new(&path, picture.as_bytes(), args.force)?;
+                out_file(&path, args.force).write(picture.as_bytes())?;
             }
         }
     }

@@ -53,6 +53,23 @@ fn case(what: &str, args: &[&str], code: i32, names: &'static str) -> Case {
     }
 }
 
+/// A board shape (files, ranks) that no registered variant has, the first in reading order
+/// from `wanted` on, with an empty board of that shape as an SFEN and the error's words:
+/// the cases about unknown board sizes must hold whatever variants are registered.
+fn unknown_shape(wanted: (u8, u8)) -> (&'static str, &'static str) {
+    let shapes = (wanted.0..=9).flat_map(|w| (wanted.1..=9).map(move |h| (w, h)));
+    let (w, h) = shapes
+        .chain((2..=9).flat_map(|w| (2..=9).map(move |h| (w, h))))
+        .find(|&(w, h)| kshogi_registry::VariantKind::with_shape(w, h).is_empty())
+        .expect("some board of at most 9x9 belongs to no variant");
+    let sfen = format!("{} b - 1", vec![w.to_string(); usize::from(h)].join("/"));
+    let names = format!("no variant has a {w}x{h} board");
+    (
+        Box::leak(sfen.into_boxed_str()),
+        Box::leak(names.into_boxed_str()),
+    )
+}
+
 /// A case that reads `stdin` (the arguments name `-` as the input).
 fn with_stdin(mut c: Case, stdin: Vec<u8>) -> Case {
     c.stdin = Some(stdin);
@@ -104,6 +121,12 @@ const KIF_HEAD: &str = "手合割：京都将棋\n手数----指手---------消�
 /// to `files` first.
 #[rustfmt::skip]
 fn cases(files: &Path) -> Vec<Case> {
+    let (wide, high, square, small) = (
+        unknown_shape((6, 5)),
+        unknown_shape((5, 6)),
+        unknown_shape((4, 4)),
+        unknown_shape((3, 3)),
+    );
     // Generated inputs: too big to commit.
     let huge_sfen_file = files.join("huge_sfen.txt");
     let mut sfen = String::from(KYOTO);
@@ -171,10 +194,10 @@ fn cases(files: &Path) -> Vec<Case> {
         case("perft wrong variant", &["perft", "--variant", "micro", KYOTO, "1"], 1, "longer than 4 squares"),
         // A Micro SFEN read as Kinzoku.
         case("perft micro as kinzoku", &["perft", "--variant", "kinzoku", "kbgs/p3/4/3P/SGBK b - 1", "1"], 1, "unknown piece"),
-        // 6x5: no variant has this board.
-        case("perft 6x5", &["perft", "6/6/6/6/6 b - 1", "1"], 1, "no variant has a 6x5 board"),
-        // 5x6: one rank too many.
-        case("perft 5x6", &["perft", "pgkst/5/5/5/5/TSKGP b - 1", "1"], 1, "no variant has a 5x6 board"),
+        // A board no registered variant has (6x5 while none is 6x5), wider than high and
+        // higher than wide.
+        case("perft wide board", &["perft", wide.0, "1"], 1, wide.1),
+        case("perft high board", &["perft", high.0, "1"], 1, high.1),
         // Rows of different widths.
         case("perft ragged rows", &["perft", "5/4/5/5/5 b - 1", "1"], 1, "rank b has 4 squares, but rank a has 5"),
         // Wrong size for an explicit variant.
@@ -217,8 +240,8 @@ fn cases(files: &Path) -> Vec<Case> {
         case("moves binary", &["moves", "\u{1b}\u{ff}"], 1, "unexpected character"),
         // A Kyoto SFEN read as Kinzoku.
         case("moves wrong variant", &["moves", "--variant", "kinzoku", KYOTO], 1, "unknown piece"),
-        // 4x4: no variant has this board.
-        case("moves 4x4", &["moves", "4/4/4/4 b - 1"], 1, "no variant has a 4x4 board"),
+        // A square board no variant has (4x4 while none is).
+        case("moves unknown board", &["moves", square.0], 1, square.1),
         // A count no set holds.
         case("moves 999999999P", &["moves", "k4/5/5/5/4K b 999999999P 1"], 1, "999999999"),
         // Hands in a variant without drops.
@@ -241,8 +264,8 @@ fn cases(files: &Path) -> Vec<Case> {
         case("show binary", &["show", "\u{7}\u{8}"], 1, "unexpected character"),
         // A Kyoto SFEN read as Micro.
         case("show wrong variant", &["show", "--variant", "micro", KYOTO], 1, "longer than 4 squares"),
-        // 3x3: no variant has this board.
-        case("show 3x3", &["show", "3/3/3 b - 1"], 1, "no variant has a 3x3 board"),
+        // A small board no variant has (3x3 while none is).
+        case("show unknown board", &["show", small.0], 1, small.1),
         // A count no set holds, with --json.
         case("show 999999999P", &["show", "--json", "pgkst/5/5/5/TSKGP b 999999999P 1"], 1, "999999999"),
         // A Micro pawn cannot jump three ranks.

@@ -213,8 +213,14 @@ fn startpos_without_variant_asks_for_it() {
 
 #[test]
 fn unknown_board_size_is_an_error() {
-    let err = bad_input(&["perft", "6/6/6/6/6 b - 1", "1"]);
-    assert!(err.contains("6x5"), "{err}");
+    // The first board from 6x5 on that no registered variant has, whatever is registered.
+    let (w, h) = (6..=9)
+        .flat_map(|w| (5..=9).map(move |h| (w, h)))
+        .find(|&(w, h)| kshogi_registry::VariantKind::with_shape(w, h).is_empty())
+        .unwrap();
+    let sfen = format!("{} b - 1", vec![w.to_string(); usize::from(h)].join("/"));
+    let err = bad_input(&["perft", &sfen, "1"]);
+    assert!(err.contains(&format!("{w}x{h}")), "{err}");
 }
 
 #[test]
