@@ -181,8 +181,17 @@ mod tests {
     fn depth_must_be_a_plain_number() {
         assert_eq!(parse_depth("0").unwrap(), 0);
         assert_eq!(parse_depth("12").unwrap(), 12);
-        for bad in ["", "-1", "+3", "x", "1.5", "99999999999"] {
+        for bad in ["", "-1", "+3", "x", "1.5"] {
             assert!(matches!(parse_depth(bad), Err(CliError::Depth(_))), "{bad}");
+        }
+        // Digits above the limit are a number, only too large (issue 33: a 23-digit depth
+        // was "not a non-negative whole number").
+        assert_eq!(parse_depth("30").unwrap(), MAX_PERFT_DEPTH);
+        for big in ["31", "99999999999", "12345678901234567890123"] {
+            assert!(
+                matches!(parse_depth(big), Err(CliError::DepthTooLarge(_))),
+                "{big}"
+            );
         }
     }
 
