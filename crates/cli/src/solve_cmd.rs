@@ -788,8 +788,10 @@ fn build_text<V: Variant>(
 /// The message of a database that cannot be used; for a damaged file, `rebuild` adds how
 /// to build it again.
 pub fn db_error(e: DbError, rebuild: Option<&str>) -> CliError {
+    // Not in backticks: an error's quotations are cut short for the terminal, and the
+    // command must stay whole, however long the path in it.
     let hint = rebuild
-        .map(|cmd| format!("; rebuild it with `{cmd}`"))
+        .map(|cmd| format!("; rebuild it with: {cmd}"))
         .unwrap_or_default();
     match e {
         DbError::Io { path, source } => CliError::Database(format!(

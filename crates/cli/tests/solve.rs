@@ -564,7 +564,7 @@ fn a_damaged_database_is_an_error_never_an_answer() {
     // ... and says how to build the file again (issue 33).
     assert!(
         e.contains(&format!(
-            "rebuild it with `kshogi solve kinzoku --out {k} --force`"
+            "rebuild it with: kshogi solve kinzoku --out {k} --force"
         )),
         "{e}"
     );
