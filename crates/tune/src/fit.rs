@@ -132,28 +132,7 @@ impl Problem {
     /// The `k` in `[1e-5, 1]` that minimises [`Problem::mse`] for the weights `w`.
     pub fn fit_k(&self, w: &[f64; N_WEIGHTS]) -> f64 {
         // Golden-section search on ln k: the loss is unimodal in k for fixed weights.
-        let (mut a, mut b) = (1e-5f64.ln(), 1f64.ln());
-        let phi = (5f64.sqrt() - 1.0) / 2.0;
-        let f = |x: f64| self.mse(w, x.exp());
-        let mut c = b - phi * (b - a);
-        let mut d = a + phi * (b - a);
-        let (mut fc, mut fd) = (f(c), f(d));
-        for _ in 0..80 {
-            if fc < fd {
-                b = d;
-                d = c;
-                fd = fc;
-                c = b - phi * (b - a);
-                fc = f(c);
-            } else {
-                a = c;
-                c = d;
-                fc = fd;
-                d = a + phi * (b - a);
-                fd = f(d);
-            }
-        }
-        ((a + b) / 2.0).exp()
+        golden(1e-5f64.ln(), 1f64.ln(), 80, |x| self.mse(w, x.exp())).exp()
     }
 }
 
