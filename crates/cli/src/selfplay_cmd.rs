@@ -19,6 +19,7 @@ use crate::engine_text::{self, choose_move};
 use crate::error::CliError;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
+use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Game, Move, Position};
 use kshogi_engine::{Evaluator, Limits};
 use kshogi_registry::{with_variant, EngineFor, Registered, VariantKind};
@@ -151,36 +152,15 @@ pub fn run(args: &SelfplayArgs) -> Result<String, CliError> {
     }
 }
 
-/// A small deterministic random number generator (SplitMix64).
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator for game `index` of a match with `seed`.
-    pub fn for_game(seed: u64, index: u32) -> Rng {
-        let mut r = Rng(seed ^ u64::from(index).wrapping_mul(0xD1B5_4A32_D192_ED03));
-        r.next_u64();
-        r
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        let n64 = u64::try_from(n).unwrap_or(u64::MAX).max(1);
-        usize::try_from(self.next_u64() % n64).unwrap_or(0)
-    }
+/// The generator of game `index` of a match with `seed`.
+pub fn game_rng(seed: u64, index: u32) -> SplitMix64 {
+    let mut r = SplitMix64::new(seed ^ u64::from(index).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    r.next_u64();
+    r
 }
 
 /// A uniformly random legal move.
-pub fn random_move<V: Registered>(pos: &Position<V>, rng: &mut Rng) -> Option<Move> {
+pub fn random_move<V: Registered>(pos: &Position<V>, rng: &mut SplitMix64) -> Option<Move> {
     let moves = pos.legal_moves();
     let list: Vec<Move> = moves.iter().copied().collect();
     if list.is_empty() {
@@ -192,7 +172,7 @@ pub fn random_move<V: Registered>(pos: &Position<V>, rng: &mut Rng) -> Option<Mo
 /// The greedy player's move: the best position one ply deep for the mover (an immediate
 /// win best, an immediate loss worst, a draw 0, otherwise minus the opponent's static
 /// evaluation), ties broken at random.
-pub fn greedy_move<V: Registered>(game: &Game<V>, rng: &mut Rng) -> Option<Move> {
+pub fn greedy_move<V: Registered>(game: &Game<V>, rng: &mut SplitMix64) -> Option<Move> {
     const WIN: i64 = 1 << 40;
     let mover = game.position().side_to_move();
     let mut best: Vec<Move> = Vec::new();
@@ -268,7 +248,7 @@ pub fn play_game<V: Registered>(engine: &mut EngineFor<V>, cfg: &Config, index: 
     } else {
         Color::White
     };
-    let mut rng = Rng::for_game(cfg.seed, index);
+    let mut rng = game_rng(cfg.seed, index);
     let mut game = Game::new(Position::<V>::start());
     engine.clear();
     while game.outcome().is_none() && game.moves().len() < cfg.max_plies {
@@ -544,17 +524,14 @@ mod tests {
 
     #[test]
     fn rng_is_deterministic_and_in_range() {
-        let mut a = Rng::for_game(1, 3);
-        let mut b = Rng::for_game(1, 3);
+        let mut a = game_rng(1, 3);
+        let mut b = game_rng(1, 3);
         for _ in 0..100 {
             let x = a.below(7);
             assert_eq!(x, b.below(7));
             assert!(x < 7);
         }
-        assert_ne!(
-            Rng::for_game(1, 3).next_u64(),
-            Rng::for_game(1, 4).next_u64()
-        );
+        assert_ne!(game_rng(1, 3).next_u64(), game_rng(1, 4).next_u64());
     }
 
     #[test]
@@ -564,7 +541,7 @@ mod tests {
         // by stalemate in Kyoto. Whatever the evaluation says, greedy wins at once.
         let game = parse_game::<Kyoto>("k4/5/1S3/5/4K b G 9").unwrap();
         for seed in 0..8 {
-            let mv = greedy_move(&game, &mut Rng::for_game(seed, 0)).unwrap();
+            let mv = greedy_move(&game, &mut game_rng(seed, 0)).unwrap();
             let mut g = game.clone();
             g.play(mv).unwrap();
             assert_eq!(

@@ -803,12 +803,9 @@ pub fn db_error(e: DbError, rebuild: Option<&str>) -> CliError {
     }
 }
 
-/// A 64-bit mix (splitmix64), for reproducible random samples.
+/// A 64-bit hash of `x`: the first output of the project's generator seeded with `x`.
 fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    kshogi_core::rng::SplitMix64::new(x).next_u64()
 }
 
 /// The `k`-th random entry of the sample with `seed`, of `n` entries.

@@ -32,6 +32,7 @@ mod perft;
 mod piece;
 mod position;
 mod resolve;
+pub mod rng;
 mod square;
 pub mod tables;
 mod variant;

@@ -1,6 +1,7 @@
 //! Precomputed attack, ray and hash tables, built at compile time from a variant's pieces.
 
 use crate::piece::{PieceDef, MAX_KINDS, MAX_SLOTS};
+use crate::rng::SplitMix64;
 use crate::{Bitboard, Color, Geometry, Kind, Square};
 
 /// Largest hand count per slot that has its own hash key.
@@ -72,14 +73,6 @@ pub struct Tables {
     pub z_side: u64,
     /// Spare keys for variant state (see [`crate::Variant::extra_hash`]).
     pub z_extra: [u64; 32],
-}
-
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 const fn offset(g: Geometry, sq: usize, df: i32, dr: i32) -> Option<usize> {
@@ -265,14 +258,17 @@ impl Tables {
             f += 1;
         }
         // Zobrist keys.
-        let mut state = seed ^ 0x6B73_686F_6769_0001;
+        let key_seed = seed ^ 0x6B73_686F_6769_0001;
+        // The keys are the generator's outputs in this order, one counter for all.
+        let mut drawn = 0;
         let mut c = 0;
         while c < 2 {
             let mut k = 0;
             while k < MAX_KINDS {
                 let mut s = 0;
                 while s < 64 {
-                    t.z_piece[c][k][s] = splitmix(&mut state);
+                    t.z_piece[c][k][s] = SplitMix64::nth(key_seed, drawn);
+                    drawn += 1;
                     s += 1;
                 }
                 k += 1;
@@ -281,17 +277,20 @@ impl Tables {
             while slot < MAX_SLOTS {
                 let mut cnt = 1;
                 while cnt < MAX_HAND_COUNT {
-                    t.z_hand[c][slot][cnt] = splitmix(&mut state);
+                    t.z_hand[c][slot][cnt] = SplitMix64::nth(key_seed, drawn);
+                    drawn += 1;
                     cnt += 1;
                 }
                 slot += 1;
             }
             c += 1;
         }
-        t.z_side = splitmix(&mut state);
+        t.z_side = SplitMix64::nth(key_seed, drawn);
+        drawn += 1;
         let mut i = 0;
         while i < 32 {
-            t.z_extra[i] = splitmix(&mut state);
+            t.z_extra[i] = SplitMix64::nth(key_seed, drawn);
+            drawn += 1;
             i += 1;
         }
         t

@@ -396,11 +396,9 @@ mod tests {
             for id in 0..4u64 {
                 let (t, bad) = (&t, &bad);
                 s.spawn(move || {
-                    let mut x = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(id + 1);
+                    let mut rng = kshogi_core::rng::SplitMix64::new(id);
                     for _ in 0..200_000 {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
+                        let x = rng.next_u64();
                         // Few distinct keys, so that threads overwrite each other's entries.
                         let h = (x & 0xF) << 32 | (x & 0xF) << 40 | (x & 0xF) << 20;
                         if x & 1 == 0 {

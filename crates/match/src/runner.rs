@@ -5,6 +5,7 @@ use crate::shard::ShardWriter;
 use crate::stats::SprtDecision;
 use crate::summary::{GameReport, Summary};
 use crate::{MatchConfig, MatchError, Openings};
+use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Game, Position, Variant};
 use kshogi_notation::kif::to_kif;
 use kshogi_notation::parse_game;
@@ -19,19 +20,6 @@ use std::time::Duration;
 /// How many times a random opening is drawn again when it ends the game.
 const OPENING_TRIES: u64 = 1000;
 
-/// A small deterministic random number generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// The opening of pair `k`: its label and game.
 fn opening<V: Variant>(
     openings: &Openings,
@@ -45,9 +33,10 @@ fn opening<V: Variant>(
         }
         Openings::Random { plies, seed } => {
             for attempt in 0..OPENING_TRIES {
-                let mut rng = Rng(seed
-                    ^ u64::from(k).wrapping_mul(0xD1B5_4A32_D192_ED03)
-                    ^ attempt.wrapping_mul(0x8CB9_2BA7_2F3D_8DD7));
+                let mut rng = SplitMix64::new(
+                    seed ^ u64::from(k).wrapping_mul(0xD1B5_4A32_D192_ED03)
+                        ^ attempt.wrapping_mul(0x8CB9_2BA7_2F3D_8DD7),
+                );
                 rng.next_u64();
                 let mut game = Game::new(Position::<V>::start());
                 let mut ok = true;

@@ -24,7 +24,7 @@
 mod common;
 
 use common::reference::{self, repetition, RefPos, Rv};
-use common::Rng;
+use common::{Chance, Rng};
 use kshogi_core::Variant;
 use kshogi_core::{divide, perft, perft_parallel, Game, Outcome, Position};
 use kshogi_notation::{move_to_usi, parse_sfen, parse_usi, to_sfen};

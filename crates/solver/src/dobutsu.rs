@@ -592,11 +592,8 @@ mod tests {
     use super::*;
     use kshogi_core::Move;
 
-    fn rng(x: &mut u64) -> u64 {
-        *x ^= *x << 13;
-        *x ^= *x >> 7;
-        *x ^= *x << 17;
-        *x
+    fn rng(x: &mut kshogi_core::rng::SplitMix64) -> u64 {
+        x.next_u64()
     }
 
     #[test]
@@ -627,7 +624,7 @@ mod tests {
             }
         }
         let ix = DobutsuIndex::full();
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut x = kshogi_core::rng::SplitMix64::new(1);
         for _ in 0..200_000 {
             let i = rng(&mut x) % ix.len();
             assert_eq!(ix.index(&ix.decode(i)), Some(i));
@@ -651,7 +648,7 @@ mod tests {
     /// Random valid, unfinished positions with White to move (the children of Black's
     /// moves) and with Black to move.
     fn samples(ix: &DobutsuIndex, n: usize, seed: u64) -> Vec<Position<Dobutsu>> {
-        let mut x = seed;
+        let mut x = kshogi_core::rng::SplitMix64::new(seed);
         let mut out = Vec::new();
         while out.len() < n {
             let i = rng(&mut x) % ix.len();

@@ -860,11 +860,8 @@ mod tests {
 
     fn quiet(_: Progress) {}
 
-    fn rng(x: &mut u64) -> u64 {
-        *x ^= *x << 13;
-        *x ^= *x >> 7;
-        *x ^= *x << 17;
-        *x
+    fn rng(x: &mut kshogi_core::rng::SplitMix64) -> u64 {
+        x.next_u64()
     }
 
     /// A sub-game solved, then checked entry by entry against forward move generation
@@ -874,7 +871,7 @@ mod tests {
         let (bad, n) = bellman_all(&t, 2, 10, &|_, _| {});
         assert_eq!(n, t.index().len());
         assert!(bad.is_empty(), "{kinds:?}: {bad:?}");
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut x = kshogi_core::rng::SplitMix64::new(0x2545_F491_4F6C_DD1D);
         let mut checked = 0;
         while checked < samples {
             let i = rng(&mut x) % t.index().len();

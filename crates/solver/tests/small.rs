@@ -151,15 +151,12 @@ fn exhaustive_search_agrees_on_a_sample_of_three_pieces() {
 fn search_sample(max_pieces: usize, per_kind: u32) {
     let s = solved(max_pieces);
     let n = s.index().len();
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = kshogi_core::rng::SplitMix64::new(1);
     let mut checked = [0u32; 3];
     let mut tries = 0;
     while checked.iter().any(|&c| c < per_kind) && tries < 2_000_000 {
         tries += 1;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let i = x % n;
+        let i = rng.next_u64() % n;
         let Entry::Value(v) = s.entry(i) else {
             continue;
         };

@@ -14,37 +14,14 @@ use kshogi_engine::eval::{features, Linear, N_WEIGHTS, TEMPO};
 use kshogi_engine::{Engine, Evaluator, Limits};
 use std::sync::atomic::AtomicBool;
 
-/// A small deterministic generator (SplitMix64): the same seed gives the same games on
-/// every machine.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
+use kshogi_core::rng::SplitMix64;
 
-impl Rng {
-    /// A generator for one stream (a game) of a run seeded with `seed`.
-    pub fn new(seed: u64, stream: u64) -> Rng {
-        let mut r = Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F));
-        r.next_u64();
-        r
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % (n.max(1) as u64)) as usize
-    }
-
-    /// A number in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
+/// The generator of stream `stream` (a game) of a run seeded with `seed`: the same seed
+/// gives the same games on every machine.
+pub fn stream_rng(seed: u64, stream: u64) -> SplitMix64 {
+    let mut r = SplitMix64::new(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F));
+    r.next_u64();
+    r
 }
 
 /// One labelled position.
@@ -194,7 +171,7 @@ pub fn play_game<V: Variant, E: Linear<V>>(
     cfg: &GenConfig,
     index: u32,
 ) -> GameData {
-    let mut rng = Rng::new(cfg.seed, u64::from(index));
+    let mut rng = stream_rng(cfg.seed, u64::from(index));
     let mut game = Game::new(Position::<V>::start());
     let limits = Limits {
         nodes: Some(cfg.nodes),
@@ -306,7 +283,7 @@ mod tests {
     fn random_games<V: Registered>(games: u32) -> usize {
         let mut checked = 0;
         for g in 0..games {
-            let mut rng = Rng::new(7, u64::from(g));
+            let mut rng = stream_rng(7, u64::from(g));
             let mut game = Game::new(Position::<V>::start());
             while game.outcome().is_none() && game.moves().len() < 120 {
                 check_sample::<V>(game.position());
@@ -332,7 +309,7 @@ mod tests {
         // From random positions, the leaf of the quiescence search is never in check, and
         // standing pat there is at least as good as any single capture by static value.
         with_variant!(VariantKind::Kyoto, V => {
-            let mut rng = Rng::new(3, 0);
+            let mut rng = stream_rng(3, 0);
             let mut game = Game::new(Position::<V>::start());
             let mut leaves = 0;
             while game.outcome().is_none() && game.moves().len() < 60 {

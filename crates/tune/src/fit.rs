@@ -269,7 +269,7 @@ pub fn fit_wdl(points: &[(f64, f64)]) -> WdlModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::Rng;
+    use crate::data::stream_rng;
 
     /// Samples with random small features, evaluated with known weights; `soft` labels are
     /// the exact predicted score, otherwise a win or loss drawn with that probability.
@@ -280,7 +280,7 @@ mod tests {
         used: &[usize],
         soft: bool,
     ) -> Vec<Sample> {
-        let mut rng = Rng::new(11, 0);
+        let mut rng = stream_rng(11, 0);
         (0..n)
             .map(|i| {
                 let mut features = [0; N_WEIGHTS];
@@ -420,7 +420,7 @@ mod tests {
     fn the_wdl_fit_recovers_the_model_that_drew_the_results() {
         // Results drawn at random from a known model: the fit must find its parameters.
         let truth = WdlModel::new(150.0, 80.0);
-        let mut rng = Rng::new(5, 1);
+        let mut rng = stream_rng(5, 1);
         let points: Vec<(f64, f64)> = (0..20_000)
             .map(|_| {
                 let x = rng.below(1201) as f64 - 600.0;

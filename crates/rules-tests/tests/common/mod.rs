@@ -60,29 +60,17 @@ pub fn play_all<V: Variant>(game: &mut Game<V>, moves: &[&str]) -> Vec<Option<Ou
         .collect()
 }
 
-/// A small seeded pseudo-random generator (SplitMix64): no dependency, reproducible.
-pub struct Rng(u64);
+/// The project's seeded generator, reproducible on every machine.
+pub use kshogi_core::rng::SplitMix64 as Rng;
 
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
+/// Draws of a given probability.
+pub trait Chance {
     /// True with probability `num / den`.
-    pub fn chance(&mut self, num: u64, den: u64) -> bool {
+    fn chance(&mut self, num: u64, den: u64) -> bool;
+}
+
+impl Chance for Rng {
+    fn chance(&mut self, num: u64, den: u64) -> bool {
         self.next_u64() % den < num
     }
 }
