@@ -7,47 +7,10 @@
 //! workspace: the git revision, written into the report. See `docs/perft.md`.
 
 use crate::util::{build_kshogi, describe_status, display_path, git_revision};
-use std::fmt;
+/// Which rows a run takes: the perft suite's own tier type (`kshogi perft --tier`).
+pub use kshogi_perft_suite::Tier;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// Which rows a run takes: the quick ones, or all of them (`kshogi perft --tier`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tier {
-    /// Rows small enough for every run.
-    Quick,
-    /// The quick and full rows.
-    Full,
-    /// All rows, the deep ones (minutes of CPU) too.
-    Deep,
-}
-
-impl Tier {
-    /// Reads `quick`, `full` or `deep`.
-    pub fn parse(text: &str) -> Option<Tier> {
-        match text {
-            "quick" => Some(Tier::Quick),
-            "full" => Some(Tier::Full),
-            "deep" => Some(Tier::Deep),
-            _ => None,
-        }
-    }
-
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Tier::Quick => "quick",
-            Tier::Full => "full",
-            Tier::Deep => "deep",
-        }
-    }
-}
-
-impl fmt::Display for Tier {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// The suite used when `--suite` is not given, relative to the workspace root.
 pub const DEFAULT_SUITE: &str = "perft/suite.tsv";
