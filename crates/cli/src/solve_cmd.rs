@@ -14,7 +14,7 @@ use clap::Args;
 use kshogi_core::{Position, Variant};
 use kshogi_notation::{move_to_usi, to_sfen};
 use kshogi_registry::{with_index, VariantKind};
-use kshogi_solver::db::{self, Database, DbError, Loaded, Probe};
+use kshogi_solver::db::{self, Database, DbError, Probe, Summary};
 use kshogi_solver::generic::{self, Indexed, Phase, Progress, Rule, Stats};
 use kshogi_solver::reachable::{reach_memory, Tally};
 use kshogi_solver::value::{Entry, Value};
@@ -22,20 +22,12 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Entries the Bellman check of `--verify` takes when `--sample` is not given.
-pub const DEFAULT_SAMPLE: u64 = 1_000_000;
-/// Positions of each kind (wins, losses, draws) that `--verify` checks by exhaustive search.
-pub const DEFAULT_SEARCH_SAMPLE: u32 = 300;
-/// Longest win (plies) checked by exhaustive search.
-pub const SEARCH_MAX_WIN: u16 = 7;
-/// Longest loss (plies) checked by exhaustive search.
-pub const SEARCH_MAX_LOSS: u16 = 6;
-/// Horizon (plies) within which a draw must have no forced result.
-pub const SEARCH_HORIZON: u16 = 4;
+use kshogi_solver::verify::{
+    self as check, Sample, VerifyConfig, DEFAULT_SAMPLE, DEFAULT_SEARCH_SAMPLE, SEARCH_HORIZON,
+    SEARCH_MAX_LOSS, SEARCH_MAX_WIN,
+};
 /// Mismatches listed in the report (all are counted).
 const MISMATCHES_SHOWN: usize = 20;
 
@@ -92,14 +84,6 @@ kshogi analyze and kshogi usi answer the positions of a variant from its databas
 `kshogi analyze --help`).",
         names = solvable_names()
     )
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Sample {
-    /// This many random entries.
-    Count(u64),
-    /// Every entry, in order.
-    All,
 }
 
 /// Reads `--sample`: `all` or a positive whole number.
@@ -803,25 +787,16 @@ pub fn db_error(e: DbError, rebuild: Option<&str>) -> CliError {
     }
 }
 
-/// A 64-bit hash of `x`: the first output of the project's generator seeded with `x`.
-fn mix(x: u64) -> u64 {
-    kshogi_core::rng::SplitMix64::new(x).next_u64()
-}
-
-/// The `k`-th random entry of the sample with `seed`, of `n` entries.
-fn random_entry(seed: u64, k: u64, n: u64) -> u64 {
-    mix(seed ^ mix(k)) % n
-}
-
 /// A seed from the clock.
 fn clock_seed() -> u64 {
     let t = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
-    mix(t.as_nanos() as u64 ^ u64::from(std::process::id()))
+    kshogi_core::rng::SplitMix64::new(t.as_nanos() as u64 ^ u64::from(std::process::id()))
+        .next_u64()
 }
 
-/// Counts of a table.
+/// Counts of a table, as the JSON report shows them.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
 struct Counts {
     wins: u64,
@@ -895,198 +870,17 @@ struct VerifyReport {
     ok: bool,
 }
 
-/// Runs `f(thread)` on `threads` threads and collects the results in thread order.
-fn on_threads<T: Send>(threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    let f = &f;
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads).map(|t| s.spawn(move || f(t))).collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    })
-}
-
-/// Counts wins, losses, draws and illegal entries of the whole table.
-fn count_entries<I: Indexed>(probe: &Loaded<I>, threads: usize, reporter: &Reporter) -> Counts {
-    let n = probe.index().len();
-    let done = AtomicU64::new(0);
-    let per = n.div_ceil(threads as u64);
-    let parts = on_threads(threads, |t| {
-        let mut c = Counts::default();
-        let lo = (t as u64 * per).min(n);
-        let hi = (lo + per).min(n);
-        for i in lo..hi {
-            match probe.entry(i) {
-                Entry::Illegal => c.illegal += 1,
-                Entry::Value(Value::Draw) => c.draws += 1,
-                Entry::Value(Value::Win(d)) => {
-                    c.wins += 1;
-                    c.longest_win = c.longest_win.max(u64::from(d));
-                }
-                Entry::Value(Value::Loss(d)) => {
-                    c.losses += 1;
-                    c.longest_loss = c.longest_loss.max(u64::from(d));
-                }
-            }
-            if (i - lo) % (1 << 20) == (1 << 20) - 1 {
-                let d = done.fetch_add(1 << 20, Ordering::Relaxed) + (1 << 20);
-                reporter.update("counting", true, d, n, "entries", "");
-            }
-        }
-        c
-    });
-    let mut total = Counts::default();
-    for c in parts {
-        total.wins += c.wins;
-        total.losses += c.losses;
-        total.draws += c.draws;
-        total.illegal += c.illegal;
-        total.longest_win = total.longest_win.max(c.longest_win);
-        total.longest_loss = total.longest_loss.max(c.longest_loss);
-    }
-    reporter.update("counting", true, n, n, "entries", "");
-    total
-}
-
-/// The Bellman check of the sample, split over the threads: (mismatches, checked).
-fn bellman_check<I: Indexed>(
-    probe: &Loaded<I>,
-    sample: Sample,
-    seed: u64,
-    threads: usize,
-    reporter: &Reporter,
-) -> (Vec<Mismatch>, u64) {
-    let n = probe.index().len();
-    let total = match sample {
-        Sample::All => n,
-        Sample::Count(k) => k,
-    };
-    let done = AtomicU64::new(0);
-    let parts = on_threads(threads, |t| {
-        let mut bad = Vec::new();
-        let mut checked = 0u64;
-        for k in (t as u64..total).step_by(threads) {
-            checked += 1;
-            if checked % 1024 == 0 {
-                let d = done.fetch_add(1024, Ordering::Relaxed) + 1024;
-                reporter.update("bellman", true, d, total, "entries", "");
-            }
-            let i = match sample {
-                Sample::All => k,
-                Sample::Count(_) => random_entry(seed, k, n),
-            };
-            let stored = probe.entry(i);
-            let expected = generic::expected_entry(probe.index(), i, |p| probe.value(p));
-            if expected != Some(stored) && bad.len() < 1_000 {
-                bad.push(Mismatch {
-                    index: i,
-                    stored,
-                    expected,
-                });
-            }
-        }
-        (bad, checked)
-    });
-    reporter.update("bellman", true, total, total, "entries", "");
-    let mut bad = Vec::new();
-    let mut checked = 0;
-    for (b, c) in parts {
-        bad.extend(b);
-        checked += c;
-    }
-    bad.sort_by_key(|m| m.index);
-    (bad, checked)
-}
-
-/// An entry that disagrees with the Bellman check: what it holds, and what its successors
-/// say it must hold (`None`: a successor has no value).
-struct Mismatch {
-    index: u64,
-    stored: Entry,
-    expected: Option<Entry>,
-}
-
-/// Picks random entries with short results (wins within [`SEARCH_MAX_WIN`] plies, losses
-/// within [`SEARCH_MAX_LOSS`], draws), spread over the distances, and checks each by
-/// exhaustive search. Returns the positions checked of each kind and the mismatches.
-fn search_check<I: Indexed>(
-    probe: &Loaded<I>,
-    per_kind: u32,
-    seed: u64,
-    threads: usize,
-    reporter: &Reporter,
-) -> ([u64; 3], Vec<(u64, Value)>) {
-    let ix = probe.index();
-    let n = ix.len();
-    // Buckets: wins 0..=7, losses 0..=6, draws; each kind's quota split over its distances.
-    let win_buckets = usize::from(SEARCH_MAX_WIN) + 1;
-    let loss_buckets = usize::from(SEARCH_MAX_LOSS) + 1;
-    let quota = |buckets: usize| (per_kind as usize).div_ceil(buckets);
-    let mut picked: Vec<Vec<(u64, Value)>> = vec![Vec::new(); win_buckets + loss_buckets + 1];
-    let caps: Vec<usize> = (0..picked.len())
-        .map(|b| {
-            if b < win_buckets {
-                quota(win_buckets)
-            } else if b < win_buckets + loss_buckets {
-                quota(loss_buckets)
-            } else {
-                per_kind as usize
-            }
-        })
-        .collect();
-    let max_tries = n.saturating_mul(20).min(20_000_000);
-    let seed = mix(seed ^ 0x005E_A2C4);
-    for k in 0..max_tries {
-        if picked.iter().zip(&caps).all(|(p, &c)| p.len() >= c) {
-            break;
-        }
-        let i = random_entry(seed, k, n);
-        let Entry::Value(v) = probe.entry(i) else {
-            continue;
-        };
-        let b = match v {
-            Value::Win(d) if d <= SEARCH_MAX_WIN => usize::from(d),
-            Value::Loss(d) if d <= SEARCH_MAX_LOSS => win_buckets + usize::from(d),
-            Value::Draw => win_buckets + loss_buckets,
-            _ => continue,
-        };
-        if picked[b].len() < caps[b] && !picked[b].iter().any(|&(j, _)| j == i) {
-            picked[b].push((i, v));
+impl From<Summary> for Counts {
+    fn from(s: Summary) -> Counts {
+        Counts {
+            wins: s.wins,
+            losses: s.losses,
+            draws: s.draws,
+            illegal: s.illegal,
+            longest_win: s.longest_win,
+            longest_loss: s.longest_loss,
         }
     }
-    let mut kinds = [0u64; 3];
-    for (b, p) in picked.iter().enumerate() {
-        let kind = if b < win_buckets {
-            0
-        } else if b < win_buckets + loss_buckets {
-            1
-        } else {
-            2
-        };
-        kinds[kind] += p.len() as u64;
-    }
-    let all: Vec<(u64, Value)> = picked.into_iter().flatten().collect();
-    let total = all.len() as u64;
-    let next = AtomicU64::new(0);
-    let bad = Mutex::new(Vec::new());
-    on_threads(threads, |_| loop {
-        let k = next.fetch_add(1, Ordering::Relaxed);
-        if k >= total {
-            break;
-        }
-        let (i, v) = all[k as usize];
-        let agrees = ix
-            .position(i)
-            .is_some_and(|pos| generic::search_agrees(&pos, v, SEARCH_HORIZON));
-        if !agrees {
-            bad.lock().unwrap_or_else(|e| e.into_inner()).push((i, v));
-        }
-        reporter.update("search", true, k + 1, total, "positions", "");
-    });
-    let mut bad = bad.into_inner().unwrap_or_else(|e| e.into_inner());
-    bad.sort_by_key(|&(i, _)| i);
-    (kinds, bad)
 }
 
 /// `kshogi solve <variant> --verify`.
@@ -1127,34 +921,19 @@ fn verify_database<I: Indexed + Clone>(
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     let load_time = t0.elapsed();
     let ix = table.index().clone();
-    let n = ix.len();
 
-    let t = Instant::now();
-    let counted = count_entries(&table, threads, &reporter);
-    let s = db.summary();
-    let header = Counts {
-        wins: s.wins,
-        losses: s.losses,
-        draws: s.draws,
-        illegal: s.illegal,
-        longest_win: s.longest_win,
-        longest_loss: s.longest_loss,
+    let config = VerifyConfig {
+        sample: args.sample.unwrap_or(Sample::Count(DEFAULT_SAMPLE)),
+        seed: args.seed.unwrap_or_else(clock_seed),
+        search_per_kind: args.search_sample,
+        threads,
     };
-    let counts_time = t.elapsed();
-
-    let t = Instant::now();
-    let sample = match args.sample.unwrap_or(Sample::Count(DEFAULT_SAMPLE)) {
-        Sample::Count(k) if k >= n => Sample::All,
-        s => s,
-    };
-    let seed = args.seed.unwrap_or_else(clock_seed);
-    let (bellman_bad, checked) = bellman_check(&table, sample, seed, threads, &reporter);
-    let bellman_time = t.elapsed();
-
-    let t = Instant::now();
-    let (kinds, search_bad) = search_check(&table, args.search_sample, seed, threads, &reporter);
-    let search_time = t.elapsed();
+    let found = check::verify(&table, db.summary(), config, &|stage, done, total| {
+        reporter.update(stage.name(), true, done, total, stage.unit(), "");
+    });
     reporter.done(None);
+    let (header, counted) = (Counts::from(found.header), Counts::from(found.counted));
+    let [counts_time, bellman_time, search_time] = found.times;
 
     let mut mismatches = Vec::new();
     if header != counted {
@@ -1166,7 +945,7 @@ fn verify_database<I: Indexed + Clone>(
             expected: format!("{counted:?}"),
         });
     }
-    for m in &bellman_bad {
+    for m in &found.bellman {
         mismatches.push(MismatchJson {
             check: "bellman",
             index: Some(m.index),
@@ -1177,7 +956,7 @@ fn verify_database<I: Indexed + Clone>(
                 .map_or_else(|| "(a successor has no value)".to_string(), entry_text),
         });
     }
-    for &(i, v) in &search_bad {
+    for &(i, v) in &found.search {
         mismatches.push(MismatchJson {
             check: "search",
             index: Some(i),
@@ -1186,32 +965,32 @@ fn verify_database<I: Indexed + Clone>(
             expected: "something else (exhaustive search disagrees)".to_string(),
         });
     }
-    let failures = mismatches.len();
+    let failures = found.failures();
     mismatches.truncate(MISMATCHES_SHOWN);
     let report = VerifyReport {
         database: path.display().to_string(),
         bytes,
         coverage: ix.coverage(),
-        entries: n,
+        entries: found.entries,
         header,
         counted,
         bellman: BellmanJson {
-            sample: match sample {
+            sample: match found.sample {
                 Sample::All => "all".to_string(),
                 Sample::Count(k) => k.to_string(),
             },
-            seed,
-            checked,
-            mismatches: bellman_bad.len() as u64,
+            seed: found.seed,
+            checked: found.checked,
+            mismatches: found.bellman_mismatches,
         },
         search: SearchJson {
-            wins: kinds[0],
-            losses: kinds[1],
-            draws: kinds[2],
+            wins: found.searched[0],
+            losses: found.searched[1],
+            draws: found.searched[2],
             max_win_plies: SEARCH_MAX_WIN,
             max_loss_plies: SEARCH_MAX_LOSS,
             draw_horizon: SEARCH_HORIZON,
-            mismatches: search_bad.len() as u64,
+            mismatches: found.search.len() as u64,
         },
         mismatches,
         threads,
@@ -1355,16 +1134,6 @@ mod tests {
             serde_json::to_string(&ValueJson::from(Value::Draw)).unwrap(),
             r#"{"result":"draw","plies":null}"#
         );
-    }
-
-    #[test]
-    fn random_samples_are_reproducible_and_in_range() {
-        let a: Vec<u64> = (0..100).map(|k| random_entry(7, k, 1000)).collect();
-        let b: Vec<u64> = (0..100).map(|k| random_entry(7, k, 1000)).collect();
-        assert_eq!(a, b);
-        assert!(a.iter().all(|&i| i < 1000));
-        let c: Vec<u64> = (0..100).map(|k| random_entry(8, k, 1000)).collect();
-        assert_ne!(a, c);
     }
 
     #[test]

@@ -20,6 +20,9 @@
 //! - [`db`]: the versioned, checksummed database file of any index ([`Database`]), written
 //!   from a solved [`Table`], and lookups through [`Probe`].
 //! - [`value`]: game values and their file codes.
+//! - [`verify`]: a database checked without the code that built it (counts against the
+//!   header, the Bellman check on a sample, exhaustive search of short results), as a
+//!   report.
 //!
 //! The front ends name no variant: the registry (`kshogi-registry`) says which variants have
 //! an index here.
@@ -34,6 +37,7 @@ pub mod generic;
 pub mod kinzoku;
 pub mod reachable;
 pub mod value;
+pub mod verify;
 
 pub use db::{optimal_line, Database, DbError, Loaded, Probe};
 pub use dobutsu::DobutsuIndex;
