@@ -43,7 +43,6 @@ mod output_path;
 mod perft_cmd;
 mod perft_diff_cmd;
 mod perft_engine;
-mod perft_report;
 mod perft_suite_cmd;
 mod progress;
 mod review_cmd;

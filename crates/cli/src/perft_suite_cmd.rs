@@ -11,14 +11,14 @@
 use crate::error::CliError;
 use crate::output_path::Output;
 use crate::perft_engine::{EngineArgs, EngineCounter};
-use crate::perft_report::{
-    compare_speed, divide_difference, nodes_per_second, Baseline, Count, Machine, Report,
-    ReportRow, SpeedCheck, Totals, MIN_COMPARABLE_MS, REPORT_FORMAT,
-};
 use clap::builder::TypedValueParser as _;
 use clap::Args;
 use kshogi_core::Variant;
 use kshogi_notation::parse_game;
+use kshogi_perft_suite::report::{
+    compare_speed, divide_difference, nodes_per_second, Baseline, Count, Machine, Report,
+    ReportRow, SpeedCheck, Totals, MIN_COMPARABLE_MS, REPORT_FORMAT,
+};
 use kshogi_perft_suite::run::run_row;
 use kshogi_perft_suite::{parse_suite, select, RunOptions, SuiteRow, Tier};
 use kshogi_registry::{with_variant, VariantKind};
@@ -864,7 +864,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::perft_report::BaselineRow;
+    use kshogi_perft_suite::report::BaselineRow;
 
     fn row() -> SuiteRow {
         SuiteRow {

@@ -11,6 +11,8 @@
 //! - [`diverge`]: the divergence finder, which walks down the divides of two move generators
 //!   (kshogi's and another engine's, behind [`DivideSource`]) to the first position where
 //!   their legal move lists differ;
+//! - [`report`]: the report file of a suite run (`kshogi perft --suite --report`) and its
+//!   comparison with a baseline report (speed within a tolerance, divides);
 //! - [`units`]: perft as work units for batch systems: a job split into units at a chosen
 //!   depth, its manifest, one result file per unit, and the merge that checks and adds them.
 //!
@@ -31,6 +33,7 @@
 //! other programs (USI engines) is the command line's job (`kshogi perft --suite`).
 
 pub mod diverge;
+pub mod report;
 pub mod run;
 pub mod suite;
 pub mod units;

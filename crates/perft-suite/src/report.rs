@@ -1,5 +1,7 @@
-//! The machine-readable side of `kshogi perft --suite`: the report that `--report FILE`
-//! writes, and the comparisons with a `--baseline` report.
+//! The machine-readable side of a suite run (`kshogi perft --suite`): the report file that
+//! `--report FILE` writes (its rows, totals and machine), and the policies that compare it
+//! with a `--baseline` report (speed within a tolerance, divides). [`crate::run::Report`]
+//! is the in-memory result of running rows; this module's [`Report`] is the file.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
