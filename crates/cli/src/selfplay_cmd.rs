@@ -15,18 +15,21 @@
 //! All randomness comes from `--seed` and the game number, so a fixed-depth match is
 //! reproducible; with `--movetime` the engine's moves depend on the machine's speed.
 
-use crate::engine_text::{self, choose_move};
+use crate::engine_text;
 use crate::error::CliError;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
 use kshogi_core::rng::SplitMix64;
-use kshogi_core::{Color, Game, Move, Position};
-use kshogi_engine::{Evaluator, Limits};
+use kshogi_core::{Color, Game, Position};
+use kshogi_engine::selfplay::{
+    self, GreedyPlayer, PlayConfig, Player, RandomPlayer, SearchPlayer, Sides,
+};
+use kshogi_engine::Limits;
 use kshogi_registry::{with_variant, EngineFor, Registered, VariantKind};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -159,62 +162,6 @@ pub fn game_rng(seed: u64, index: u32) -> SplitMix64 {
     r
 }
 
-/// A uniformly random legal move.
-pub fn random_move<V: Registered>(pos: &Position<V>, rng: &mut SplitMix64) -> Option<Move> {
-    let moves = pos.legal_moves();
-    let list: Vec<Move> = moves.iter().copied().collect();
-    if list.is_empty() {
-        return None;
-    }
-    Some(list[rng.below(list.len())])
-}
-
-/// The greedy player's move: the best position one ply deep for the mover (an immediate
-/// win best, an immediate loss worst, a draw 0, otherwise minus the opponent's static
-/// evaluation), ties broken at random.
-pub fn greedy_move<V: Registered>(game: &Game<V>, rng: &mut SplitMix64) -> Option<Move> {
-    const WIN: i64 = 1 << 40;
-    let mover = game.position().side_to_move();
-    let mut best: Vec<Move> = Vec::new();
-    let mut best_score = i64::MIN;
-    for &mv in game.position().legal_moves().iter() {
-        let mut g = game.clone();
-        if g.play(mv).is_err() {
-            continue;
-        }
-        let score = match g.outcome() {
-            Some(o) => match o.winner() {
-                Some(c) if c == mover => WIN,
-                Some(_) => -WIN,
-                None => 0,
-            },
-            None => -i64::from(V::Eval::evaluate(g.position())),
-        };
-        if score > best_score {
-            best_score = score;
-            best.clear();
-        }
-        if score == best_score {
-            best.push(mv);
-        }
-    }
-    if best.is_empty() {
-        return None;
-    }
-    Some(best[rng.below(best.len())])
-}
-
-/// The engine's move: its best line's first move, or a legal move when it has none.
-fn engine_move<V: Registered>(
-    engine: &mut EngineFor<V>,
-    game: &Game<V>,
-    limits: &Limits,
-) -> Option<Move> {
-    let never = AtomicBool::new(false);
-    let result = engine.search(game, limits, 1, &never, &mut |_| {});
-    choose_move(game, &result.lines)
-}
-
 /// The engine's result in one game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameResult {
@@ -251,24 +198,32 @@ pub fn play_game<V: Registered>(engine: &mut EngineFor<V>, cfg: &Config, index: 
     let mut rng = game_rng(cfg.seed, index);
     let mut game = Game::new(Position::<V>::start());
     engine.clear();
-    while game.outcome().is_none() && game.moves().len() < cfg.max_plies {
-        let pos = *game.position();
-        let mv = if game.moves().len() < cfg.random_opening {
-            random_move(&pos, &mut rng)
-        } else if pos.side_to_move() == engine_color {
-            engine_move(engine, &game, &cfg.limits)
-        } else {
-            match cfg.opponent {
-                Opponent::Random => random_move(&pos, &mut rng),
-                Opponent::Greedy => greedy_move(&game, &mut rng),
-            }
-        };
-        // Every move above is legal; a failure would only end the game early.
-        match mv {
-            Some(mv) if game.play(mv).is_ok() => {}
-            _ => break,
+    let mut searcher = SearchPlayer {
+        engine,
+        limits: cfg.limits.clone(),
+    };
+    let mut opponent: Box<dyn Player<V>> = match cfg.opponent {
+        Opponent::Random => Box::new(RandomPlayer),
+        Opponent::Greedy => Box::new(GreedyPlayer::<V::Eval>::default()),
+    };
+    let config = PlayConfig {
+        random_opening: cfg.random_opening,
+        max_plies: cfg.max_plies,
+    };
+    let (engine_side, opponent_side): (&mut dyn Player<V>, &mut dyn Player<V>) =
+        (&mut searcher, &mut *opponent);
+    let mut sides = if engine_color == Color::Black {
+        Sides {
+            black: engine_side,
+            white: opponent_side,
         }
-    }
+    } else {
+        Sides {
+            black: opponent_side,
+            white: engine_side,
+        }
+    };
+    selfplay::play(&mut game, &mut sides, config, &mut rng, &mut |_| {});
     let (result, ending) = match game.outcome() {
         Some(o) => {
             let r = match o.winner() {
@@ -502,7 +457,7 @@ mod tests {
     use kshogi_rules_kinzoku::Kinzoku;
     use kshogi_rules_kyoto::Kyoto;
 
-    fn usi<V: Registered>(mv: Move) -> String {
+    fn usi<V: Registered>(mv: kshogi_core::Move) -> String {
         move_to_usi::<V>(mv)
     }
 
@@ -541,7 +496,11 @@ mod tests {
         // by stalemate in Kyoto. Whatever the evaluation says, greedy wins at once.
         let game = parse_game::<Kyoto>("k4/5/1S3/5/4K b G 9").unwrap();
         for seed in 0..8 {
-            let mv = greedy_move(&game, &mut game_rng(seed, 0)).unwrap();
+            let mv = selfplay::greedy_move::<Kyoto, <Kyoto as Registered>::Eval>(
+                &game,
+                &mut game_rng(seed, 0),
+            )
+            .unwrap();
             let mut g = game.clone();
             g.play(mv).unwrap();
             assert_eq!(

@@ -76,6 +76,7 @@ pub mod mate;
 mod ordering;
 mod search;
 mod see;
+pub mod selfplay;
 mod tt;
 pub mod wdl;
 

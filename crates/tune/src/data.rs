@@ -11,8 +11,8 @@
 
 use kshogi_core::{Color, Game, Move, Position, Variant};
 use kshogi_engine::eval::{features, Linear, N_WEIGHTS, TEMPO};
+use kshogi_engine::selfplay::{self, PlayConfig, SearchPlayer};
 use kshogi_engine::{Engine, Evaluator, Limits};
-use std::sync::atomic::AtomicBool;
 
 use kshogi_core::rng::SplitMix64;
 
@@ -173,35 +173,24 @@ pub fn play_game<V: Variant, E: Linear<V>>(
 ) -> GameData {
     let mut rng = stream_rng(cfg.seed, u64::from(index));
     let mut game = Game::new(Position::<V>::start());
-    let limits = Limits {
-        nodes: Some(cfg.nodes),
-        ..Limits::default()
-    };
-    let never = AtomicBool::new(false);
-    let mut samples = Vec::new();
     engine.clear();
-    while game.outcome().is_none() && game.moves().len() < cfg.max_plies {
-        let pos = *game.position();
-        let mv = if game.moves().len() < cfg.opening as usize {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            moves[rng.below(moves.len())]
-        } else {
-            if let Some(leaf) = quiet_leaf::<V, E>(&pos) {
-                samples.push(sample_of::<V, E>(&leaf, index));
-            }
-            let result = engine.search(&game, &limits, 1, &never, &mut |_| {});
-            match result.lines.first() {
-                Some(line) => line.mv,
-                None => break,
-            }
-        };
-        if game.play(mv).is_err() {
-            break;
+    let mut searcher = SearchPlayer {
+        engine,
+        limits: Limits {
+            nodes: Some(cfg.nodes),
+            ..Limits::default()
+        },
+    };
+    let config = PlayConfig {
+        random_opening: cfg.opening as usize,
+        max_plies: cfg.max_plies,
+    };
+    let mut samples = Vec::new();
+    selfplay::play(&mut game, &mut searcher, config, &mut rng, &mut |g| {
+        if let Some(leaf) = quiet_leaf::<V, E>(g.position()) {
+            samples.push(sample_of::<V, E>(&leaf, index));
         }
-    }
+    });
     let result = match game.outcome().and_then(|o| o.winner()) {
         Some(Color::Black) => 1.0,
         Some(Color::White) => 0.0,

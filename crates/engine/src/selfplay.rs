@@ -1,0 +1,259 @@
+//! Self-play: one game loop for every program that plays the engine against itself or a
+//! simple opponent (the tuner's data generation, `kshogi selfplay`).
+//!
+//! A game is played by two [`Player`]s from a start, with the first plies at random (to
+//! vary the games), up to a length limit. Everything random comes from one seeded
+//! [`SplitMix64`], so a seed gives the same game on every machine.
+
+use crate::{Engine, Evaluator, Limits};
+use kshogi_core::rng::SplitMix64;
+use kshogi_core::{Color, Game, Move, Position, Variant};
+use std::marker::PhantomData;
+use std::sync::atomic::AtomicBool;
+
+/// Someone who chooses moves.
+pub trait Player<V: Variant> {
+    /// The move to play in `game`, which is not finished; `None` ends the game early.
+    fn choose(&mut self, game: &Game<V>, rng: &mut SplitMix64) -> Option<Move>;
+}
+
+impl<V: Variant, P: Player<V> + ?Sized> Player<V> for &mut P {
+    fn choose(&mut self, game: &Game<V>, rng: &mut SplitMix64) -> Option<Move> {
+        (**self).choose(game, rng)
+    }
+}
+
+/// Two players, one for each side: the side to move chooses.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Sides<B, W> {
+    /// Black's player.
+    pub black: B,
+    /// White's player.
+    pub white: W,
+}
+
+impl<V: Variant, B: Player<V>, W: Player<V>> Player<V> for Sides<B, W> {
+    fn choose(&mut self, game: &Game<V>, rng: &mut SplitMix64) -> Option<Move> {
+        match game.position().side_to_move() {
+            Color::Black => self.black.choose(game, rng),
+            Color::White => self.white.choose(game, rng),
+        }
+    }
+}
+
+/// A uniformly random legal move.
+pub fn random_move<V: Variant>(pos: &Position<V>, rng: &mut SplitMix64) -> Option<Move> {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    Some(moves[rng.below(moves.len())])
+}
+
+/// The greedy player's move: the best position one ply deep for the mover by `E`'s static
+/// evaluation (an immediate win best, an immediate loss worst, a draw 0, otherwise minus
+/// the opponent's evaluation), ties broken at random.
+pub fn greedy_move<V: Variant, E: Evaluator<V>>(
+    game: &Game<V>,
+    rng: &mut SplitMix64,
+) -> Option<Move> {
+    const WIN: i64 = 1 << 40;
+    let mover = game.position().side_to_move();
+    let mut best: Vec<Move> = Vec::new();
+    let mut best_score = i64::MIN;
+    for &mv in game.position().legal_moves().iter() {
+        let mut g = game.clone();
+        if g.play(mv).is_err() {
+            continue;
+        }
+        let score = match g.outcome() {
+            Some(o) => match o.winner() {
+                Some(c) if c == mover => WIN,
+                Some(_) => -WIN,
+                None => 0,
+            },
+            None => -i64::from(E::evaluate(g.position())),
+        };
+        if score > best_score {
+            best_score = score;
+            best.clear();
+        }
+        if score == best_score {
+            best.push(mv);
+        }
+    }
+    if best.is_empty() {
+        return None;
+    }
+    Some(best[rng.below(best.len())])
+}
+
+/// Plays a uniformly random legal move.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct RandomPlayer;
+
+impl<V: Variant> Player<V> for RandomPlayer {
+    fn choose(&mut self, game: &Game<V>, rng: &mut SplitMix64) -> Option<Move> {
+        random_move(game.position(), rng)
+    }
+}
+
+/// Plays [`greedy_move`] by the evaluation `E`.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct GreedyPlayer<E>(PhantomData<E>);
+
+impl<V: Variant, E: Evaluator<V>> Player<V> for GreedyPlayer<E> {
+    fn choose(&mut self, game: &Game<V>, rng: &mut SplitMix64) -> Option<Move> {
+        greedy_move::<V, E>(game, rng)
+    }
+}
+
+/// Plays the first move of the engine's best line within `limits`; with no line, the first
+/// legal move.
+pub struct SearchPlayer<'a, V: Variant, E: Evaluator<V>> {
+    /// The engine (its hash table carries over from move to move).
+    pub engine: &'a mut Engine<V, E>,
+    /// The limits of each search.
+    pub limits: Limits,
+}
+
+impl<V: Variant, E: Evaluator<V>> Player<V> for SearchPlayer<'_, V, E> {
+    fn choose(&mut self, game: &Game<V>, _: &mut SplitMix64) -> Option<Move> {
+        let never = AtomicBool::new(false);
+        let result = self
+            .engine
+            .search(game, &self.limits, 1, &never, &mut |_| {});
+        match result.lines.first() {
+            Some(line) if game.position().is_legal(line.mv) => Some(line.mv),
+            _ => game.position().legal_moves().iter().next().copied(),
+        }
+    }
+}
+
+/// How a game of [`play`] is played.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlayConfig {
+    /// Plies at the start played at random by both sides.
+    pub random_opening: usize,
+    /// Plies after which the game stops unfinished.
+    pub max_plies: usize,
+}
+
+/// Plays `game` on: the first [`PlayConfig::random_opening`] plies of the game at random,
+/// then `player`'s moves (for both sides; [`Sides`] gives each side its own), until the
+/// game ends, reaches [`PlayConfig::max_plies`] plies, or the player has no move.
+/// `before_move` sees the game before each move the player chooses (not the random
+/// opening's).
+pub fn play<V: Variant>(
+    game: &mut Game<V>,
+    player: &mut dyn Player<V>,
+    config: PlayConfig,
+    rng: &mut SplitMix64,
+    before_move: &mut dyn FnMut(&Game<V>),
+) {
+    while game.outcome().is_none() && game.moves().len() < config.max_plies {
+        let mv = if game.moves().len() < config.random_opening {
+            random_move(game.position(), rng)
+        } else {
+            before_move(game);
+            player.choose(game, rng)
+        };
+        // A player's move is legal; a failure would only end the game early.
+        match mv {
+            Some(mv) if game.play(mv).is_ok() => {}
+            _ => break,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PieceTableEval;
+    use kshogi_rules_kyoto::Kyoto;
+
+    /// A player that counts its calls and always plays the first legal move.
+    struct First(usize);
+
+    impl<V: Variant> Player<V> for First {
+        fn choose(&mut self, game: &Game<V>, _: &mut SplitMix64) -> Option<Move> {
+            self.0 += 1;
+            game.position().legal_moves().iter().next().copied()
+        }
+    }
+
+    #[test]
+    fn the_opening_is_random_and_the_players_take_turns() {
+        let (mut b, mut w) = (First(0), First(0));
+        let mut seen = 0;
+        let mut game = Game::new(Position::<Kyoto>::start());
+        let config = PlayConfig {
+            random_opening: 4,
+            max_plies: 10,
+        };
+        let mut rng = SplitMix64::new(3);
+        let mut sides = Sides {
+            black: &mut b,
+            white: &mut w,
+        };
+        play(&mut game, &mut sides, config, &mut rng, &mut |_| seen += 1);
+        // Ten plies unless the game ended: four at random, then three each.
+        if game.outcome().is_none() {
+            assert_eq!(game.moves().len(), 10);
+            assert_eq!((b.0, w.0, seen), (3, 3, 6));
+        }
+        assert_eq!(b.0 + w.0, seen);
+    }
+
+    #[test]
+    fn the_same_seed_plays_the_same_game() {
+        let game_of = |seed| {
+            let mut game = Game::new(Position::<Kyoto>::start());
+            let config = PlayConfig {
+                random_opening: 0,
+                max_plies: 30,
+            };
+            let mut sides = Sides {
+                black: RandomPlayer,
+                white: GreedyPlayer::<PieceTableEval>::default(),
+            };
+            let mut rng = SplitMix64::new(seed);
+            play(&mut game, &mut sides, config, &mut rng, &mut |_| {});
+            game.moves().to_vec()
+        };
+        assert_eq!(game_of(1), game_of(1));
+        assert_ne!(game_of(1), game_of(2));
+    }
+
+    #[test]
+    fn greedy_takes_a_win_in_one_whenever_there_is_one() {
+        // Random Kyoto games; wherever the mover has a move that ends the game in its
+        // favour (by the rules' own outcome), the greedy player must play one of them.
+        let mut found = 0;
+        for seed in 0..200 {
+            let mut rng = SplitMix64::new(seed);
+            let mut game = Game::new(Position::<Kyoto>::start());
+            while game.outcome().is_none() && game.moves().len() < 80 {
+                let mover = game.position().side_to_move();
+                let wins: Vec<Move> = game
+                    .position()
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        let mut g = game.clone();
+                        g.play(m).is_ok() && g.outcome().and_then(|o| o.winner()) == Some(mover)
+                    })
+                    .collect();
+                if !wins.is_empty() {
+                    let mv = greedy_move::<Kyoto, PieceTableEval>(&game, &mut rng).unwrap();
+                    assert!(wins.contains(&mv));
+                    found += 1;
+                }
+                let mv = random_move(game.position(), &mut rng).unwrap();
+                game.play(mv).unwrap();
+            }
+        }
+        assert!(found > 0, "no position with a win in one was met");
+    }
+}
