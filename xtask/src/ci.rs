@@ -124,6 +124,32 @@ pub const CI_STEPS: &[Step] = &[
     },
 ];
 
+/// The release profile of CI's builds, set through Cargo's environment overrides by
+/// `cargo xtask ci` and `cargo xtask slurm` (unless the caller sets them): the same
+/// optimisation level as the shipped profile, but without link-time optimisation and with
+/// 16 code generation units, so that the many test binaries and the `kshogi` binary build
+/// in parallel and link quickly on the 2-core CI machine. Search results do not depend on
+/// it (the bench signature is the same); only speed does, and CI measures no speed. The
+/// shipped binaries (`cargo xtask release`, `cargo build --release`) keep the workspace's
+/// profile.
+pub const CI_BUILD_ENV: &[(&str, &str)] = &[
+    ("CARGO_PROFILE_RELEASE_LTO", "false"),
+    ("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16"),
+];
+
+/// Sets [`CI_BUILD_ENV`] in this process's environment, for every cargo it starts, except
+/// the variables the caller has set already. Returns the ones it set.
+pub fn use_ci_build_profile() -> Vec<&'static str> {
+    let mut set = Vec::new();
+    for &(key, value) in CI_BUILD_ENV {
+        if std::env::var_os(key).is_none() {
+            std::env::set_var(key, value);
+            set.push(key);
+        }
+    }
+    set
+}
+
 /// A step that did not succeed.
 #[derive(Debug)]
 pub struct StepFailure {

@@ -211,25 +211,52 @@ fn usage() -> String {
 fn run(task: &Task) -> Result<(), String> {
     let root = util::workspace_root();
     match task {
-        Task::Ci => ci::run_steps("ci", ci::CI_STEPS, |step| match step.action {
-            ci::Action::Cargo { args, env } => ci::run_cargo(args, env, &root),
-            ci::Action::Xtask { args } => {
-                let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-                match parse_args(&args) {
-                    Ok(inner) => run(&inner),
-                    Err(e) => Err(format!("bad step: {e}")),
-                }
-            }
-        })
-        .map_err(|failure| failure.to_string()),
+        Task::Ci => {
+            announce_ci_profile();
+            ci_steps(&root)
+        }
         Task::Tidy => tidy::run(&root),
         Task::Perft(opts) => perft::run(opts, &root),
         Task::Release(opts) => release::run(opts, &root),
         Task::Match(opts) => selfplay::run(opts, &root),
         Task::Tune(opts) => tune::run(opts, &root),
         Task::Bench(opts) => bench::run(opts, &root),
-        Task::Slurm => slurm::run_task(&root),
+        Task::Slurm => {
+            announce_ci_profile();
+            slurm::run_task(&root)
+        }
     }
+}
+
+/// Sets CI's build profile ([`ci::CI_BUILD_ENV`]) and says so.
+fn announce_ci_profile() {
+    let set = ci::use_ci_build_profile();
+    if !set.is_empty() {
+        println!(
+            "==> release builds use CI's profile: {} (see docs/testing.md)",
+            ci::CI_BUILD_ENV
+                .iter()
+                .filter(|(k, _)| set.contains(k))
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+}
+
+/// The steps of `cargo xtask ci`.
+fn ci_steps(root: &std::path::Path) -> Result<(), String> {
+    ci::run_steps("ci", ci::CI_STEPS, |step| match step.action {
+        ci::Action::Cargo { args, env } => ci::run_cargo(args, env, root),
+        ci::Action::Xtask { args } => {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            match parse_args(&args) {
+                Ok(inner) => run(&inner),
+                Err(e) => Err(format!("bad step: {e}")),
+            }
+        }
+    })
+    .map_err(|failure| failure.to_string())
 }
 
 fn main() -> ExitCode {
