@@ -199,6 +199,22 @@ fn on_threads<T: Send>(threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> 
     })
 }
 
+/// Adds one entry to the counts.
+fn tally(c: &mut Summary, e: Entry) {
+    match e {
+        Entry::Illegal => c.illegal += 1,
+        Entry::Value(Value::Draw) => c.draws += 1,
+        Entry::Value(Value::Win(d)) => {
+            c.wins += 1;
+            c.longest_win = c.longest_win.max(u64::from(d));
+        }
+        Entry::Value(Value::Loss(d)) => {
+            c.losses += 1;
+            c.longest_loss = c.longest_loss.max(u64::from(d));
+        }
+    }
+}
+
 /// Counts wins, losses, draws and illegal entries of the whole table.
 fn count_entries<P: Probe>(
     table: &P,
@@ -213,18 +229,7 @@ fn count_entries<P: Probe>(
         let lo = (t as u64 * per).min(n);
         let hi = (lo + per).min(n);
         for i in lo..hi {
-            match table.entry(i).unwrap_or(Entry::Illegal) {
-                Entry::Illegal => c.illegal += 1,
-                Entry::Value(Value::Draw) => c.draws += 1,
-                Entry::Value(Value::Win(d)) => {
-                    c.wins += 1;
-                    c.longest_win = c.longest_win.max(u64::from(d));
-                }
-                Entry::Value(Value::Loss(d)) => {
-                    c.losses += 1;
-                    c.longest_loss = c.longest_loss.max(u64::from(d));
-                }
-            }
+            tally(&mut c, table.entry(i).unwrap_or(Entry::Illegal));
             if (i - lo) % (1 << 20) == (1 << 20) - 1 {
                 let d = done.fetch_add(1 << 20, Ordering::Relaxed) + (1 << 20);
                 progress(Stage::Counting, d, n);
@@ -396,22 +401,11 @@ mod tests {
     fn no_progress(_: Stage, _: u64, _: u64) {}
 
     /// The counts of a solved table, taken one entry at a time on one thread: the
-    /// independent reference for the threaded count.
+    /// reference for the threaded split of the count.
     fn plain_counts<P: Probe>(t: &P) -> Summary {
         let mut c = Summary::default();
         for i in 0..t.index().len() {
-            match t.entry(i).unwrap() {
-                Entry::Illegal => c.illegal += 1,
-                Entry::Value(Value::Draw) => c.draws += 1,
-                Entry::Value(Value::Win(d)) => {
-                    c.wins += 1;
-                    c.longest_win = c.longest_win.max(u64::from(d));
-                }
-                Entry::Value(Value::Loss(d)) => {
-                    c.losses += 1;
-                    c.longest_loss = c.longest_loss.max(u64::from(d));
-                }
-            }
+            tally(&mut c, t.entry(i).unwrap());
         }
         c
     }
