@@ -9,7 +9,7 @@
 //! The opponents:
 //! - random: a uniformly random legal move;
 //! - greedy: the legal move whose resulting position is best for it by the engine's static
-//!   evaluation ([`Evaluator::evaluate`]) one ply deep, where a move that wins at once is
+//!   evaluation ([`kshogi_engine::Evaluator::evaluate`]) one ply deep, where a move that wins at once is
 //!   best and one that loses at once is worst (a draw counts 0); ties are broken at random.
 //!
 //! All randomness comes from `--seed` and the game number, so a fixed-depth match is
