@@ -459,6 +459,8 @@ where
         // King moves: every square not attacked once the king has left its square.
         let kcand = Position::<V>::piece_attacks(us, t.king, ksq, occ) & !ours;
         let (checkers, pinned, ktargets) = match known {
+            // Without the check rule every pseudo-legal move is legal.
+            _ if !V::CHECK_RULE => (Bitboard::EMPTY, Bitboard::EMPTY, kcand),
             Some(known) if !V::SLIDERS => (known.checkers, Bitboard::EMPTY, kcand & !known.danger),
             _ => {
                 let (checkers, pinned) = pos.checkers_and_pinned();
@@ -469,12 +471,6 @@ where
                 };
                 (checkers, pinned, ktargets)
             }
-        };
-        // Without the check rule every pseudo-legal move is legal.
-        let (checkers, pinned, ktargets) = if V::CHECK_RULE {
-            (checkers, pinned, ktargets)
-        } else {
-            (Bitboard::EMPTY, Bitboard::EMPTY, kcand)
         };
         (us, ksq, occ, ours, checkers, pinned, ktargets)
     };
