@@ -129,6 +129,14 @@ pub struct Undo<V: Variant> {
     extra: V::Extra,
 }
 
+impl<V: Variant> Undo<V> {
+    /// The piece the move captured, if any.
+    #[inline(always)]
+    pub(crate) fn captured(&self) -> Option<Piece> {
+        self.captured
+    }
+}
+
 /// A valid position of variant `V`: board, hands, side to move, ply and variant state, with
 /// an incrementally updated Zobrist hash. It is `Copy`, so copy-make is free to use.
 pub struct Position<V: Variant> {

@@ -1,6 +1,6 @@
 //! The plug-in interface: what a variant tells core.
 
-use crate::piece::{PieceDef, MAX_KINDS};
+use crate::piece::{PieceDef, MAX_KINDS, MAX_SLOTS};
 use crate::position::{Position, PositionError, Setup};
 use crate::tables::Tables;
 use crate::{Bitboard, Color, Geometry, Kind, Piece, Square};
@@ -321,6 +321,22 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     }
 }
 
+/// The destinations to which a move of the piece of `color` showing `kind` from `from` may
+/// be made both promoting and not, by the promotion zone's rule (the default
+/// [`Variant::flip`]): every destination when the move starts in the zone, the zone's squares
+/// otherwise, but not the squares from which the piece could never move again (there it must
+/// promote). Empty for a kind that does not promote.
+#[inline(always)]
+pub(crate) fn optional_promotions<V: Variant>(kind: Kind, color: Color, from: Square) -> Bitboard {
+    if <V as Derived>::PROMOTES & (1 << kind.index()) == 0 {
+        return Bitboard::EMPTY;
+    }
+    let t = V::tables();
+    let zone = <V as Derived>::ZONE[color.index()];
+    let reach = if zone.has(from) { t.board } else { zone };
+    reach & !t.dead[color.index()][kind.index()]
+}
+
 /// What a variant is called and what shape its board has, as a value: a runtime summary of
 /// a [`Variant`]'s naming constants, for code that chooses among variants by name or by
 /// board size (a registry of variants, a KIF reader looking at a `手合割` header).
@@ -455,6 +471,22 @@ pub(crate) const fn slot_table(pieces: &[PieceDef]) -> [u8; MAX_KINDS] {
     table
 }
 
+/// `[slot]`: the faces (bit mask of kinds) that a piece held in that hand slot can be dropped
+/// as: the kinds of the slot, less those in `not_dropped`.
+pub(crate) const fn drop_faces(pieces: &[PieceDef], not_dropped: u16) -> [u16; MAX_SLOTS] {
+    let mut table = [0; MAX_SLOTS];
+    let mut k = 0;
+    while k < pieces.len() {
+        if let Some(slot) = pieces[k].hand_slot {
+            if (slot as usize) < MAX_SLOTS && not_dropped & (1 << k) == 0 {
+                table[slot as usize] |= 1 << k;
+            }
+        }
+        k += 1;
+    }
+    table
+}
+
 /// Facts about a variant that core derives from its piece table at compile time, so that
 /// the monomorphised hot path can leave out whole branches (slider and pin detection, drops,
 /// hand updates). Implemented for every [`Variant`] by a blanket impl, so no variant can set
@@ -477,6 +509,8 @@ pub(crate) trait Derived: Variant {
     /// Kinds (bit mask) that are never dropped: with a promotion zone, the promoted faces
     /// ([`PieceDef::promoted`]), which go to hand as their base face.
     const NOT_DROPPED: u16;
+    /// The faces each hand slot is dropped as (see [`drop_faces`]).
+    const DROP_FACES: [u16; MAX_SLOTS];
 }
 
 impl<V: Variant> Derived for V {
@@ -491,6 +525,7 @@ impl<V: Variant> Derived for V {
     } else {
         0
     };
+    const DROP_FACES: [u16; MAX_SLOTS] = drop_faces(V::PIECES, <V as Derived>::NOT_DROPPED);
     const DROP_LIMITS: bool = V::DROP_RULES.no_dead_drops
         || (V::DROP_RULES.pawn.is_some()
             && (V::DROP_RULES.nifu || V::DROP_RULES.no_pawn_drop_mate));
