@@ -68,7 +68,7 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                     let (mut flip, last) = flip_range::<V>(kind, us, from, to, occ);
                     loop {
                         let mv = Move::board(from, to, flip);
-                        let undo = pos.make_inlined(mv);
+                        let undo = pos.make_unhashed(mv);
                         let threats = derive::<V>().then(|| {
                             let now = if flip {
                                 V::FLIPS_TO[kind.index()]
@@ -96,7 +96,7 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
             Bundle::Drop { kind, targets } => {
                 for to in targets {
                     let mv = Move::drop(kind, to);
-                    let undo = pos.make_inlined(mv);
+                    let undo = pos.make_unhashed(mv);
                     let threats =
                         derive::<V>().then(|| steps.after::<V>(us, None, to, kind, enemy_king));
                     n += if !last_but_one {

@@ -286,7 +286,9 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     fn after_move(_pos: &mut Position<Self>, _mover: Color, _captured: Option<Piece>) {}
 
     /// A result that ends the game in this position before any move (king entry, an expired
-    /// countdown). A position with a result has no legal moves.
+    /// countdown). A position with a result has no legal moves. It must not depend on
+    /// [`Position::hash`], which perft does not keep up to date below its root (nor may
+    /// [`Variant::after_move`] read it).
     #[inline(always)]
     fn adjudicate(_pos: &Position<Self>) -> Option<Outcome> {
         None
