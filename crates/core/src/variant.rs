@@ -206,7 +206,9 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// [`Variant::flip`]: a piece with [`PieceDef::flips_to`] that is not a promoted face
     /// may promote when its move starts or ends in the zone, and must when it could never
     /// move again from its destination. With a zone, promoted faces are never dropped: a
-    /// captured one goes to its hand slot and is dropped as the slot's unpromoted face.
+    /// captured one goes to its hand slot and is dropped as the slot's unpromoted face. A
+    /// variant with a zone must keep the default [`Variant::flip`]: perft counts the moves of
+    /// a piece by the zone's rule, with masks, without asking `flip`.
     const PROMOTION_ZONE: u8 = 0;
     /// Restrictions on drops, applied by core's generator (see [`DropRules`]).
     const DROP_RULES: DropRules = DropRules::FREE;
@@ -234,7 +236,8 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// [`Flip::Never`] without a zone, for a piece without another face and for a promoted
     /// face; [`Flip::Always`] when the move starts or ends in the zone and the piece could
     /// never move again from `to`; [`Flip::Optional`] for other moves that start or end in
-    /// the zone.
+    /// the zone. Override it only in a variant without a promotion zone (see
+    /// [`Variant::PROMOTION_ZONE`]).
     #[inline(always)]
     fn flip(kind: Kind, color: Color, from: Square, to: Square, _capture: bool) -> Flip {
         if Self::PROMOTION_ZONE == 0 || <Self as Derived>::PROMOTES & (1 << kind.index()) == 0 {
