@@ -1,7 +1,8 @@
 //! Perft: counting the leaves of the legal-move tree.
 
 use crate::movegen::{
-    expand_with, flip_range, generate_given, generate_with, StepAttacks, Threats,
+    expand_with, flip_range, generate_given, generate_with, replies_derivable, Replies,
+    StepAttacks, Threats,
 };
 use crate::position::Position;
 use crate::variant::{Derived, Variant};
@@ -44,6 +45,13 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
     } else {
         pos.step_attacks()
     };
+    // Without the check rule and sliders, the board moves of each child follow from those
+    // of the opponent here, counted once (see `Replies`).
+    let replies = if replies_derivable::<V>() && last_but_one {
+        pos.replies()
+    } else {
+        Replies::default()
+    };
     let (us, enemy_king) = (pos.side_to_move(), pos.king(!pos.side_to_move()));
     let mut n = 0;
     generate_given(pos, known, |pos: &mut &mut Position<V>, bundle| {
@@ -60,7 +68,7 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                     let (mut flip, last) = flip_range::<V>(kind, us, from, to, occ);
                     loop {
                         let mv = Move::board(from, to, flip);
-                        let undo = pos.make_inlined(mv);
+                        let undo = pos.make_unhashed(mv);
                         let threats = derive::<V>().then(|| {
                             let now = if flip {
                                 V::FLIPS_TO[kind.index()]
@@ -69,10 +77,13 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                             };
                             steps.after::<V>(us, Some((from, kind)), to, now, enemy_king)
                         });
-                        n += if last_but_one {
-                            pos.count_leaves_given(threats)
-                        } else {
+                        n += if !last_but_one {
                             perft_interior(pos, depth - 1, threats)
+                        } else if replies_derivable::<V>() {
+                            let captured = undo.captured().map(|p| (to, p.kind));
+                            pos.count_leaves_after(replies, captured)
+                        } else {
+                            pos.count_leaves_given(threats)
                         };
                         pos.unmake_inlined(mv, undo);
                         if flip == last {
@@ -85,13 +96,15 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
             Bundle::Drop { kind, targets } => {
                 for to in targets {
                     let mv = Move::drop(kind, to);
-                    let undo = pos.make_inlined(mv);
+                    let undo = pos.make_unhashed(mv);
                     let threats =
                         derive::<V>().then(|| steps.after::<V>(us, None, to, kind, enemy_king));
-                    n += if last_but_one {
-                        pos.count_leaves_given(threats)
-                    } else {
+                    n += if !last_but_one {
                         perft_interior(pos, depth - 1, threats)
+                    } else if replies_derivable::<V>() {
+                        pos.count_leaves_after(replies, None)
+                    } else {
+                        pos.count_leaves_given(threats)
                     };
                     pos.unmake_inlined(mv, undo);
                 }

@@ -129,6 +129,14 @@ pub struct Undo<V: Variant> {
     extra: V::Extra,
 }
 
+impl<V: Variant> Undo<V> {
+    /// The piece the move captured, if any.
+    #[inline(always)]
+    pub(crate) fn captured(&self) -> Option<Piece> {
+        self.captured
+    }
+}
+
 /// A valid position of variant `V`: board, hands, side to move, ply and variant state, with
 /// an incrementally updated Zobrist hash. It is `Copy`, so copy-make is free to use.
 pub struct Position<V: Variant> {
@@ -488,6 +496,23 @@ impl<V: Variant> Position<V> {
     /// [`Position::make`], always inlined (for perft's inner loop).
     #[inline(always)]
     pub(crate) fn make_inlined(&mut self, mv: Move) -> Undo<V> {
+        self.make_with::<true>(mv)
+    }
+
+    /// [`Position::make`] without the hash update, for perft, which never reads the hash:
+    /// the position it leaves has a stale hash until [`Position::unmake_inlined`] takes the
+    /// move back (which restores the hash from the [`Undo`]). Nothing that sees the position
+    /// in between may read the hash: move generation, counting and [`Variant::adjudicate`]
+    /// do not.
+    #[inline(always)]
+    pub(crate) fn make_unhashed(&mut self, mv: Move) -> Undo<V> {
+        self.make_with::<false>(mv)
+    }
+
+    /// [`Position::make_inlined`], updating the hash only with `HASH` (without it, the hash
+    /// computations are dead code that the compiler leaves out).
+    #[inline(always)]
+    fn make_with<const HASH: bool>(&mut self, mv: Move) -> Undo<V> {
         let t = V::tables();
         let us = self.side;
         let them = !us;
@@ -565,7 +590,9 @@ impl<V: Variant> Position<V> {
                 hash ^= t.z_piece[us.index()][kind_index(kind)][to.index()];
             }
         }
-        self.hash = hash;
+        if HASH {
+            self.hash = hash;
+        }
         self.side = them;
         self.ply += 1;
         V::after_move(self, us, undo.captured);

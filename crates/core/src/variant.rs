@@ -1,6 +1,6 @@
 //! The plug-in interface: what a variant tells core.
 
-use crate::piece::{PieceDef, MAX_KINDS};
+use crate::piece::{PieceDef, MAX_KINDS, MAX_SLOTS};
 use crate::position::{Position, PositionError, Setup};
 use crate::tables::Tables;
 use crate::{Bitboard, Color, Geometry, Kind, Piece, Square};
@@ -206,7 +206,9 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// [`Variant::flip`]: a piece with [`PieceDef::flips_to`] that is not a promoted face
     /// may promote when its move starts or ends in the zone, and must when it could never
     /// move again from its destination. With a zone, promoted faces are never dropped: a
-    /// captured one goes to its hand slot and is dropped as the slot's unpromoted face.
+    /// captured one goes to its hand slot and is dropped as the slot's unpromoted face. A
+    /// variant with a zone must keep the default [`Variant::flip`]: perft counts the moves of
+    /// a piece by the zone's rule, with masks, without asking `flip`.
     const PROMOTION_ZONE: u8 = 0;
     /// Restrictions on drops, applied by core's generator (see [`DropRules`]).
     const DROP_RULES: DropRules = DropRules::FREE;
@@ -234,7 +236,8 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// [`Flip::Never`] without a zone, for a piece without another face and for a promoted
     /// face; [`Flip::Always`] when the move starts or ends in the zone and the piece could
     /// never move again from `to`; [`Flip::Optional`] for other moves that start or end in
-    /// the zone.
+    /// the zone. Override it only in a variant without a promotion zone (see
+    /// [`Variant::PROMOTION_ZONE`]).
     #[inline(always)]
     fn flip(kind: Kind, color: Color, from: Square, to: Square, _capture: bool) -> Flip {
         if Self::PROMOTION_ZONE == 0 || <Self as Derived>::PROMOTES & (1 << kind.index()) == 0 {
@@ -286,7 +289,9 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     fn after_move(_pos: &mut Position<Self>, _mover: Color, _captured: Option<Piece>) {}
 
     /// A result that ends the game in this position before any move (king entry, an expired
-    /// countdown). A position with a result has no legal moves.
+    /// countdown). A position with a result has no legal moves. It must not depend on
+    /// [`Position::hash`], which perft does not keep up to date below its root (nor may
+    /// [`Variant::after_move`] read it).
     #[inline(always)]
     fn adjudicate(_pos: &Position<Self>) -> Option<Outcome> {
         None
@@ -319,6 +324,22 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     fn is_extra_field(_field: &str) -> bool {
         false
     }
+}
+
+/// The destinations to which a move of the piece of `color` showing `kind` from `from` may
+/// be made both promoting and not, by the promotion zone's rule (the default
+/// [`Variant::flip`]): every destination when the move starts in the zone, the zone's squares
+/// otherwise, but not the squares from which the piece could never move again (there it must
+/// promote). Empty for a kind that does not promote.
+#[inline(always)]
+pub(crate) fn optional_promotions<V: Variant>(kind: Kind, color: Color, from: Square) -> Bitboard {
+    if <V as Derived>::PROMOTES & (1 << kind.index()) == 0 {
+        return Bitboard::EMPTY;
+    }
+    let t = V::tables();
+    let zone = <V as Derived>::ZONE[color.index()];
+    let reach = if zone.has(from) { t.board } else { zone };
+    reach & !t.dead[color.index()][kind.index()]
 }
 
 /// What a variant is called and what shape its board has, as a value: a runtime summary of
@@ -455,6 +476,22 @@ pub(crate) const fn slot_table(pieces: &[PieceDef]) -> [u8; MAX_KINDS] {
     table
 }
 
+/// `[slot]`: the faces (bit mask of kinds) that a piece held in that hand slot can be dropped
+/// as: the kinds of the slot, less those in `not_dropped`.
+pub(crate) const fn drop_faces(pieces: &[PieceDef], not_dropped: u16) -> [u16; MAX_SLOTS] {
+    let mut table = [0; MAX_SLOTS];
+    let mut k = 0;
+    while k < pieces.len() {
+        if let Some(slot) = pieces[k].hand_slot {
+            if (slot as usize) < MAX_SLOTS && not_dropped & (1 << k) == 0 {
+                table[slot as usize] |= 1 << k;
+            }
+        }
+        k += 1;
+    }
+    table
+}
+
 /// Facts about a variant that core derives from its piece table at compile time, so that
 /// the monomorphised hot path can leave out whole branches (slider and pin detection, drops,
 /// hand updates). Implemented for every [`Variant`] by a blanket impl, so no variant can set
@@ -477,6 +514,8 @@ pub(crate) trait Derived: Variant {
     /// Kinds (bit mask) that are never dropped: with a promotion zone, the promoted faces
     /// ([`PieceDef::promoted`]), which go to hand as their base face.
     const NOT_DROPPED: u16;
+    /// The faces each hand slot is dropped as (see [`drop_faces`]).
+    const DROP_FACES: [u16; MAX_SLOTS];
 }
 
 impl<V: Variant> Derived for V {
@@ -491,6 +530,7 @@ impl<V: Variant> Derived for V {
     } else {
         0
     };
+    const DROP_FACES: [u16; MAX_SLOTS] = drop_faces(V::PIECES, <V as Derived>::NOT_DROPPED);
     const DROP_LIMITS: bool = V::DROP_RULES.no_dead_drops
         || (V::DROP_RULES.pawn.is_some()
             && (V::DROP_RULES.nifu || V::DROP_RULES.no_pawn_drop_mate));

@@ -193,3 +193,33 @@ fn parallel_perft_and_divide_agree() {
         assert_eq!(serial.iter().map(|&(_, k)| k).sum::<u64>(), n);
     }
 }
+
+/// Minishogi and Dobutsu take shortcuts of their own: a bundle with optional promotions is
+/// counted by a mask of the destinations where promoting is optional (instead of asking the
+/// flip rule of each), and Dobutsu's last ply is counted from its parent (`Replies`: without
+/// the check rule and sliders, the opponent's board moves change only by a capture). The
+/// slow count asks the flip rule of every move and counts the moves of every child, so the
+/// two agree only if the shortcuts do (walks of 30 plies, with captures, promotions and
+/// drops). Perft must also restore the hash, which it does not update below the root.
+#[test]
+fn minishogi_and_dobutsu_shortcuts_count_what_the_move_list_counts() {
+    fn check<V: Variant>(plies: usize, max_depth: u32) {
+        for (i, start) in walks::<V>(plies).into_iter().enumerate() {
+            for depth in 0..=max_depth {
+                let mut pos = start;
+                let fast = perft(&mut pos, depth);
+                assert_eq!(pos, start, "{}: perft restores the position", V::NAME);
+                assert_eq!(pos.hash(), start.hash(), "{}: and its hash", V::NAME);
+                assert_eq!(pos.hash(), pos.compute_hash());
+                assert_eq!(
+                    fast,
+                    slow_perft(&mut pos.clone(), depth),
+                    "{} position {i} of the walk, depth {depth}",
+                    V::NAME
+                );
+            }
+        }
+    }
+    check::<kshogi_rules_minishogi::Minishogi>(30, 3);
+    check::<kshogi_rules_dobutsu::Dobutsu>(30, 4);
+}
