@@ -1225,25 +1225,27 @@ mod tests {
     #[test]
     fn skill_levels_are_deterministic_and_weaker_levels_search_less() {
         // The bounded mode: the same input gives the same answer, so a level's choice is
-        // the same each time; level 0 searches one ply (its info lines say depth 1 only),
-        // full strength searches to the budget's depth.
+        // the same each time; a weakened level searches within its node budget (level 5:
+        // 972 nodes, see `Skill::nodes`), full strength to the budget's depth.
         let budget = SearchMode::Bounded(Budget {
             nodes: 20_000,
             depth: 4,
             hash_mb: 1,
         });
         let go = "position startpos moves 1e1d+\ngo depth 4\n";
-        let weak = format!("setoption name Skill_Level value 0\n{go}");
+        let nodes = |out: &[String]| -> Vec<u64> {
+            out.iter()
+                .filter_map(|l| l.split(" nodes ").nth(1))
+                .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+                .collect()
+        };
+        let weak = format!("setoption name Skill_Level value 5\n{go}");
         let a = session_with(&weak, VariantKind::Kyoto, budget);
         let b = session_with(&weak, VariantKind::Kyoto, budget);
         assert_eq!(a.last(), b.last());
-        let depths: Vec<&str> = a
-            .iter()
-            .filter_map(|l| l.strip_prefix("info depth "))
-            .map(|l| l.split(' ').next().unwrap())
-            .collect();
+        let weak_nodes = nodes(&a);
         assert!(
-            !depths.is_empty() && depths.iter().all(|&d| d == "1"),
+            !weak_nodes.is_empty() && weak_nodes.iter().all(|&n| n <= 972),
             "{a:?}"
         );
         let full = session_with(go, VariantKind::Kyoto, budget);
@@ -1251,12 +1253,16 @@ mod tests {
             full.iter().any(|l| l.starts_with("info depth 4 ")),
             "{full:?}"
         );
-        // UCI_LimitStrength with the lowest Elo is level 0: the same one-ply search.
+        assert!(nodes(&full).iter().any(|&n| n > 972), "{full:?}");
+        // UCI_LimitStrength with the lowest Elo is level 0: the same answer as Skill_Level 0.
         let elo = format!(
             "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 500\n{go}"
         );
+        let level0 = format!("setoption name Skill_Level value 0\n{go}");
         let c = session_with(&elo, VariantKind::Kyoto, budget);
-        assert!(c.iter().all(|l| !l.starts_with("info depth 2 ")), "{c:?}");
+        let d = session_with(&level0, VariantKind::Kyoto, budget);
+        assert_eq!(c.last(), d.last());
+        assert!(nodes(&c).iter().all(|&n| n <= 20_000), "{c:?}");
         // The answer is a legal move.
         let mv = a.last().unwrap().strip_prefix("bestmove ").unwrap();
         let after = kshogi_notation::parse_game::<Kyoto>(&format!("startpos moves 1e1d+ {mv}"));
