@@ -326,8 +326,9 @@ fn line_info(l: &AnalysedLine, index: usize, nodes: u64, time: Duration) -> Info
 ///
 /// - a **node budget** ([`Skill::nodes`]) that grows by a constant factor, 3/2, from each
 ///   level to the next: a constant factor of search is roughly a constant step of strength.
-///   The mate solver beside the search gets at most the same budget, and a perfect-play
-///   database is not consulted (a weakened level searches instead);
+///   With several candidate lines each gets the budget ([`Skill::search_nodes`]). The mate
+///   solver beside the search gets at most the budget, and a perfect-play database is not
+///   consulted (a weakened level searches instead);
 /// - below level [`Skill::CHOICE_BELOW`], a seeded choice among candidate lines
 ///   ([`Skill::candidates`]) whose score is within a margin ([`Skill::margin`]) of the best
 ///   one, the margin and the number of candidates growing as the level drops.
@@ -346,6 +347,45 @@ pub struct Skill {
 impl Skill {
     /// The full-strength level.
     pub const FULL: i32 = 20;
+
+    /// The weakest level.
+    pub const MIN: i32 = -20;
+
+    /// The rating of full strength (level [`Skill::FULL`]) that [`Skill::RATINGS`] is
+    /// anchored at: the top of the `UCI_Elo` range (the reference engine's).
+    pub const FULL_RATING: i32 = 2850;
+
+    /// Measured ratings, `(level, rating)` from the weakest level up: full strength at
+    /// [`Skill::FULL_RATING`], and each other point below it by the Elo difference the
+    /// ladder matches of docs/strength.md ("Skill levels") measured, averaged over the
+    /// variants measured. Between two points the rating is linear in the level (each level
+    /// a constant factor of nodes, or of the margin, below level 10).
+    pub const RATINGS: [(i32, i32); 4] = [(-20, 0), (0, 900), (10, 1900), (20, Self::FULL_RATING)];
+
+    /// The rating of `level` (clamped to the levels): linear between the points of
+    /// [`Skill::RATINGS`].
+    pub fn rating(level: i32) -> i32 {
+        let level = level.clamp(Self::MIN, Self::FULL);
+        let mut prev = Self::RATINGS[0];
+        for &(l, r) in &Self::RATINGS {
+            if level <= l {
+                if l == prev.0 {
+                    return r;
+                }
+                return prev.1 + (r - prev.1) * (level - prev.0) / (l - prev.0);
+            }
+            prev = (l, r);
+        }
+        Self::FULL_RATING
+    }
+
+    /// The level for a rating (`UCI_Elo`): the level whose [`Skill::rating`] is nearest
+    /// (the weaker on a tie), so the weakest level below its rating and full strength from
+    /// [`Skill::FULL_RATING`] up.
+    pub fn level_for_elo(elo: i64) -> i32 {
+        let gap = |l: i32| (i64::from(Self::rating(l)) - elo).abs();
+        (Self::MIN..=Self::FULL).fold(Self::MIN, |best, l| if gap(l) < gap(best) { l } else { best })
+    }
 
     /// The node budget of level 0 and below.
     pub const BASE_NODES: u64 = 128;
@@ -422,11 +462,19 @@ impl Skill {
         Some(self.pick(hash, n))
     }
 
-    /// The search limits of this level: `limits` with the node budget as a cap (a smaller
-    /// node limit of the caller's stays) and no `infinite` (the budget ends the search; the
-    /// caller still holds the answer until `stop`). Depth and time limits stay.
+    /// The nodes the search may spend: [`Skill::nodes`] for each candidate line, so that
+    /// each line is searched as deep as the level's one line would be (a single budget
+    /// shared by the candidates made the first level with a choice search far shallower
+    /// than the level above it: a step of strength two or three times the others).
+    pub fn search_nodes(self) -> u64 {
+        self.nodes() * self.candidates() as u64
+    }
+
+    /// The search limits of this level: `limits` with [`Skill::search_nodes`] as a cap (a
+    /// smaller node limit of the caller's stays) and no `infinite` (the budget ends the
+    /// search; the caller still holds the answer until `stop`). Depth and time limits stay.
     pub fn limits(self, limits: &Limits) -> Limits {
-        let cap = self.nodes();
+        let cap = self.search_nodes();
         Limits {
             nodes: Some(limits.nodes.map_or(cap, |n| n.min(cap))),
             infinite: false,
@@ -751,6 +799,26 @@ mod tests {
     }
 
     #[test]
+    fn ratings_map_to_levels_monotonically_and_at_their_anchors() {
+        // The ratings rise with the level, strictly (every level a step of strength).
+        for level in Skill::MIN..Skill::FULL {
+            assert!(Skill::rating(level) < Skill::rating(level + 1), "{level}");
+        }
+        // Each measured point maps back to its own level, and full strength is the top of
+        // the range: 2850 and above (the option's maximum) is level 20.
+        for &(level, rating) in &Skill::RATINGS {
+            assert_eq!(Skill::rating(level), rating);
+            assert_eq!(Skill::level_for_elo(i64::from(rating)), level);
+        }
+        assert_eq!(Skill::level_for_elo(2850), Skill::FULL);
+        assert_eq!(Skill::level_for_elo(i64::MAX / 4), Skill::FULL);
+        assert_eq!(Skill::level_for_elo(-100_000), Skill::MIN);
+        // Monotone over the whole option range (500 to 2850).
+        let levels: Vec<i32> = (500..=2850).map(Skill::level_for_elo).collect();
+        assert!(levels.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    #[test]
     fn the_budget_caps_any_limit_the_caller_gives() {
         let skill = Skill { level: 5, seed: 1 };
         let clock = Limits {
@@ -758,8 +826,11 @@ mod tests {
             depth: Some(30),
             ..Limits::default()
         };
+        // Level 5: 972 nodes for each of its 6 candidate lines (by hand: 128 * 1.5^5 rounded
+        // down at each step, 4 + 4 / 2 candidates).
+        assert_eq!(skill.search_nodes(), 972 * 6);
         let l = skill.limits(&clock);
-        assert_eq!((l.nodes, l.time, l.depth), (Some(972), clock.time, Some(30)));
+        assert_eq!((l.nodes, l.time, l.depth), (Some(5_832), clock.time, Some(30)));
         // A smaller node limit of the caller stays; `infinite` becomes the budget.
         let few = Limits {
             nodes: Some(100),
@@ -771,7 +842,7 @@ mod tests {
             ..Limits::default()
         };
         let l = skill.limits(&infinite);
-        assert_eq!((l.nodes, l.infinite), (Some(972), false));
+        assert_eq!((l.nodes, l.infinite), (Some(5_832), false));
     }
 
     #[test]
@@ -818,20 +889,24 @@ mod tests {
             .filter_map(|seed| weak(0, seed).0.best.map(move_to_usi::<Kyoto>))
             .collect();
         assert!(chosen.len() > 1, "{chosen:?}");
-        // The budget: at most 972 nodes at level 5 where the same depth limit at full
-        // strength searches more (depth 5 costs more than that from this position).
-        let (r5, _) = weak(5, 7);
+        // The budget: at most 16,605 nodes at level 12 (one line) where the same depth
+        // limit at full strength searches more (depth 8 costs more than that from this
+        // position: about 42,000 nodes).
+        let deeper = |a: &mut KyotoAnalyzer| run(a, &game, &depth(8, 1_000), None);
+        let mut level12 = KyotoAnalyzer::new(1);
+        level12.set_skill(Some(Skill { level: 12, seed: 7 }));
+        let (r12, _) = deeper(&mut level12);
         let mut full = KyotoAnalyzer::new(1);
         full.set_skill(Some(Skill { level: 20, seed: 7 }));
-        let (r20, reports) = run(&mut full, &game, &depth(5, 1_000), None);
+        let (r20, reports) = deeper(&mut full);
         assert!(
-            r5.nodes <= 972 && r20.nodes > 972,
+            r12.nodes <= 16_605 && r20.nodes > 16_605,
             "{} {}",
-            r5.nodes,
+            r12.nodes,
             r20.nodes
         );
-        // Full strength (`None`, or level 20) is not weakened: it searches to depth 5.
-        assert!(reports.iter().any(|(i, _)| i.depth == 5), "{reports:?}");
+        // Full strength (`None`, or level 20) is not weakened: it searches to depth 8.
+        assert!(reports.iter().any(|(i, _)| i.depth == 8), "{reports:?}");
     }
 
     #[test]

@@ -270,7 +270,8 @@ pub(crate) const OPTIONS: &[Decl] = &[
             min: MIN_ELO,
             max: MAX_ELO,
         },
-        help: "with UCI_LimitStrength: a strength, mapped linearly onto the skill levels",
+        help: "with UCI_LimitStrength: a strength, played at the skill level whose measured \
+               rating is nearest (2850 is full strength)",
     },
     Decl {
         opt: Opt::ShowWdl,
