@@ -331,7 +331,8 @@ fn line_info(l: &AnalysedLine, index: usize, nodes: u64, time: Duration) -> Info
 ///   consulted (a weakened level searches instead);
 /// - below level [`Skill::CHOICE_BELOW`], a seeded choice among candidate lines
 ///   ([`Skill::candidates`]) whose score is within a margin ([`Skill::margin`]) of the best
-///   one, the margin and the number of candidates growing as the level drops.
+///   one, the margin (5/4 times wider a level down) and the number of candidates growing
+///   as the level drops.
 ///
 /// The choice depends only on the seed, the position and the lines found, so a search that
 /// is reproducible (a depth or node limit) plays the same move for the same seed.
@@ -397,11 +398,11 @@ impl Skill {
     /// for every two levels below it.
     pub const CANDIDATES: usize = 4;
 
-    /// The margin of the choice at level [`Skill::CHOICE_BELOW`] - 1, in centipawns; 3/2
+    /// The margin of the choice at level [`Skill::CHOICE_BELOW`] - 1, in centipawns; 5/4
     /// times wider for each level below it.
     pub const MARGIN: i32 = 37;
 
-    /// The widest margin (centipawns), reached at level -4.
+    /// The widest margin (centipawns), reached at level -14.
     pub const MAX_MARGIN: i32 = 5_000;
 
     /// The node budget of the search (and the most nodes the mate solver gets):
@@ -426,16 +427,17 @@ impl Skill {
     }
 
     /// How far below the best score (centipawns) a candidate may be: 0 from level
-    /// [`Skill::CHOICE_BELOW`] up, [`Skill::MARGIN`] at the level below, 3/2 times wider
-    /// (rounded down) at each level down: 55 at level 8, 276 at 4, 1,396 at 0, at most
-    /// [`Skill::MAX_MARGIN`]. A constant factor per level, like the node budget: the
-    /// moves within the margin differ from the best by a score that grows with it.
+    /// [`Skill::CHOICE_BELOW`] up, [`Skill::MARGIN`] at the level below, 5/4 times wider
+    /// (rounded down) at each level down: 46 at level 8, 110 at 4, 266 at 0, at most
+    /// [`Skill::MAX_MARGIN`] (from level -14). A constant factor per level, like the node
+    /// budget. (A factor of 3/2 made the levels below 6 lose 340 to 440 Elo every two
+    /// levels in Kyoto, three times the steps above.)
     pub fn margin(self) -> i32 {
         if self.level >= Self::CHOICE_BELOW {
             return 0;
         }
         let steps = Self::CHOICE_BELOW - 1 - self.level.max(-20);
-        (0..steps).fold(Self::MARGIN, |m, _| (m * 3 / 2).min(Self::MAX_MARGIN))
+        (0..steps).fold(Self::MARGIN, |m, _| (m * 5 / 4).min(Self::MAX_MARGIN))
     }
 
     /// The index of the line to play among `n` candidates, from the seed and the position's
@@ -786,11 +788,11 @@ mod tests {
         // Level 19: 128 * 1.5^19 = 283,755 without the rounding; a little less with it.
         let top = s(19).nodes();
         assert!((283_000..=283_755).contains(&top), "{top}");
-        // The margin: none from level 10 up, 37 cp at 9, then 3/2 times wider (rounded
-        // down) per level: 55, 82, 123, ... (by hand), capped at 5,000 from level -4.
-        let margins = [19, 10, 9, 8, 7, 6, -3, -4, -20].map(|l| s(l).margin());
-        assert_eq!(margins, [0, 0, 37, 55, 82, 123, 4_711, 5_000, 5_000]);
-        for level in -4..Skill::CHOICE_BELOW - 1 {
+        // The margin: none from level 10 up, 37 cp at 9, then 5/4 times wider (rounded
+        // down) per level: 46, 57, 71, ... (by hand), capped at 5,000 from level -14.
+        let margins = [19, 10, 9, 8, 7, 6, -13, -14, -20].map(|l| s(l).margin());
+        assert_eq!(margins, [0, 0, 37, 46, 57, 71, 4_808, 5_000, 5_000]);
+        for level in -14..Skill::CHOICE_BELOW - 1 {
             assert!(s(level).margin() > s(level + 1).margin(), "{level}");
         }
         // One candidate from level 10 up; 4 at 9, one more every two levels down.
@@ -882,7 +884,7 @@ mod tests {
         assert!(game.position().is_legal(best));
         // The same seed, the same move (a depth limit is reproducible).
         assert_eq!(weak(0, 7).0.best, Some(best));
-        // The seed decides the choice: over 16 seeds, level 0 (a 1,396 cp margin among 9
+        // The seed decides the choice: over 16 seeds, level 0 (a 266 cp margin among 9
         // candidates) does not always play the same move; were the choice not seeded, or
         // were there a single candidate, it would.
         let chosen: std::collections::BTreeSet<String> = (0..16)
