@@ -385,7 +385,10 @@ impl Skill {
     /// [`Skill::FULL_RATING`] up.
     pub fn level_for_elo(elo: i64) -> i32 {
         let gap = |l: i32| (i64::from(Self::rating(l)) - elo).abs();
-        (Self::MIN..=Self::FULL).fold(Self::MIN, |best, l| if gap(l) < gap(best) { l } else { best })
+        (Self::MIN..=Self::FULL).fold(
+            Self::MIN,
+            |best, l| if gap(l) < gap(best) { l } else { best },
+        )
     }
 
     /// The node budget of level 0 and below.
@@ -783,7 +786,10 @@ mod tests {
         // the same factor of search: monotone, and geometric up to level 19.
         for level in 0..Skill::FULL - 1 {
             let (lo, hi) = (s(level).nodes(), s(level + 1).nodes());
-            assert!(hi * 2 <= lo * 3 && hi * 2 + 2 >= lo * 3, "{level}: {lo} {hi}");
+            assert!(
+                hi * 2 <= lo * 3 && hi * 2 + 2 >= lo * 3,
+                "{level}: {lo} {hi}"
+            );
         }
         // Level 19: 128 * 1.5^19 = 283,755 without the rounding; a little less with it.
         let top = s(19).nodes();
@@ -832,7 +838,10 @@ mod tests {
         // down at each step, 4 + 4 / 2 candidates).
         assert_eq!(skill.search_nodes(), 972 * 6);
         let l = skill.limits(&clock);
-        assert_eq!((l.nodes, l.time, l.depth), (Some(5_832), clock.time, Some(30)));
+        assert_eq!(
+            (l.nodes, l.time, l.depth),
+            (Some(5_832), clock.time, Some(30))
+        );
         // A smaller node limit of the caller stays; `infinite` becomes the budget.
         let few = Limits {
             nodes: Some(100),
