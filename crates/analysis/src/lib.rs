@@ -356,23 +356,23 @@ impl Skill {
     /// anchored at: the top of the `UCI_Elo` range (the reference engine's).
     pub const FULL_RATING: i32 = 2850;
 
-    /// Measured ratings, `(level, rating)` from the weakest level up: full strength at
-    /// [`Skill::FULL_RATING`], and each other point below it by the Elo difference the
-    /// ladder matches of docs/strength.md ("Skill levels") measured, averaged over the
-    /// variants measured. Between two points the rating is linear in the level (each level
-    /// a constant factor of nodes, or of the margin, below level 10).
-    pub const RATINGS: [(i32, i32); 4] = [(-20, 0), (0, 900), (10, 1900), (20, Self::FULL_RATING)];
+    /// Measured ratings, `(level, rating)` from the weakest level rated up: full strength
+    /// at [`Skill::FULL_RATING`], and levels 10, 0 and -10 below it by their distance from
+    /// full strength that the ladder matches of docs/strength.md ("Skill levels") measured,
+    /// the mean of Kyoto and Minishogi. Between two points the rating is linear in the
+    /// level. Levels below -10 are not rated: they measured no weaker than -10.
+    pub const RATINGS: [(i32, i32); 4] =
+        [(-10, 1212), (0, 1909), (10, 2532), (20, Self::FULL_RATING)];
 
-    /// The rating of `level` (clamped to the levels): linear between the points of
-    /// [`Skill::RATINGS`].
+    /// The rating of `level`: linear between the points of [`Skill::RATINGS`]; a level
+    /// below the first point has its rating, one above full strength full strength's.
     pub fn rating(level: i32) -> i32 {
-        let level = level.clamp(Self::MIN, Self::FULL);
         let mut prev = Self::RATINGS[0];
-        for &(l, r) in &Self::RATINGS {
+        if level <= prev.0 {
+            return prev.1;
+        }
+        for &(l, r) in &Self::RATINGS[1..] {
             if level <= l {
-                if l == prev.0 {
-                    return r;
-                }
                 return prev.1 + (r - prev.1) * (level - prev.0) / (l - prev.0);
             }
             prev = (l, r);
@@ -380,15 +380,14 @@ impl Skill {
         Self::FULL_RATING
     }
 
-    /// The level for a rating (`UCI_Elo`): the level whose [`Skill::rating`] is nearest
-    /// (the weaker on a tie), so the weakest level below its rating and full strength from
+    /// The level for a rating (`UCI_Elo`): the rated level (from the first point of
+    /// [`Skill::RATINGS`] to [`Skill::FULL`]) whose [`Skill::rating`] is nearest, the
+    /// weaker on a tie; so the weakest rated level below its rating, and full strength from
     /// [`Skill::FULL_RATING`] up.
     pub fn level_for_elo(elo: i64) -> i32 {
         let gap = |l: i32| (i64::from(Self::rating(l)) - elo).abs();
-        (Self::MIN..=Self::FULL).fold(
-            Self::MIN,
-            |best, l| if gap(l) < gap(best) { l } else { best },
-        )
+        let lowest = Self::RATINGS[0].0;
+        (lowest..=Self::FULL).fold(lowest, |best, l| if gap(l) < gap(best) { l } else { best })
     }
 
     /// The node budget of level 0 and below.
@@ -808,8 +807,11 @@ mod tests {
 
     #[test]
     fn ratings_map_to_levels_monotonically_and_at_their_anchors() {
-        // The ratings rise with the level, strictly (every level a step of strength).
-        for level in Skill::MIN..Skill::FULL {
+        // The ratings rise with the level, strictly (every level a step of strength), from
+        // the weakest level rated.
+        let lowest = Skill::RATINGS[0].0;
+        assert_eq!(Skill::rating(Skill::MIN), Skill::rating(lowest));
+        for level in lowest..Skill::FULL {
             assert!(Skill::rating(level) < Skill::rating(level + 1), "{level}");
         }
         // Each measured point maps back to its own level, and full strength is the top of
@@ -820,7 +822,13 @@ mod tests {
         }
         assert_eq!(Skill::level_for_elo(2850), Skill::FULL);
         assert_eq!(Skill::level_for_elo(i64::MAX / 4), Skill::FULL);
-        assert_eq!(Skill::level_for_elo(-100_000), Skill::MIN);
+        assert_eq!(Skill::level_for_elo(-100_000), lowest);
+        // Between points, linear (by hand): level 5 is 1909 + (2532 - 1909) * 5 / 10 =
+        // 2220; the default UCI_Elo 1350 is nearest level -8 (1212 + 697 * 2 / 10 = 1351),
+        // and the lowest, 500, the weakest rated level, -10.
+        assert_eq!(Skill::rating(5), 2220);
+        assert_eq!(Skill::level_for_elo(1350), -8);
+        assert_eq!(Skill::level_for_elo(500), -10);
         // Monotone over the whole option range (500 to 2850).
         let levels: Vec<i32> = (500..=2850).map(Skill::level_for_elo).collect();
         assert!(levels.windows(2).all(|w| w[0] <= w[1]));
