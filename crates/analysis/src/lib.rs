@@ -14,8 +14,9 @@
 //! - chooses the move to play ([`Analysis::best`]): the first move of the first line, which
 //!   is always the first move of the last principal variation reported to the caller for
 //!   line 1 (when the merged lines differ from what the search last reported, they are
-//!   reported again), or, when there is no line at all, the first legal move; with weakened
-//!   play ([`Skill`], `Skill_Level`) a seeded choice among the candidate lines instead.
+//!   reported again), or, when there is no line at all, the first legal move; weakened
+//!   play ([`Skill`], `Skill_Level`) searches within a node budget, without the database,
+//!   and at its lowest levels makes a seeded choice among candidate lines instead.
 //!
 //! Everything is generic over the variant and its evaluator and monomorphised. This crate
 //! depends on core, the engine and the solver only: it must not depend on notation, the
@@ -319,11 +320,22 @@ fn line_info(l: &AnalysedLine, index: usize, nodes: u64, time: Duration) -> Info
     }
 }
 
-/// Weakened play (`Skill_Level` below full strength): a shallower search, and a seeded
-/// random choice among the root moves whose score is within a margin of the best one, the
-/// margin growing as the level drops. The choice depends only on the seed, the position
-/// and the lines found, so a search that is reproducible (a depth or node limit) plays the
-/// same move for the same seed.
+/// Weakened play (`Skill_Level` below full strength). Two means, both applied whatever
+/// limits the caller gives (a clock included), so that a level plays at its strength under
+/// any time control:
+///
+/// - a **node budget** ([`Skill::nodes`]) that grows by a constant factor, 3/2, from each
+///   level to the next: a constant factor of search is roughly a constant step of strength.
+///   With several candidate lines each gets the budget ([`Skill::search_nodes`]). The mate
+///   solver beside the search gets at most the budget, and a perfect-play database is not
+///   consulted (a weakened level searches instead);
+/// - below level [`Skill::CHOICE_BELOW`], a seeded choice among candidate lines
+///   ([`Skill::candidates`]) whose score is within a margin ([`Skill::margin`]) of the best
+///   one, the margin (5/4 times wider a level down) and the number of candidates growing
+///   as the level drops.
+///
+/// The choice depends only on the seed, the position and the lines found, so a search that
+/// is reproducible (a depth or node limit) plays the same move for the same seed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Skill {
     /// The level: [`Skill::FULL`] and above is full strength (no weakening); levels go down
@@ -337,19 +349,97 @@ impl Skill {
     /// The full-strength level.
     pub const FULL: i32 = 20;
 
-    /// The root moves searched as candidates (at least the lines asked for).
-    pub const CANDIDATES: usize = 4;
+    /// The weakest level.
+    pub const MIN: i32 = -20;
 
-    /// The deepest iteration at this level: 1 at level 0 and below, one more every two
-    /// levels (10 at level 19).
-    pub fn depth(self) -> u32 {
-        1 + self.level.clamp(0, Self::FULL - 1).unsigned_abs() / 2
+    /// The rating of full strength (level [`Skill::FULL`]) that [`Skill::RATINGS`] is
+    /// anchored at: the top of the `UCI_Elo` range (the reference engine's).
+    pub const FULL_RATING: i32 = 2850;
+
+    /// Measured ratings, `(level, rating)` from the weakest level rated up: full strength
+    /// at [`Skill::FULL_RATING`], and levels 10, 0 and -10 below it by their distance from
+    /// full strength that the ladder matches of docs/strength.md ("Skill levels") measured,
+    /// the mean of Kyoto and Minishogi. Between two points the rating is linear in the
+    /// level. Levels below -10 are not rated: they measured no weaker than -10.
+    pub const RATINGS: [(i32, i32); 4] =
+        [(-10, 1212), (0, 1909), (10, 2532), (20, Self::FULL_RATING)];
+
+    /// The rating of `level`: linear between the points of [`Skill::RATINGS`]; a level
+    /// below the first point has its rating, one above full strength full strength's.
+    pub fn rating(level: i32) -> i32 {
+        let mut prev = Self::RATINGS[0];
+        if level <= prev.0 {
+            return prev.1;
+        }
+        for &(l, r) in &Self::RATINGS[1..] {
+            if level <= l {
+                return prev.1 + (r - prev.1) * (level - prev.0) / (l - prev.0);
+            }
+            prev = (l, r);
+        }
+        Self::FULL_RATING
     }
 
-    /// How far below the best score (centipawns) a candidate may be: 20 at level 19, 20
-    /// more for each level down (400 at level 0, 800 at level -20).
+    /// The level for a rating (`UCI_Elo`): the rated level (from the first point of
+    /// [`Skill::RATINGS`] to [`Skill::FULL`]) whose [`Skill::rating`] is nearest, the
+    /// weaker on a tie; so the weakest rated level below its rating, and full strength from
+    /// [`Skill::FULL_RATING`] up.
+    pub fn level_for_elo(elo: i64) -> i32 {
+        let gap = |l: i32| (i64::from(Self::rating(l)) - elo).abs();
+        let lowest = Self::RATINGS[0].0;
+        (lowest..=Self::FULL).fold(lowest, |best, l| if gap(l) < gap(best) { l } else { best })
+    }
+
+    /// The node budget of level 0 and below.
+    pub const BASE_NODES: u64 = 128;
+
+    /// Below this level the move is a seeded choice among candidate lines.
+    pub const CHOICE_BELOW: i32 = 10;
+
+    /// The root moves searched as candidates at level [`Skill::CHOICE_BELOW`] - 1; one more
+    /// for every two levels below it.
+    pub const CANDIDATES: usize = 4;
+
+    /// The margin of the choice at level [`Skill::CHOICE_BELOW`] - 1, in centipawns; 5/4
+    /// times wider for each level below it.
+    pub const MARGIN: i32 = 37;
+
+    /// The widest margin (centipawns), reached at level -14.
+    pub const MAX_MARGIN: i32 = 5_000;
+
+    /// The node budget of the search (and the most nodes the mate solver gets):
+    /// [`Skill::BASE_NODES`] at level 0 and below, 3/2 times as many at each level up
+    /// (rounded down at each step): 192 at level 1, 4,920 at level 9, 283,702 at level 19.
+    /// At least one iteration (depth 1) is always completed, so the lowest budgets search
+    /// one ply.
+    pub fn nodes(self) -> u64 {
+        let steps = self.level.clamp(0, Self::FULL - 1);
+        (0..steps).fold(Self::BASE_NODES, |n, _| n * 3 / 2)
+    }
+
+    /// The number of root lines searched as candidates: 1 from level
+    /// [`Skill::CHOICE_BELOW`] up (the move is the best line's); below it
+    /// [`Skill::CANDIDATES`], one more every two levels down (9 at level 0, 19 at -20).
+    pub fn candidates(self) -> usize {
+        if self.level >= Self::CHOICE_BELOW {
+            return 1;
+        }
+        let below = (Self::CHOICE_BELOW - 1 - self.level.max(-20)).unsigned_abs() as usize;
+        Self::CANDIDATES + below.div_ceil(2)
+    }
+
+    /// How far below the best score (centipawns) a candidate may be: 0 from level
+    /// [`Skill::CHOICE_BELOW`] up, [`Skill::MARGIN`] at the level below, 5/4 times wider
+    /// (rounded down) at each level down: 46 at level 8, 110 at 4, 266 at 0, at most
+    /// [`Skill::MAX_MARGIN`] (from level -14). A constant factor per level, like the node
+    /// budget. (A factor of 3/2 made the levels below 6 lose 340 to 440 Elo every two
+    /// levels in Kyoto, three times the steps above.)
     pub fn margin(self) -> i32 {
-        (Self::FULL - self.level.min(Self::FULL)) * 20
+        if self.level >= Self::CHOICE_BELOW {
+            return 0;
+        }
+        let steps = Self::CHOICE_BELOW - 1 - self.level.max(-20);
+        (0..steps).fold(Self::MARGIN, |m, _| (m * 5 / 4).min(Self::MAX_MARGIN))
     }
 
     /// The index of the line to play among `n` candidates, from the seed and the position's
@@ -366,11 +456,34 @@ impl Skill {
     /// [`Skill::margin`] of the first.
     fn choose(self, hash: u64, lines: &[AnalysedLine]) -> Option<usize> {
         let best = lines.first()?.line.score.sort_key();
+        if self.margin() == 0 {
+            return Some(0);
+        }
         let n = lines
             .iter()
             .take_while(|l| l.line.score.sort_key() >= best.saturating_sub(self.margin()))
             .count();
         Some(self.pick(hash, n))
+    }
+
+    /// The nodes the search may spend: [`Skill::nodes`] for each candidate line, so that
+    /// each line is searched as deep as the level's one line would be (a single budget
+    /// shared by the candidates made the first level with a choice search far shallower
+    /// than the level above it: a step of strength two or three times the others).
+    pub fn search_nodes(self) -> u64 {
+        self.nodes() * self.candidates() as u64
+    }
+
+    /// The search limits of this level: `limits` with [`Skill::search_nodes`] as a cap (a
+    /// smaller node limit of the caller's stays) and no `infinite` (the budget ends the
+    /// search; the caller still holds the answer until `stop`). Depth and time limits stay.
+    pub fn limits(self, limits: &Limits) -> Limits {
+        let cap = self.search_nodes();
+        Limits {
+            nodes: Some(limits.nodes.map_or(cap, |n| n.min(cap))),
+            infinite: false,
+            ..limits.clone()
+        }
     }
 }
 
@@ -400,7 +513,8 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
     }
 
     /// Plays weaker (see [`Skill`]) or, with `None` or a level of [`Skill::FULL`] and
-    /// above, at full strength. The lines reported are still the best ones found; only
+    /// above, at full strength. A weakened level searches within its node budget and does
+    /// not consult the database; the lines reported are the best ones it found, and only
     /// [`Analysis::best`] is chosen among the candidates.
     pub fn set_skill(&mut self, skill: Option<Skill>) {
         self.skill = skill.filter(|s| s.level < Skill::FULL);
@@ -432,7 +546,8 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
     }
 
     /// Analyses the current position of `game` (its history feeds the repetition rule): see
-    /// the crate documentation. `db` is the perfect-play database for `V`, if any. `stop`
+    /// the crate documentation. `db` is the perfect-play database for `V`, if any (not
+    /// consulted by weakened play, see [`Analyzer::set_skill`]). `stop`
     /// ends the search and the solver early (the lines found so far are the answer).
     /// `on_info` gets every line as it is found, with its source: the search's iterations
     /// (principal variations cut to their legal prefix), then the final lines again when
@@ -457,7 +572,8 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
             mate: MateSummary::Off,
             database: DatabaseUse::None,
         };
-        if let Some(db) = db {
+        // Weakened play does not know perfect play: it searches.
+        if let Some(db) = db.filter(|_| self.skill.is_none()) {
             if let Some(outcome) = game.outcome() {
                 analysis.database = match db.value(&pos)? {
                     None => DatabaseUse::NotCovered {
@@ -532,20 +648,14 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
         let pos = *game.position();
         let reproducible = req.limits.time.is_none() && !req.limits.infinite;
         let shown = req.multipv.max(1);
-        // Weakened play searches more candidate lines, less deep, and reports only the
-        // lines asked for.
-        let (limits, searched) = match self.skill {
-            None => (req.limits.clone(), shown),
+        // Weakened play searches within its node budget (the mate solver too), more
+        // candidate lines at the lowest levels, and reports only the lines asked for.
+        let (limits, searched, mate_nodes) = match self.skill {
+            None => (req.limits.clone(), shown, req.mate_nodes),
             Some(skill) => (
-                Limits {
-                    depth: Some(
-                        req.limits
-                            .depth
-                            .map_or(skill.depth(), |d| d.min(skill.depth())),
-                    ),
-                    ..req.limits.clone()
-                },
-                shown.max(Skill::CANDIDATES),
+                skill.limits(&req.limits),
+                shown.max(skill.candidates()),
+                req.mate_nodes.min(skill.nodes()),
             ),
         };
         let search_done = AtomicBool::new(false);
@@ -554,12 +664,12 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
         // The principal variation last reported for line 1.
         let mut last_first: Option<Vec<Move>> = None;
         let (result, mate) = std::thread::scope(|s| {
-            let solver = (req.mate_nodes > 0).then(|| {
+            let solver = (mate_nodes > 0).then(|| {
                 // A reproducible search waits for the solver, which `stop` alone ends;
                 // otherwise the solver ends with the search (or `stop`).
                 let flag = if reproducible { stop } else { &solver_stop };
                 let pos = &pos;
-                s.spawn(move || mate::solve::<V, E>(pos, req.mate_nodes, flag))
+                s.spawn(move || mate::solve::<V, E>(pos, mate_nodes, flag))
             });
             if solver.is_some() && !reproducible {
                 let (done, relay) = (&search_done, &solver_stop);
@@ -665,39 +775,171 @@ mod tests {
     }
 
     #[test]
-    fn skill_levels_grade_the_depth_and_the_margin() {
-        // The documented steps: depth 1 + level / 2 (at least 1, at most 10), and a margin
-        // of 20 cp for each level below 20.
+    fn skill_budgets_grow_by_a_constant_factor_and_margins_shrink() {
         let s = |level| Skill { level, seed: 1 };
-        let depths: Vec<u32> = [-20, 0, 1, 10, 19].map(|l| s(l).depth()).to_vec();
-        assert_eq!(depths, [1, 1, 1, 6, 10]);
-        let margins: Vec<i32> = [19, 10, 0, -20].map(|l| s(l).margin()).to_vec();
-        assert_eq!(margins, [20, 200, 400, 800]);
+        // 128 nodes at level 0, times 3/2 (rounded down) per level: 128, 192, 288, 432,
+        // 648, ... (by hand), the same floor for every level below 0.
+        let low = [-20, -1, 0, 1, 2, 3, 4].map(|l| s(l).nodes());
+        assert_eq!(low, [128, 128, 128, 192, 288, 432, 648]);
+        // The ratio of neighbouring levels stays 3/2 within the rounding, so every step is
+        // the same factor of search: monotone, and geometric up to level 19.
+        for level in 0..Skill::FULL - 1 {
+            let (lo, hi) = (s(level).nodes(), s(level + 1).nodes());
+            assert!(
+                hi * 2 <= lo * 3 && hi * 2 + 2 >= lo * 3,
+                "{level}: {lo} {hi}"
+            );
+        }
+        // Level 19: 128 * 1.5^19 = 283,755 without the rounding; a little less with it.
+        let top = s(19).nodes();
+        assert!((283_000..=283_755).contains(&top), "{top}");
+        // The margin: none from level 10 up, 37 cp at 9, then 5/4 times wider (rounded
+        // down) per level: 46, 57, 71, ... (by hand), capped at 5,000 from level -14.
+        let margins = [19, 10, 9, 8, 7, 6, -13, -14, -20].map(|l| s(l).margin());
+        assert_eq!(margins, [0, 0, 37, 46, 57, 71, 4_808, 5_000, 5_000]);
+        for level in -14..Skill::CHOICE_BELOW - 1 {
+            assert!(s(level).margin() > s(level + 1).margin(), "{level}");
+        }
+        // One candidate from level 10 up; 4 at 9, one more every two levels down.
+        let candidates = [19, 10, 9, 8, 7, 6, 0, -20].map(|l| s(l).candidates());
+        assert_eq!(candidates, [1, 1, 4, 5, 5, 6, 9, 19]);
+    }
+
+    #[test]
+    fn ratings_map_to_levels_monotonically_and_at_their_anchors() {
+        // The ratings rise with the level, strictly (every level a step of strength), from
+        // the weakest level rated.
+        let lowest = Skill::RATINGS[0].0;
+        assert_eq!(Skill::rating(Skill::MIN), Skill::rating(lowest));
+        for level in lowest..Skill::FULL {
+            assert!(Skill::rating(level) < Skill::rating(level + 1), "{level}");
+        }
+        // Each measured point maps back to its own level, and full strength is the top of
+        // the range: 2850 and above (the option's maximum) is level 20.
+        for &(level, rating) in &Skill::RATINGS {
+            assert_eq!(Skill::rating(level), rating);
+            assert_eq!(Skill::level_for_elo(i64::from(rating)), level);
+        }
+        assert_eq!(Skill::level_for_elo(2850), Skill::FULL);
+        assert_eq!(Skill::level_for_elo(i64::MAX / 4), Skill::FULL);
+        assert_eq!(Skill::level_for_elo(-100_000), lowest);
+        // Between points, linear (by hand): level 5 is 1909 + (2532 - 1909) * 5 / 10 =
+        // 2220; the default UCI_Elo 1350 is nearest level -8 (1212 + 697 * 2 / 10 = 1351),
+        // and the lowest, 500, the weakest rated level, -10.
+        assert_eq!(Skill::rating(5), 2220);
+        assert_eq!(Skill::level_for_elo(1350), -8);
+        assert_eq!(Skill::level_for_elo(500), -10);
+        // Monotone over the whole option range (500 to 2850).
+        let levels: Vec<i32> = (500..=2850).map(Skill::level_for_elo).collect();
+        assert!(levels.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    #[test]
+    fn the_budget_caps_any_limit_the_caller_gives() {
+        let skill = Skill { level: 5, seed: 1 };
+        let clock = Limits {
+            time: Some(Duration::from_secs(60)),
+            depth: Some(30),
+            ..Limits::default()
+        };
+        // Level 5: 972 nodes for each of its 6 candidate lines (by hand: 128 * 1.5^5 rounded
+        // down at each step, 4 + 4 / 2 candidates).
+        assert_eq!(skill.search_nodes(), 972 * 6);
+        let l = skill.limits(&clock);
+        assert_eq!(
+            (l.nodes, l.time, l.depth),
+            (Some(5_832), clock.time, Some(30))
+        );
+        // A smaller node limit of the caller stays; `infinite` becomes the budget.
+        let few = Limits {
+            nodes: Some(100),
+            ..Limits::default()
+        };
+        assert_eq!(skill.limits(&few).nodes, Some(100));
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let l = skill.limits(&infinite);
+        assert_eq!((l.nodes, l.infinite), (Some(5_832), false));
+    }
+
+    #[test]
+    fn weakened_play_stays_within_its_budget_under_a_clock() {
+        // A minute on the clock: level 12 still searches at most its 16,605 nodes (the
+        // budget is checked at every node once depth 1 is done, which takes far fewer).
+        let game = parse_game::<Kyoto>("startpos moves 1e1d+").unwrap();
+        let req = Request {
+            limits: Limits {
+                time: Some(Duration::from_secs(60)),
+                ..Limits::default()
+            },
+            multipv: 1,
+            mate_nodes: 100_000,
+        };
+        let mut a = KyotoAnalyzer::new(1);
+        let skill = Skill { level: 12, seed: 3 };
+        a.set_skill(Some(skill));
+        let (r, _) = run(&mut a, &game, &req, None);
+        assert!(r.nodes > 0 && r.nodes <= skill.nodes(), "{}", r.nodes);
+        assert!(r.time < Duration::from_secs(30), "{:?}", r.time);
     }
 
     #[test]
     fn weakened_play_searches_less_and_is_the_same_for_the_same_seed() {
         let game = parse_game::<Kyoto>("startpos moves 1e1d+").unwrap();
-        let weak = |seed| {
+        let weak = |level, seed| {
             let mut a = KyotoAnalyzer::new(1);
-            a.set_skill(Some(Skill { level: 0, seed }));
-            run(&mut a, &game, &depth(5, 0), None)
+            a.set_skill(Some(Skill { level, seed }));
+            run(&mut a, &game, &depth(5, 1_000), None)
         };
-        let (first, reports) = weak(7);
-        // Level 0 searches one ply, and reports only the line asked for.
+        let (first, reports) = weak(0, 7);
+        // Level 0 reports only the line asked for, though it searches 9.
         assert!(!reports.is_empty());
-        assert!(
-            reports.iter().all(|(i, _)| i.depth == 1 && i.multipv == 1),
-            "{reports:?}"
-        );
+        assert!(reports.iter().all(|(i, _)| i.multipv == 1), "{reports:?}");
         let best = first.best.unwrap();
         assert!(game.position().is_legal(best));
-        assert_eq!(weak(7).0.best, Some(best));
-        // Full strength (`None`, or level 20) is not weakened: it searches to depth 5.
+        // The same seed, the same move (a depth limit is reproducible).
+        assert_eq!(weak(0, 7).0.best, Some(best));
+        // The seed decides the choice: over 16 seeds, level 0 (a 266 cp margin among 9
+        // candidates) does not always play the same move; were the choice not seeded, or
+        // were there a single candidate, it would.
+        let chosen: std::collections::BTreeSet<String> = (0..16)
+            .filter_map(|seed| weak(0, seed).0.best.map(move_to_usi::<Kyoto>))
+            .collect();
+        assert!(chosen.len() > 1, "{chosen:?}");
+        // The budget: at most 16,605 nodes at level 12 (one line) where the same depth
+        // limit at full strength searches more (depth 8 costs more than that from this
+        // position: about 42,000 nodes).
+        let deeper = |a: &mut KyotoAnalyzer| run(a, &game, &depth(8, 1_000), None);
+        let mut level12 = KyotoAnalyzer::new(1);
+        level12.set_skill(Some(Skill { level: 12, seed: 7 }));
+        let (r12, _) = deeper(&mut level12);
         let mut full = KyotoAnalyzer::new(1);
         full.set_skill(Some(Skill { level: 20, seed: 7 }));
-        let (_, reports) = run(&mut full, &game, &depth(5, 0), None);
-        assert!(reports.iter().any(|(i, _)| i.depth == 5), "{reports:?}");
+        let (r20, reports) = deeper(&mut full);
+        assert!(
+            r12.nodes <= 16_605 && r20.nodes > 16_605,
+            "{} {}",
+            r12.nodes,
+            r20.nodes
+        );
+        // Full strength (`None`, or level 20) is not weakened: it searches to depth 8.
+        assert!(reports.iter().any(|(i, _)| i.depth == 8), "{reports:?}");
+    }
+
+    #[test]
+    fn weakened_play_does_not_consult_the_database() {
+        // 2c2b mates (see `a_database_answers_without_a_search`); a weakened level searches
+        // instead of asking the database.
+        let db = small_db();
+        let game = parse_game::<Kinzoku>("2k/3/K+I1/3/3 b - 1").unwrap();
+        let mut a = KinzokuAnalyzer::new(1);
+        a.set_skill(Some(Skill { level: 3, seed: 1 }));
+        let (r, _) = run(&mut a, &game, &depth(3, 1_000), Some(&db));
+        assert_eq!(r.database, DatabaseUse::None);
+        assert!(r.nodes > 0);
+        assert!(r.lines.iter().all(|l| l.source != Source::Database));
     }
 
     #[test]

@@ -249,8 +249,10 @@ pub(crate) const OPTIONS: &[Decl] = &[
             min: MIN_SKILL,
             max: MAX_SKILL,
         },
-        help: "below 20, plays weaker: a shallower search and a seeded random choice among \
-               the moves within a margin of the best, wider as the level drops",
+        help: "below 20, plays weaker: a node budget 3/2 times larger at each level (128 \
+               nodes at level 0), whatever the clock allows, and below level 10 a seeded \
+               random choice among the moves within a margin of the best, wider as the level \
+               drops",
     },
     Decl {
         opt: Opt::LimitStrength,
@@ -268,7 +270,8 @@ pub(crate) const OPTIONS: &[Decl] = &[
             min: MIN_ELO,
             max: MAX_ELO,
         },
-        help: "with UCI_LimitStrength: a strength, mapped linearly onto the skill levels",
+        help: "with UCI_LimitStrength: a strength, played at the skill level whose measured \
+               rating is nearest (2850 is full strength)",
     },
     Decl {
         opt: Opt::ShowWdl,

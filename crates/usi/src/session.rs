@@ -234,17 +234,15 @@ impl Settings {
         }
     }
 
-    /// The level to play at, when below full strength: `UCI_Elo` mapped onto the levels
-    /// (linearly, the lowest Elo to level 0, the highest to full strength) with
-    /// `UCI_LimitStrength`, otherwise `Skill_Level`.
+    /// The level to play at, when below full strength: with `UCI_LimitStrength` the level
+    /// whose measured rating is nearest `UCI_Elo` ([`Skill::level_for_elo`]), otherwise
+    /// `Skill_Level`.
     fn skill(&self) -> Option<Skill> {
         let level = if self.limit_strength {
-            let span = options::MAX_ELO - options::MIN_ELO;
-            (self.elo - options::MIN_ELO) * options::MAX_SKILL / span
+            Skill::level_for_elo(self.elo)
         } else {
-            self.skill_level
+            i32::try_from(self.skill_level).unwrap_or(Skill::FULL)
         };
-        let level = i32::try_from(level).unwrap_or(Skill::FULL);
         (level < Skill::FULL).then_some(Skill {
             level,
             seed: SKILL_SEED,
@@ -1225,38 +1223,48 @@ mod tests {
     #[test]
     fn skill_levels_are_deterministic_and_weaker_levels_search_less() {
         // The bounded mode: the same input gives the same answer, so a level's choice is
-        // the same each time; level 0 searches one ply (its info lines say depth 1 only),
-        // full strength searches to the budget's depth.
+        // the same each time; a weakened level searches within its node budget (level 3:
+        // 432 nodes for each of its 7 candidate lines, 3,024, see `Skill::search_nodes`),
+        // full strength to the depth asked for (depth 6 takes about 10,000 nodes here).
         let budget = SearchMode::Bounded(Budget {
             nodes: 20_000,
-            depth: 4,
+            depth: 6,
             hash_mb: 1,
         });
-        let go = "position startpos moves 1e1d+\ngo depth 4\n";
-        let weak = format!("setoption name Skill_Level value 0\n{go}");
+        let go = "position startpos moves 1e1d+\ngo depth 6\n";
+        let nodes = |out: &[String]| -> Vec<u64> {
+            out.iter()
+                .filter_map(|l| l.split(" nodes ").nth(1))
+                .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+                .collect()
+        };
+        let weak = format!("setoption name Skill_Level value 3\n{go}");
         let a = session_with(&weak, VariantKind::Kyoto, budget);
         let b = session_with(&weak, VariantKind::Kyoto, budget);
         assert_eq!(a.last(), b.last());
-        let depths: Vec<&str> = a
-            .iter()
-            .filter_map(|l| l.strip_prefix("info depth "))
-            .map(|l| l.split(' ').next().unwrap())
-            .collect();
+        let weak_nodes = nodes(&a);
         assert!(
-            !depths.is_empty() && depths.iter().all(|&d| d == "1"),
+            !weak_nodes.is_empty() && weak_nodes.iter().all(|&n| n <= 3_024),
             "{a:?}"
         );
         let full = session_with(go, VariantKind::Kyoto, budget);
         assert!(
-            full.iter().any(|l| l.starts_with("info depth 4 ")),
+            full.iter().any(|l| l.starts_with("info depth 6 ")),
             "{full:?}"
         );
-        // UCI_LimitStrength with the lowest Elo is level 0: the same one-ply search.
+        assert!(nodes(&full).iter().any(|&n| n > 3_024), "{full:?}");
+        // UCI_LimitStrength plays at the level whose rating is nearest: the same answer as
+        // that Skill_Level.
         let elo = format!(
             "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 500\n{go}"
         );
+        let level = Skill::level_for_elo(500);
+        assert!(level < Skill::FULL);
+        let at_level = format!("setoption name Skill_Level value {level}\n{go}");
         let c = session_with(&elo, VariantKind::Kyoto, budget);
-        assert!(c.iter().all(|l| !l.starts_with("info depth 2 ")), "{c:?}");
+        let d = session_with(&at_level, VariantKind::Kyoto, budget);
+        assert_eq!(c.last(), d.last());
+        assert!(nodes(&c).iter().all(|&n| n <= 20_000), "{c:?}");
         // The answer is a legal move.
         let mv = a.last().unwrap().strip_prefix("bestmove ").unwrap();
         let after = kshogi_notation::parse_game::<Kyoto>(&format!("startpos moves 1e1d+ {mv}"));
