@@ -7,17 +7,19 @@
 //! the regression tests of `kshogi-notation` (`crates/notation/tests/fuzz_regressions.rs`),
 //! so a committed input is checked by exactly the code that fuzzes.
 //!
-//! It depends only on the public API of `kshogi-core`, `kshogi-notation` and the registry of
-//! variants (`kshogi-registry`), whose list it runs every property over: a registered
+//! It depends only on the public API of `kshogi-core`, `kshogi-notation` and the list of
+//! variants (`kshogi-variants`), whose list it runs every property over: a registered
 //! variant is fuzzed with no change here.
 
 use kshogi_core::{Position, Variant};
-use kshogi_notation::kif::{decode_kif, parse_kif, read_kif, to_kif, KifError, KifRecord};
+use kshogi_notation::kif::{
+    decode_kif, kif_variant, parse_kif, read_kif, to_kif, KifError, KifRecord,
+};
 use kshogi_notation::serde_support::UsiMove;
 use kshogi_notation::{
     board_shape, diagram, move_to_usi, parse_game, parse_sfen, parse_usi, to_sfen, DiagramStyle,
 };
-use kshogi_registry::{kif_variant, with_variant, VariantKind};
+use kshogi_variants::{with_variant, VariantKind};
 
 /// Checks what holds for every valid position: the incremental hash equals the hash computed
 /// from scratch; every legal move, made, keeps the hash consistent, does not leave the
@@ -261,7 +263,7 @@ pub fn kif_roundtrip_strict(data: &[u8]) {
 
 fn kif_check(data: &[u8]) {
     if let Ok(text) = decode_kif(data) {
-        let _ = kif_variant(&text);
+        let _ = kif_variant(&text, VariantKind::infos());
     }
     for &kind in VariantKind::ALL {
         with_variant!(kind, V => kif_for::<V>(data));

@@ -76,6 +76,19 @@ pub const CI_STEPS: &[Step] = &[
         action: Action::Xtask { args: &["tidy"] },
     },
     Step {
+        // The release dry run: every crate that may be published is packaged, in dependency
+        // order, against the packages of the crates before it, as crates.io would take them
+        // (a dependency cycle or an unpublished dependency fails here). Without the build
+        // that verifies each package: that is a second full build of the workspace (11
+        // minutes on the loaded 2-core reference machine, against seconds for this step);
+        // tidy checks the manifests' fields and dependencies.
+        name: "package",
+        action: Action::Cargo {
+            args: &["publish", "--workspace", "--dry-run", "--no-verify"],
+            env: &[],
+        },
+    },
+    Step {
         name: "clippy",
         action: Action::Cargo {
             args: &[
@@ -237,7 +250,7 @@ mod tests {
         let names: Vec<_> = CI_STEPS.iter().map(|s| s.name).collect();
         assert_eq!(
             names,
-            ["fmt", "tidy", "clippy", "test", "perft", "bench", "doc"]
+            ["fmt", "tidy", "package", "clippy", "test", "perft", "bench", "doc"]
         );
         let lines: Vec<_> = CI_STEPS.iter().map(Step::command_line).collect();
         assert_eq!(
@@ -245,6 +258,7 @@ mod tests {
             [
                 "cargo fmt --all -- --check",
                 "cargo xtask tidy",
+                "cargo publish --workspace --dry-run --no-verify",
                 "cargo clippy --workspace --all-targets -- -D warnings",
                 "cargo test --workspace --release -- --include-ignored",
                 "cargo xtask perft --tier full",
@@ -266,14 +280,14 @@ mod tests {
     #[test]
     fn failure_message_names_the_step() {
         let failure = StepFailure {
-            number: 3,
-            total: 7,
-            step: CI_STEPS[2],
+            number: 4,
+            total: 8,
+            step: CI_STEPS[3],
             reason: "exit code 101".into(),
         };
         assert_eq!(
             failure.to_string(),
-            "step 3/7 `clippy` failed (exit code 101): \
+            "step 4/8 `clippy` failed (exit code 101): \
              cargo clippy --workspace --all-targets -- -D warnings"
         );
     }
@@ -290,8 +304,8 @@ mod tests {
             }
         })
         .unwrap_err();
-        assert_eq!(ran, ["fmt", "tidy", "clippy"]);
-        assert_eq!((failure.number, failure.total), (3, 7));
+        assert_eq!(ran, ["fmt", "tidy", "package", "clippy"]);
+        assert_eq!((failure.number, failure.total), (4, 8));
         assert_eq!(failure.step.name, "clippy");
         assert_eq!(failure.reason, "exit code 101");
 
@@ -303,7 +317,7 @@ mod tests {
         assert!(all.is_ok());
         assert_eq!(
             ran,
-            ["fmt", "tidy", "clippy", "test", "perft", "bench", "doc"]
+            ["fmt", "tidy", "package", "clippy", "test", "perft", "bench", "doc"]
         );
     }
 }

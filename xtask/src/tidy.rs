@@ -31,6 +31,17 @@ const ANALYSIS: &str = "kshogi-analysis";
 const PERFT_SUITE: &str = "kshogi-perft-suite";
 const USI_CLIENT: &str = "kshogi-usi-client";
 const CORE: &str = "kshogi-core";
+const VARIANTS: &str = "kshogi-variants";
+const MATCH: &str = "kshogi-match";
+const SOLVER: &str = "kshogi-solver";
+
+/// The crates that must stand apart from the engine, the tuned evaluations and the solver
+/// (the variant list, and the match runner, which needs only the list), each with what it
+/// must not depend on, directly or through another crate.
+const STAND_APART: &[(&str, &[&str])] = &[
+    (VARIANTS, &[ENGINE, TUNED_EVAL, SOLVER, NOTATION]),
+    (MATCH, &[ENGINE, TUNED_EVAL, SOLVER]),
+];
 
 /// One rule of the tidy.
 pub struct Rule {
@@ -69,9 +80,9 @@ pub const RULES: &[Rule] = &[
         check: generic_crates_name_no_variant,
     },
     Rule {
-        name: "only-the-registry-lists-variants",
+        name: "only-the-variant-list-lists-variants",
         counts: "source files",
-        check: only_the_registry_lists_variants,
+        check: only_the_variant_list_lists_variants,
     },
     Rule {
         name: "crate-docs-say-what-not",
@@ -87,6 +98,21 @@ pub const RULES: &[Rule] = &[
         name: "docs-list-every-variant",
         counts: "docs",
         check: docs_list_every_variant,
+    },
+    Rule {
+        name: "no-dependency-cycles",
+        counts: "packages",
+        check: no_dependency_cycles,
+    },
+    Rule {
+        name: "variant-list-stands-apart",
+        counts: "crates",
+        check: variant_list_stands_apart,
+    },
+    Rule {
+        name: "published-crates-are-complete",
+        counts: "published packages",
+        check: published_crates_are_complete,
     },
 ];
 
@@ -120,6 +146,8 @@ pub struct Dependency {
     pub name: String,
     /// `normal`, `dev` or `build`.
     pub kind: String,
+    /// The version requirement: `^0.1.0`, or `*` for a path dependency without a version.
+    pub req: String,
 }
 
 /// A workspace package.
@@ -133,7 +161,15 @@ pub struct Package {
     pub deps: Vec<Dependency>,
     /// The library root, or the first binary root when there is no library.
     pub root_file: Option<PathBuf>,
+    /// Whether it may be published (no `publish = false`).
+    pub publish: bool,
+    /// The manifest fields a published crate needs (`description`, `license`, `repository`,
+    /// `readme`) that it lacks or leaves empty.
+    pub missing_fields: Vec<&'static str>,
 }
+
+/// The manifest fields every published crate must have.
+pub const PUBLISHED_FIELDS: [&str; 4] = ["description", "license", "repository", "readme"];
 
 /// A variant type found in a rules crate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -206,6 +242,7 @@ pub fn parse_metadata(json: &str) -> Result<(PathBuf, Vec<Package>), String> {
             .map(|d| Dependency {
                 name: text(&d["name"]),
                 kind: d["kind"].as_str().unwrap_or("normal").to_string(),
+                req: d["req"].as_str().unwrap_or("*").to_string(),
             })
             .collect();
         let targets = p["targets"].as_array().cloned().unwrap_or_default();
@@ -220,11 +257,19 @@ pub fn parse_metadata(json: &str) -> Result<(PathBuf, Vec<Package>), String> {
             .find(|t| has_kind(t, &lib_kinds))
             .or_else(|| targets.iter().find(|t| has_kind(t, &["bin"])))
             .map(|t| PathBuf::from(text(&t["src_path"])));
+        // `publish = false` is an empty list of registries; no `publish` key is `null`.
+        let publish = !p["publish"].as_array().is_some_and(Vec::is_empty);
+        let missing_fields = PUBLISHED_FIELDS
+            .into_iter()
+            .filter(|f| !p[*f].as_str().is_some_and(|v| !v.trim().is_empty()))
+            .collect();
         packages.push(Package {
             name: text(&p["name"]),
             dir: display_path(dir, &root).replace('\\', "/"),
             deps,
             root_file,
+            publish,
+            missing_fields,
         });
     }
     packages.sort_by(|a, b| a.dir.cmp(&b.dir));
@@ -358,7 +403,7 @@ fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> 
         let forbidden = |name: &str| {
             (p.name == USI_CLIENT && name.starts_with("kshogi-"))
                 || name.starts_with("kshogi-rules-")
-                || [REGISTRY, TUNED_EVAL, "kshogi-cli", "kshogi-usi"].contains(&name)
+                || [VARIANTS, REGISTRY, TUNED_EVAL, "kshogi-cli", "kshogi-usi"].contains(&name)
                 || (p.name != ANALYSIS && name == "kshogi-solver")
                 || (p.name != NOTATION && p.name != PERFT_SUITE && name == NOTATION)
         };
@@ -414,15 +459,15 @@ fn generic_crates_name_no_variant(cx: &Context) -> Result<Outcome, String> {
     Ok(out)
 }
 
-/// Rule 4: outside the registry (and the tuned evaluations) nothing matches on the variant
-/// list: no `VariantKind::Kyoto` and no `"kyoto" =>` or `"kyoto" |` arm.
-fn only_the_registry_lists_variants(cx: &Context) -> Result<Outcome, String> {
+/// Rule 4: outside the variant list (and the tuned evaluations) nothing matches on the
+/// variants: no `VariantKind::Kyoto` and no `"kyoto" =>` or `"kyoto" |` arm.
+fn only_the_variant_list_lists_variants(cx: &Context) -> Result<Outcome, String> {
     let mut out = Outcome::default();
     let short_names = cx.short_names();
     let mut dirs = Vec::new();
     for krate in sorted_dir(&cx.root.join("crates"))? {
         let name = krate.file_name().unwrap_or_default();
-        if name != "registry" && name != "tuned-eval" {
+        if name != "variants" && name != "tuned-eval" {
             dirs.push(krate.join("src"));
         }
     }
@@ -437,8 +482,8 @@ fn only_the_registry_lists_variants(cx: &Context) -> Result<Outcome, String> {
                     path.clone(),
                     w[0].line,
                     format!(
-                        "`VariantKind::{}` outside `{REGISTRY}`; only the registry matches \
-                         on the variant list (use its dispatch macro)",
+                        "`VariantKind::{}` outside `{VARIANTS}`; only the variant list \
+                         matches on the variants (use its dispatch macro)",
                         w[2].text
                     ),
                 ));
@@ -458,8 +503,8 @@ fn only_the_registry_lists_variants(cx: &Context) -> Result<Outcome, String> {
                     path.clone(),
                     s.line,
                     format!(
-                        "a match arm on the short name \"{}\" outside `{REGISTRY}`; only \
-                         the registry matches on the variant list",
+                        "a match arm on the short name \"{}\" outside `{VARIANTS}`; only \
+                         the variant list matches on the variants",
                         s.value
                     ),
                 ));
@@ -590,6 +635,159 @@ fn docs_list_every_variant(cx: &Context) -> Result<Outcome, String> {
                         .join(", ")
                 ),
             ));
+        }
+    }
+    Ok(out)
+}
+
+/// The workspace package named `name`.
+fn package<'a>(cx: &'a Context, name: &str) -> Option<&'a Package> {
+    cx.packages.iter().find(|p| p.name == name)
+}
+
+/// The shortest chain of workspace packages from `from` to `to` along dependencies (of
+/// every kind when `dev` is true, else normal and build ones), both ends included; `None`
+/// when `to` cannot be reached.
+fn dependency_path(cx: &Context, from: &str, to: &str, dev: bool) -> Option<Vec<String>> {
+    let mut came_from: Vec<(String, Option<String>)> = vec![(from.to_string(), None)];
+    let mut next = 0;
+    while next < came_from.len() {
+        let name = came_from[next].0.clone();
+        next += 1;
+        if name == to {
+            let mut path = vec![name];
+            while let Some((_, Some(before))) = came_from.iter().find(|(n, _)| n == &path[0]) {
+                path.insert(0, before.clone());
+            }
+            return Some(path);
+        }
+        let Some(p) = package(cx, &name) else {
+            continue;
+        };
+        for d in p.deps.iter().filter(|d| dev || d.kind != "dev") {
+            if package(cx, &d.name).is_some() && !came_from.iter().any(|(n, _)| n == &d.name) {
+                came_from.push((d.name.clone(), Some(name.clone())));
+            }
+        }
+    }
+    None
+}
+
+/// Rule 8: no dev-dependency closes a cycle among the workspace packages. Cargo allows a
+/// dev-dependency on a crate that depends on this one, but then no order packages them
+/// both (each needs the other published first); Cargo itself refuses a cycle of normal and
+/// build dependencies.
+fn no_dependency_cycles(cx: &Context) -> Result<Outcome, String> {
+    let mut out = Outcome::default();
+    for p in &cx.packages {
+        out.checked += 1;
+        for d in p.deps.iter().filter(|d| d.kind == "dev") {
+            let Some(path) = dependency_path(cx, &d.name, &p.name, true) else {
+                continue;
+            };
+            out.found.push(manifest_violation(
+                cx,
+                p,
+                d,
+                format!(
+                    "`{}` has a dev dependency on `{}`, which depends on it ({}): a cycle, \
+                     which `cargo package` cannot put in order; move the tests, benches or \
+                     examples that need `{}` to a crate above both",
+                    p.name,
+                    d.name,
+                    path.join(" -> "),
+                    d.name
+                ),
+            )?);
+        }
+    }
+    Ok(out)
+}
+
+/// Rule 9: the variant list, and the match runner that needs only the list, depend on
+/// neither the engine, the tuned evaluations nor the solver, directly or through another
+/// crate ([`STAND_APART`]).
+fn variant_list_stands_apart(cx: &Context) -> Result<Outcome, String> {
+    let mut out = Outcome::default();
+    for (name, forbidden) in STAND_APART {
+        let Some(p) = package(cx, name) else {
+            continue;
+        };
+        out.checked += 1;
+        for f in *forbidden {
+            let Some(path) = dependency_path(cx, name, f, false) else {
+                continue;
+            };
+            let first = p
+                .deps
+                .iter()
+                .find(|d| d.kind != "dev" && d.name == path[1])
+                .ok_or_else(|| format!("`{name}` has no dependency on `{}`", path[1]))?;
+            out.found.push(manifest_violation(
+                cx,
+                p,
+                first,
+                format!(
+                    "`{name}` depends on `{f}` ({}); it must compile none of {}",
+                    path.join(" -> "),
+                    forbidden
+                        .iter()
+                        .map(|f| format!("`{f}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )?);
+        }
+    }
+    Ok(out)
+}
+
+/// Rule 10: a crate that may be published has the manifest fields a registry shows
+/// ([`PUBLISHED_FIELDS`]), and every workspace crate it depends on, of any kind, is
+/// published too and named with a version, so that `cargo package` can resolve it.
+fn published_crates_are_complete(cx: &Context) -> Result<Outcome, String> {
+    let mut out = Outcome::default();
+    for p in cx.packages.iter().filter(|p| p.publish) {
+        out.checked += 1;
+        if !p.missing_fields.is_empty() {
+            let manifest = format!("{}/Cargo.toml", p.dir);
+            out.found.push((
+                manifest,
+                1,
+                format!(
+                    "`{}` may be published but has no {} in its manifest (add it, or \
+                     `publish = false`)",
+                    p.name,
+                    p.missing_fields
+                        .iter()
+                        .map(|f| format!("`{f}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+        for d in &p.deps {
+            let Some(target) = package(cx, &d.name) else {
+                continue;
+            };
+            let message = if !target.publish {
+                format!(
+                    "`{}` has a {} dependency on `{}`, which is never published \
+                     (`publish = false`), so `cargo package` cannot resolve it; move what \
+                     needs it into an unpublished crate",
+                    p.name, d.kind, d.name
+                )
+            } else if d.req == "*" {
+                format!(
+                    "`{}` has a {} dependency on `{}` without a version, which `cargo \
+                     package` drops (a dev-dependency) or refuses; use \
+                     `{}.workspace = true`",
+                    p.name, d.kind, d.name, d.name
+                )
+            } else {
+                continue;
+            };
+            out.found.push(manifest_violation(cx, p, d, message)?);
         }
     }
     Ok(out)
@@ -1151,6 +1349,7 @@ mod tests {
                         "name": dep,
                         "kind": if *kind == "normal" { None } else { Some(kind) },
                         "rename": null,
+                        "req": "^0.1.0",
                     })).collect::<Vec<_>>(),
                     "targets": targets.iter().map(|(kind, src)| json!({
                         "kind": [kind],
@@ -1166,6 +1365,36 @@ mod tests {
     fn run_rule(name: &str, files: &[(&str, &str)], packages: &[Pkg]) -> (Vec<String>, String) {
         let tree = TempTree::new(files);
         let cx = Context::new(&metadata(&tree.0, packages)).unwrap();
+        let rule = RULES.iter().find(|r| r.name == name).unwrap();
+        let (violations, checked) = check(&cx, std::slice::from_ref(rule)).unwrap();
+        (
+            violations.iter().map(Violation::to_string).collect(),
+            checked.join(", "),
+        )
+    }
+
+    /// [`run_rule`] with manifest fields given per package: each `(package, object)` sets
+    /// the object's keys in that package's metadata (`publish`, `description`,
+    /// `dependencies`...).
+    fn run_rule_with(
+        name: &str,
+        files: &[(&str, &str)],
+        packages: &[Pkg],
+        fields: &[(&str, serde_json::Value)],
+    ) -> (Vec<String>, String) {
+        let tree = TempTree::new(files);
+        let mut meta: serde_json::Value =
+            serde_json::from_str(&metadata(&tree.0, packages)).unwrap();
+        for p in meta["packages"].as_array_mut().unwrap() {
+            for (package, object) in fields {
+                if p["name"] == *package {
+                    for (key, value) in object.as_object().unwrap() {
+                        p[key] = value.clone();
+                    }
+                }
+            }
+        }
+        let cx = Context::new(&meta.to_string()).unwrap();
         let rule = RULES.iter().find(|r| r.name == name).unwrap();
         let (violations, checked) = check(&cx, std::slice::from_ref(rule)).unwrap();
         (
@@ -1394,7 +1623,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_registry_matches_on_the_variant_list() {
+    fn only_the_variant_list_matches_on_the_variants() {
         let cli_main = "fn f(k: VariantKind) {\n\
                         \x20   match k { VariantKind::Kyoto => {} _ => {} }\n\
                         \x20   let all = VariantKind::ALL;\n\
@@ -1409,11 +1638,16 @@ mod tests {
                         #[cfg(test)]\n\
                         mod t { fn g() { VariantKind::Kyoto; match s { \"kyoto\" => 1 } } }\n";
         let (found, checked) = run_rule(
-            "only-the-registry-lists-variants",
+            "only-the-variant-list-lists-variants",
             &with_rules_crates(&[
                 (
-                    "crates/registry/src/lib.rs",
+                    "crates/variants/src/lib.rs",
                     "match k { VariantKind::Kyoto => \"kyoto\" }\nmatch s { \"kyoto\" => 1 }\n",
+                ),
+                // The registry reads the list but matches on no variant of its own.
+                (
+                    "crates/registry/src/lib.rs",
+                    "fn f() { VariantKind::Micro }\n",
                 ),
                 ("crates/tuned-eval/src/lib.rs", "VariantKind::Micro\n"),
                 ("crates/cli/src/main.rs", cli_main),
@@ -1426,17 +1660,17 @@ mod tests {
             ]),
             &[],
         );
-        let rule = "only-the-registry-lists-variants";
+        let rule = "only-the-variant-list-lists-variants";
         let kind = |line, v| {
             format!(
-                "{line}: {rule}: `VariantKind::{v}` outside `kshogi-registry`; only the \
-                 registry matches on the variant list (use its dispatch macro)"
+                "{line}: {rule}: `VariantKind::{v}` outside `kshogi-variants`; only the \
+                 variant list matches on the variants (use its dispatch macro)"
             )
         };
         let arm = |line, v| {
             format!(
                 "{line}: {rule}: a match arm on the short name \"{v}\" outside \
-                 `kshogi-registry`; only the registry matches on the variant list"
+                 `kshogi-variants`; only the variant list matches on the variants"
             )
         };
         assert_eq!(
@@ -1446,12 +1680,13 @@ mod tests {
                 kind("crates/cli/src/main.rs:10", "Micro"),
                 arm("crates/cli/src/main.rs:5", "kyoto"),
                 arm("crates/cli/src/main.rs:5", "micro"),
+                kind("crates/registry/src/lib.rs:1", "Micro"),
                 kind("fuzz/src/lib.rs:1", "Micro"),
                 arm("xtask/src/main.rs:2", "micro"),
             ]
         );
-        // cli, the two rules crates' and rules-tests' sources, fuzz and xtask.
-        assert_eq!(checked, format!("{rule}: 6 source files"));
+        // cli, the registry, the two rules crates' and rules-tests' sources, fuzz and xtask.
+        assert_eq!(checked, format!("{rule}: 7 source files"));
     }
 
     #[test]
@@ -1705,6 +1940,292 @@ mod tests {
             "tidy: ok: 2 rules on 0 packages and 1 variant types (Kyoto); a: 1 b, c: 2 d"
         );
         assert_eq!(v("r1").to_string(), "a.rs:1: r1: m");
+    }
+
+    #[test]
+    fn a_dev_dependency_must_close_no_cycle() {
+        let dev = |dep: &str| {
+            format!("[dependencies]\nx = \"1\"\n[dev-dependencies]\n{dep}.workspace = true\n")
+        };
+        let (a, b, core, engine) = (
+            dev("b"),
+            dev("a"),
+            dev("kshogi-rules-micro"),
+            dev("kshogi-registry"),
+        );
+        let registry = "[dependencies]\nkshogi-tuned-eval.workspace = true\n\
+                        [dev-dependencies]\nkshogi-rules-kyoto.workspace = true\n\
+                        kshogi-usi = { path = \"../usi\" }\n";
+        let (found, checked) = run_rule(
+            "no-dependency-cycles",
+            &[
+                ("crates/a/Cargo.toml", &a),
+                ("crates/b/Cargo.toml", &b),
+                ("crates/core/Cargo.toml", &core),
+                ("crates/engine/Cargo.toml", &engine),
+                ("crates/registry/Cargo.toml", registry),
+            ],
+            &[
+                Pkg("a", "crates/a", &[("x", "normal"), ("b", "dev")], &[]),
+                Pkg("b", "crates/b", &[("x", "normal"), ("a", "dev")], &[]),
+                Pkg(
+                    "kshogi-core",
+                    "crates/core",
+                    &[("kshogi-rules-micro", "dev")],
+                    &[],
+                ),
+                Pkg(
+                    "kshogi-engine",
+                    "crates/engine",
+                    &[("kshogi-core", "normal"), ("kshogi-registry", "dev")],
+                    &[],
+                ),
+                // A dev-dependency on a crate beside this one is no cycle.
+                Pkg(
+                    "kshogi-notation",
+                    "crates/notation",
+                    &[("kshogi-core", "normal"), ("kshogi-rules-kyoto", "dev")],
+                    &[],
+                ),
+                Pkg(
+                    "kshogi-registry",
+                    "crates/registry",
+                    &[
+                        ("kshogi-tuned-eval", "normal"),
+                        ("kshogi-rules-kyoto", "dev"),
+                        ("kshogi-usi", "dev"),
+                    ],
+                    &[],
+                ),
+                Pkg(
+                    "kshogi-rules-kyoto",
+                    "crates/rules-kyoto",
+                    &[("kshogi-core", "normal")],
+                    &[],
+                ),
+                Pkg(
+                    "kshogi-rules-micro",
+                    "crates/rules-micro",
+                    &[("kshogi-core", "normal")],
+                    &[],
+                ),
+                Pkg(
+                    "kshogi-tuned-eval",
+                    "crates/tuned-eval",
+                    &[("kshogi-engine", "normal")],
+                    &[],
+                ),
+                Pkg(
+                    "kshogi-usi",
+                    "crates/usi",
+                    &[("kshogi-registry", "normal")],
+                    &[],
+                ),
+            ],
+        );
+        let rule = "no-dependency-cycles";
+        let cycle = |at: &str, p: &str, d: &str, path: &str| {
+            format!(
+                "{at}: {rule}: `{p}` has a dev dependency on `{d}`, which depends on it \
+                 ({path}): a cycle, which `cargo package` cannot put in order; move the tests, \
+                 benches or examples that need `{d}` to a crate above both"
+            )
+        };
+        assert_eq!(
+            found,
+            [
+                // Two crates each a dev-dependency of the other: both are reported.
+                cycle("crates/a/Cargo.toml:4", "a", "b", "b -> a"),
+                cycle("crates/b/Cargo.toml:4", "b", "a", "a -> b"),
+                cycle(
+                    "crates/core/Cargo.toml:4",
+                    "kshogi-core",
+                    "kshogi-rules-micro",
+                    "kshogi-rules-micro -> kshogi-core"
+                ),
+                // The cycle found through a crate in between, the shortest way.
+                cycle(
+                    "crates/engine/Cargo.toml:4",
+                    "kshogi-engine",
+                    "kshogi-registry",
+                    "kshogi-registry -> kshogi-tuned-eval -> kshogi-engine"
+                ),
+                cycle(
+                    "crates/registry/Cargo.toml:5",
+                    "kshogi-registry",
+                    "kshogi-usi",
+                    "kshogi-usi -> kshogi-registry"
+                ),
+            ]
+        );
+        assert_eq!(checked, format!("{rule}: 10 packages"));
+    }
+
+    #[test]
+    fn the_variant_list_and_the_match_runner_compile_no_engine() {
+        let variants = "[package]\nname = \"kshogi-variants\"\n[dependencies]\n\
+                        kshogi-core.workspace = true\n[dev-dependencies]\n\
+                        kshogi-engine.workspace = true\n[build-dependencies]\n\
+                        kshogi-tuned-eval.workspace = true\n";
+        let runner = "[dependencies]\nkshogi-variants.workspace = true\n\
+                      kshogi-registry = { path = \"../registry\", version = \"0.1.0\" }\n";
+        let (found, checked) = run_rule(
+            "variant-list-stands-apart",
+            &[
+                ("crates/variants/Cargo.toml", variants),
+                ("crates/match/Cargo.toml", runner),
+            ],
+            &[
+                Pkg(
+                    "kshogi-variants",
+                    "crates/variants",
+                    &[
+                        ("kshogi-core", "normal"),
+                        // Tests may use anything that is no cycle.
+                        ("kshogi-engine", "dev"),
+                        ("kshogi-tuned-eval", "build"),
+                    ],
+                    &[],
+                ),
+                Pkg(
+                    "kshogi-match",
+                    "crates/match",
+                    &[("kshogi-variants", "normal"), ("kshogi-registry", "normal")],
+                    &[],
+                ),
+                Pkg(
+                    "kshogi-registry",
+                    "crates/registry",
+                    &[("kshogi-engine", "normal"), ("kshogi-solver", "normal")],
+                    &[],
+                ),
+                Pkg(
+                    "kshogi-tuned-eval",
+                    "crates/tuned-eval",
+                    &[("kshogi-engine", "normal")],
+                    &[],
+                ),
+                Pkg("kshogi-engine", "crates/engine", &[], &[]),
+                Pkg("kshogi-solver", "crates/solver", &[], &[]),
+                Pkg("kshogi-core", "crates/core", &[], &[]),
+            ],
+        );
+        let rule = "variant-list-stands-apart";
+        let list = "it must compile none of `kshogi-engine`, `kshogi-tuned-eval`, \
+                    `kshogi-solver`, `kshogi-notation`";
+        let runner = "it must compile none of `kshogi-engine`, `kshogi-tuned-eval`, \
+                      `kshogi-solver`";
+        assert_eq!(
+            found,
+            [
+                format!(
+                    "crates/variants/Cargo.toml:8: {rule}: `kshogi-variants` depends on \
+                     `kshogi-engine` (kshogi-variants -> kshogi-tuned-eval -> kshogi-engine); \
+                     {list}"
+                ),
+                format!(
+                    "crates/variants/Cargo.toml:8: {rule}: `kshogi-variants` depends on \
+                     `kshogi-tuned-eval` (kshogi-variants -> kshogi-tuned-eval); {list}"
+                ),
+                format!(
+                    "crates/match/Cargo.toml:3: {rule}: `kshogi-match` depends on \
+                     `kshogi-engine` (kshogi-match -> kshogi-registry -> kshogi-engine); \
+                     {runner}"
+                ),
+                // Through the list, which itself depends on the tuned evaluations here.
+                format!(
+                    "crates/match/Cargo.toml:2: {rule}: `kshogi-match` depends on \
+                     `kshogi-tuned-eval` (kshogi-match -> kshogi-variants -> \
+                     kshogi-tuned-eval); {runner}"
+                ),
+                format!(
+                    "crates/match/Cargo.toml:3: {rule}: `kshogi-match` depends on \
+                     `kshogi-solver` (kshogi-match -> kshogi-registry -> kshogi-solver); \
+                     {runner}"
+                ),
+            ]
+        );
+        assert_eq!(checked, format!("{rule}: 2 crates"));
+    }
+
+    #[test]
+    fn a_published_crate_has_its_fields_and_published_dependencies() {
+        let engine = "[package]\nname = \"kshogi-engine\"\n[dependencies]\n\
+                      kshogi-core.workspace = true\n[dev-dependencies]\n\
+                      kshogi-tests = { path = \"../tests\" }\n\
+                      kshogi-notation = { path = \"../notation\" }\n";
+        let all = json!({
+            "description": "d",
+            "license": "MIT",
+            "repository": "https://example.org/r",
+            "readme": "../../README.md",
+        });
+        let (found, checked) = run_rule_with(
+            "published-crates-are-complete",
+            &[("crates/engine/Cargo.toml", engine)],
+            &[
+                Pkg("kshogi-core", "crates/core", &[], &[]),
+                Pkg(
+                    "kshogi-engine",
+                    "crates/engine",
+                    &[
+                        ("kshogi-core", "normal"),
+                        ("kshogi-tests", "dev"),
+                        ("kshogi-notation", "dev"),
+                    ],
+                    &[],
+                ),
+                Pkg("kshogi-notation", "crates/notation", &[], &[]),
+                Pkg(
+                    "kshogi-tests",
+                    "crates/tests",
+                    &[("kshogi-engine", "dev")],
+                    &[],
+                ),
+            ],
+            &[
+                ("kshogi-core", all.clone()),
+                ("kshogi-notation", all),
+                // No description, an empty readme; the notation dependency has no version.
+                (
+                    "kshogi-engine",
+                    json!({
+                        "license": "MIT",
+                        "repository": "https://example.org/r",
+                        "readme": " ",
+                        "dependencies": [
+                            {"name": "kshogi-core", "kind": null, "req": "^0.1.0"},
+                            {"name": "kshogi-tests", "kind": "dev", "req": "^0.1.0"},
+                            {"name": "kshogi-notation", "kind": "dev", "req": "*"},
+                        ],
+                    }),
+                ),
+                // Never published: its own fields and dependencies are not checked.
+                ("kshogi-tests", json!({ "publish": [] })),
+            ],
+        );
+        let rule = "published-crates-are-complete";
+        assert_eq!(
+            found,
+            [
+                format!(
+                    "crates/engine/Cargo.toml:1: {rule}: `kshogi-engine` may be published but \
+                     has no `description`, `readme` in its manifest (add it, or `publish = \
+                     false`)"
+                ),
+                format!(
+                    "crates/engine/Cargo.toml:6: {rule}: `kshogi-engine` has a dev dependency \
+                     on `kshogi-tests`, which is never published (`publish = false`), so `cargo \
+                     package` cannot resolve it; move what needs it into an unpublished crate"
+                ),
+                format!(
+                    "crates/engine/Cargo.toml:7: {rule}: `kshogi-engine` has a dev dependency \
+                     on `kshogi-notation` without a version, which `cargo package` drops (a \
+                     dev-dependency) or refuses; use `kshogi-notation.workspace = true`"
+                ),
+            ]
+        );
+        assert_eq!(checked, format!("{rule}: 3 published packages"));
     }
 
     #[test]

@@ -18,8 +18,10 @@
 //! Entry point: [`run_match`] with a [`MatchConfig`]. The `kshogi match` command is a thin
 //! front end over it.
 //!
-//! This crate sits above the registry, notation and the USI client; it must not depend on
-//! the command line, the engine's search or the solver (the engines are other processes).
+//! This crate sits above the variant list (`kshogi-variants`), notation and the USI client;
+//! it must not depend on the command line, the registry, the engine's search or the solver
+//! (the engines are other processes), and `cargo xtask tidy` checks that it pulls in none of
+//! them.
 
 mod game;
 mod play;
@@ -35,7 +37,7 @@ pub use stats::{Sprt, SprtDecision};
 pub use summary::{GameReport, ReasonCount, SprtReport, Summary};
 
 use kshogi_notation::Dialect;
-use kshogi_registry::VariantKind;
+use kshogi_variants::VariantKind;
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -9,7 +9,7 @@ use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Game, Position, Variant};
 use kshogi_notation::kif::to_kif;
 use kshogi_notation::parse_game;
-use kshogi_registry::with_variant;
+use kshogi_variants::with_variant;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

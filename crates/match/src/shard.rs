@@ -598,7 +598,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<MergedMatch, MatchError> {
         .into_iter()
         .filter(|f| f.header.digest == header.digest)
         .collect();
-    let variant = kshogi_registry::VariantKind::from_name(&header.variant)
+    let variant = kshogi_variants::VariantKind::from_name(&header.variant)
         .ok_or_else(|| MatchError::Config(format!("variant `{}` is not known", header.variant)))?;
     let mut summary = Summary::new(
         variant.name(),

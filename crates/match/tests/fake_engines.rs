@@ -8,8 +8,8 @@ use kshogi_match::{
     TimeControl,
 };
 use kshogi_notation::{move_to_usi, parse_game};
-use kshogi_registry::VariantKind;
 use kshogi_rules_kyoto::Kyoto;
+use kshogi_variants::VariantKind;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -11,11 +11,18 @@ use kshogi_notation::kif::{
     KifTime, SideNames,
 };
 use kshogi_notation::{move_to_usi, to_sfen};
-use kshogi_registry::{kif_variant, with_variant, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
+use kshogi_variants::{with_variant, VariantKind};
 use std::path::PathBuf;
+
+/// The variant of a KIF record among the registered ones: notation's choice by the
+/// `手合割` header over the list's summaries (what `kshogi_registry::kif_variant` does; the
+/// registry sits above this crate).
+fn kif_variant(text: &str) -> Result<VariantKind, kshogi_notation::kif::KifError> {
+    kshogi_notation::kif::kif_variant(text, VariantKind::infos()).map(|i| VariantKind::ALL[i])
+}
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -6,10 +6,10 @@
 use kshogi_core::Position;
 use kshogi_core::Variant;
 use kshogi_notation::{parse_sfen, to_sfen};
-use kshogi_registry::{with_variant, VariantKind};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
+use kshogi_variants::{with_variant, VariantKind};
 use std::fmt::Write as _;
 
 fn print(kind: VariantKind, text: &str) -> String {

@@ -13,9 +13,9 @@
 
 use kshogi_core::{Color, Position, Variant};
 use kshogi_notation::{parse_game, parse_usi, svg, to_sfen, RankLabels, SvgStyle};
-use kshogi_registry::{with_variant, VariantKind};
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
+use kshogi_variants::{with_variant, VariantKind};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 use std::sync::{Arc, OnceLock};

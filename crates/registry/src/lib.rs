@@ -1,22 +1,22 @@
 //! # kshogi-registry
 //!
-//! The one place that lists kshogi's variants. Each variant is one line of the
-//! `registry!` invocation below: the name of its [`VariantKind`], its type (a rules crate's
-//! [`kshogi_core::Variant`]), its evaluator (a tuned one, or the engine's
-//! [`PieceTableEval`](kshogi_engine::PieceTableEval) derived from the piece table) and, for a
-//! variant the solver can index, `index` and the solver's index type.
-//! Everything a front end needs to stay generic comes from here:
+//! The variants as the engine-level front ends see them: the list of `kshogi-variants`
+//! (re-exported here: [`VariantKind`], [`with_variant!`], [`VariantKind::SOLVABLE`]) joined
+//! with what each variant's line attaches to it, which needs the engine, the tuned
+//! evaluations and the solver. A variant is registered by one line in
+//! `kshogi-variants` (`crates/variants/src/lib.rs`): its name, its type, its evaluator (a
+//! tuned one, or the engine's [`PieceTableEval`](kshogi_engine::PieceTableEval) derived from
+//! the piece table), for a variant the solver can index `index` and the solver's index type,
+//! and its `wdl(scale, margin)`. This crate reads the same line:
 //!
-//! - [`VariantKind`]: a variant chosen at run time, with its names, aliases, KIF handicap
-//!   names and board shape ([`VariantKind::info`]), found by name ([`VariantKind::parse`]),
-//!   by the board of a position ([`select`]) or by a KIF header ([`kif_variant`]);
-//! - [`with_variant!`]: the one dispatch from a runtime [`VariantKind`] to code monomorphised
-//!   for the variant's type, so that no front end matches on the list of variants;
 //! - [`Registered`]: what every registered variant offers beyond [`kshogi_core::Variant`]
-//!   (its evaluator), and [`EngineFor`], the engine of a variant with that evaluator;
-//! - [`with_index!`] and [`VariantKind::SOLVABLE`]: the variants small enough for the
-//!   retrograde solver, each with its index (`kshogi_solver::Indexed`), so that `kshogi solve`
-//!   and the database lookups name no variant.
+//!   (its evaluator and its win/draw/loss model), and [`EngineFor`], the engine of a variant
+//!   with that evaluator; [`wdl`], the model of a runtime [`VariantKind`];
+//! - [`with_index!`]: the solver's index of the variants in [`VariantKind::SOLVABLE`]
+//!   (`kshogi_solver::Indexed`), so that `kshogi solve` and the database lookups name no
+//!   variant;
+//! - [`select`] and [`kif_variant`]: a variant chosen from a position (by its board size,
+//!   then by which variants read it) or from a KIF header, which need notation.
 //!
 //! ```
 //! use kshogi_core::{perft, Position};
@@ -27,25 +27,28 @@
 //! assert_eq!(nodes, 137); // the reference count (perft/reference.tsv)
 //! ```
 //!
-//! The registry sits above the rules crates, notation, the engine and the solver (for the
-//! index types only), and below the front ends (the command line, the USI loop, the fuzz
-//! targets). It must not depend on the command line or the USI loop, and no crate below it
-//! may depend on it.
+//! The registry sits above the variant list, notation, the engine, the tuned evaluations and
+//! the solver (for the index types only), and below the front ends (the command line, the
+//! USI loop, the tuner, the fuzz targets). It must not depend on the command line or the USI
+//! loop, and no crate below it may depend on it. A crate that needs only the list and the
+//! dispatch (the match runner) depends on `kshogi-variants` instead, and compiles neither
+//! the engine nor the solver.
 
-use kshogi_core::{Variant, VariantInfo};
+pub use kshogi_variants::{types, with_variant, UnknownVariant, VariantKind};
+
 use kshogi_engine::eval::Linear;
 use kshogi_engine::{Engine, WdlModel};
 use kshogi_notation::kif::KifError;
 use kshogi_notation::{board_shape, lishogi_url, parse_game, SfenError};
 
 /// What a registered variant offers beyond its rules: the evaluator its searches use.
-pub trait Registered: Variant {
+pub trait Registered: kshogi_core::Variant {
     /// The evaluation of this variant: an [`Evaluator`](kshogi_engine::Evaluator) in the
     /// linear form that the evaluation tuner (`kshogi-tune`) fits.
     type Eval: Linear<Self>;
     /// The variant's win/draw/loss model for its evaluator's scores: the one model that
     /// `UCI_ShowWDL`, game review and the tuner share. Fitted by the tuner to self-play
-    /// results and written in the registry line as `wdl(scale, draw_margin)`;
+    /// results and written in the variant's line as `wdl(scale, draw_margin)`;
     /// [`WdlModel::DEFAULT`] for a variant whose line has none.
     const WDL: WdlModel;
 }
@@ -53,43 +56,17 @@ pub trait Registered: Variant {
 /// The search engine of a registered variant, with the variant's evaluator.
 pub type EngineFor<V> = Engine<V, <V as Registered>::Eval>;
 
-/// Declares the registered variants: the [`VariantKind`] enum, the variants' summaries, their
-/// [`Registered`] impls and the [`with_variant!`] macro, all from one list.
+/// Reads the list of `kshogi-variants` (one line per variant): the [`Registered`] impls
+/// and the [`with_index!`] macro. The variant's type is taken from the list crate's
+/// `types`, so this crate needs no rules crate of its own.
 ///
 /// The first token is `$`, passed through so that the macro can define a macro.
 macro_rules! registry {
     ($d:tt $( $(#[doc = $doc:literal])* $id:ident => $ty:ty, $eval:ty $(, index $ix:ty)? $(, wdl($scale:literal, $margin:literal))?; )*) => {
-        /// A registered variant, chosen at run time. [`with_variant!`] turns it into the
-        /// variant's type.
-        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum VariantKind {
-            $( $(#[doc = $doc])* $id, )*
-        }
-
-        /// The variants' types by the names of their [`VariantKind`]s, for [`with_variant!`].
-        #[doc(hidden)]
-        pub mod types {
-            $( #[doc = concat!("`", stringify!($ty), "`")] pub type $id = $ty; )*
-        }
-
-        /// The summaries of the variants, in the order of [`VariantKind::ALL`].
-        static INFOS: &[VariantInfo] = &[ $( VariantInfo::of::<$ty>(), )* ];
-
-        impl VariantKind {
-            /// Every registered variant, in the order of the registry.
-            pub const ALL: &'static [VariantKind] = &[ $( VariantKind::$id, )* ];
-        }
-
-        $( impl Registered for $ty {
+        $( impl Registered for kshogi_variants::types::$id {
             type Eval = $eval;
             const WDL: WdlModel = __wdl_or_default!($($scale, $margin)?);
         } )*
-
-        impl VariantKind {
-            /// The variants the solver has an index for (`kshogi solve` builds their
-            /// databases), in the order of the registry.
-            pub const SOLVABLE: &'static [VariantKind] = &[ $( $( { let _ = stringify!($ix); VariantKind::$id }, )? )* ];
-        }
 
         /// Runs an expression with a type alias for the solver's index
         /// ([`kshogi_solver::Indexed`]) of the variant of a [`VariantKind`]:
@@ -103,26 +80,10 @@ macro_rules! registry {
                 }
             };
         }
-
-        /// Runs an expression with a type alias for the variant of a [`VariantKind`]:
-        /// `with_variant!(kind, V => run::<V>(args))`. The expression is monomorphised for
-        /// each registered variant; the match on `kind` is the only dispatch.
-        #[macro_export]
-        macro_rules! with_variant {
-            ($d kind:expr, $d v:ident => $d body:expr) => {
-                match $d kind {
-                    $( $d crate::VariantKind::$id => {
-                        #[allow(dead_code)]
-                        type $d v = $d crate::types::$id;
-                        $d body
-                    } )*
-                }
-            };
-        }
     };
 }
 
-/// The model of a registry line: its `wdl(scale, margin)`, or [`WdlModel::DEFAULT`].
+/// The model of a variant's line: its `wdl(scale, margin)`, or [`WdlModel::DEFAULT`].
 macro_rules! __wdl_or_default {
     () => {
         WdlModel::DEFAULT
@@ -132,23 +93,7 @@ macro_rules! __wdl_or_default {
     };
 }
 
-// The `wdl(scale, margin)` of each line is the win/draw/loss model fitted by the tuner to
-// self-play results (`cargo xtask tune --variant V --games N`, docs/tuning.md).
-registry! { $
-    /// Kyoto Shogi, 5x5: every move of a piece turns it over.
-    Kyoto => kshogi_rules_kyoto::Kyoto, kshogi_tuned_eval::KyotoEval, wdl(534.0, 30.0);
-    /// Micro Shogi, 4x5: a piece turns over when it captures.
-    Micro => kshogi_rules_micro::Micro, kshogi_tuned_eval::MicroEval, wdl(435.0, 36.0);
-    /// Kinzoku Shogi, 3x5: no drops, king entry and the bare-king countdown.
-    Kinzoku => kshogi_rules_kinzoku::Kinzoku, kshogi_tuned_eval::KinzokuEval,
-        index kshogi_solver::KinzokuIndex, wdl(82.0, 181.0);
-    /// Minishogi (5五将棋), 5x5: standard shogi pieces, promotion and drop rules.
-    Minishogi => kshogi_rules_minishogi::Minishogi, kshogi_engine::PieceTableEval,
-        wdl(700.0, 45.0);
-    /// Dobutsu Shogi, 3x4: no check rule; capture the lion or complete a try.
-    Dobutsu => kshogi_rules_dobutsu::Dobutsu, kshogi_engine::PieceTableEval,
-        index kshogi_solver::DobutsuIndex, wdl(395.0, 351.0);
-}
+kshogi_variants::__variant_list!(registry!($));
 
 /// One arm of [`with_index!`]: `None` for a variant without an index.
 #[doc(hidden)]
@@ -164,91 +109,9 @@ macro_rules! __index_arm {
     }};
 }
 
-/// A name that no registered variant has.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown variant `{name}`; expected one of {}", VariantKind::names())]
-pub struct UnknownVariant {
-    /// The name given.
-    pub name: String,
-}
-
-impl VariantKind {
-    /// The summaries of every registered variant (names, aliases, KIF names, board shape),
-    /// in the order of [`VariantKind::ALL`], as notation's run-time choices take them.
-    pub fn infos() -> &'static [VariantInfo] {
-        INFOS
-    }
-
-    /// The summary of this variant.
-    pub fn info(self) -> &'static VariantInfo {
-        &INFOS[self as usize]
-    }
-
-    /// The short name (`kyoto`), as on the command line and in `USI_Variant`.
-    pub fn name(self) -> &'static str {
-        self.info().name
-    }
-
-    /// The name for people (`Kyoto Shogi`).
-    pub fn display_name(self) -> &'static str {
-        self.info().display_name
-    }
-
-    /// The variant's win/draw/loss model ([`Registered::WDL`]).
-    pub fn wdl(self) -> WdlModel {
-        with_variant!(self, V => <V as Registered>::WDL)
-    }
-
-    /// Board (width, height).
-    pub fn shape(self) -> (u8, u8) {
-        let g = self.info().geometry;
-        (g.width, g.height)
-    }
-
-    /// The variant with this name or alias (`kyoto`, `KyotoShogi`, `kyoto-shogi`), ignoring
-    /// ASCII case.
-    pub fn from_name(name: &str) -> Option<VariantKind> {
-        Self::ALL.iter().copied().find(|k| k.info().is_named(name))
-    }
-
-    /// [`VariantKind::from_name`], with an error that lists the known names.
-    pub fn parse(name: &str) -> Result<VariantKind, UnknownVariant> {
-        Self::from_name(name).ok_or_else(|| UnknownVariant {
-            name: name.to_string(),
-        })
-    }
-
-    /// The short names of every variant, joined by `, ` (for help texts and messages).
-    pub fn names() -> String {
-        Self::ALL
-            .iter()
-            .map(|k| k.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-
-    /// The variants with this board shape.
-    pub fn with_shape(width: u8, height: u8) -> Vec<VariantKind> {
-        Self::ALL
-            .iter()
-            .copied()
-            .filter(|k| k.shape() == (width, height))
-            .collect()
-    }
-}
-
-impl core::fmt::Display for VariantKind {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl core::str::FromStr for VariantKind {
-    type Err = UnknownVariant;
-
-    fn from_str(s: &str) -> Result<VariantKind, UnknownVariant> {
-        VariantKind::parse(s)
-    }
+/// The win/draw/loss model of a registered variant ([`Registered::WDL`]).
+pub fn wdl(kind: VariantKind) -> WdlModel {
+    with_variant!(kind, V => <V as Registered>::WDL)
 }
 
 /// Why [`select`] could not choose a variant.
@@ -332,46 +195,22 @@ pub fn select(explicit: Option<VariantKind>, position: &str) -> Result<VariantKi
 /// The variant a KIF record is for, from its `手合割` header (see
 /// [`kshogi_notation::kif::kif_variant`]), among the registered variants.
 pub fn kif_variant(text: &str) -> Result<VariantKind, KifError> {
-    kshogi_notation::kif::kif_variant(text, INFOS).map(|i| VariantKind::ALL[i])
+    kshogi_notation::kif::kif_variant(text, VariantKind::infos()).map(|i| VariantKind::ALL[i])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kshogi_core::Variant;
 
     #[test]
     fn every_variant_has_a_usable_win_draw_loss_model() {
         for &kind in VariantKind::ALL {
-            let m = kind.wdl();
+            let m = wdl(kind);
             assert!(m.is_valid(), "{kind}: {m:?}");
-            assert_eq!(m, with_variant!(kind, V => <V as Registered>::WDL));
             // A lead of a rook's worth of material must be better than even in every variant.
             let e = m.expected_score(kshogi_engine::Score::Cp(500));
             assert!(e > 0.6 && e < 1.0, "{kind}: {e}");
-        }
-    }
-
-    #[test]
-    fn names_and_aliases() {
-        assert_eq!(VariantKind::parse("kyoto"), Ok(VariantKind::Kyoto));
-        assert_eq!(VariantKind::parse("KinzokuShogi"), Ok(VariantKind::Kinzoku));
-        assert_eq!(VariantKind::parse("micro-shogi"), Ok(VariantKind::Micro));
-        let e = VariantKind::parse("chess").unwrap_err();
-        assert!(e.to_string().contains("kyoto, micro, kinzoku"), "{e}");
-    }
-
-    #[test]
-    fn every_variant_has_a_unique_name_and_kif_name() {
-        for (i, a) in VariantKind::ALL.iter().enumerate() {
-            assert_eq!(VariantKind::from_name(a.name()), Some(*a));
-            assert_eq!(*a as usize, i);
-            assert!(!a.info().kif_names.is_empty(), "{a}");
-            for b in &VariantKind::ALL[i + 1..] {
-                assert!(!b.info().is_named(a.name()), "{a} and {b}");
-                for k in a.info().kif_names {
-                    assert!(!b.info().is_kif_name(k), "{a} and {b} share {k}");
-                }
-            }
         }
     }
 
@@ -420,14 +259,6 @@ mod tests {
                 height: 5
             })
         );
-    }
-
-    #[test]
-    fn dispatch_reaches_each_variant() {
-        for &kind in VariantKind::ALL {
-            let name = with_variant!(kind, V => <V as Variant>::NAME);
-            assert_eq!(name, kind.name());
-        }
     }
 
     #[test]

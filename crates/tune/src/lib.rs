@@ -56,7 +56,7 @@ pub struct Report {
     pub k: f64,
     /// The win/draw/loss model fitted to every sample's result with the weights before the
     /// fit (the evaluation that played the games) and with the fitted weights: the
-    /// `wdl(scale, margin)` of the variant's registry line ([`kshogi_engine::WdlModel`]).
+    /// `wdl(scale, margin)` of the variant's line in the list ([`kshogi_engine::WdlModel`]).
     pub wdl: (WdlModel, WdlModel),
     /// Mean squared error on the fitted samples, before and after.
     pub train_loss: (f64, f64),

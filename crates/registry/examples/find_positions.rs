@@ -2,7 +2,7 @@
 //! tests (`tests/common`): forced wins at an exact distance (`tests/mates.rs`) and positions
 //! where only one move keeps material (`tests/search.rs`).
 //!
-//! `cargo run --release -p kshogi-engine --example find_positions [mates|kinzoku|special|only]`
+//! `cargo run --release -p kshogi-registry --example find_positions [mates|kinzoku|special|only]`
 
 #[path = "../tests/common/mod.rs"]
 mod common;

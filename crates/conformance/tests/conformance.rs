@@ -6,7 +6,7 @@
 //!   independent implementations) whose variant is registered gives the same count; a row
 //!   naming an unknown variant, or a registered variant without rows, fails. Rows up to
 //!   [`reference::QUICK_LIMIT`] nodes run by default; the rest are the `#[ignore]`d deep
-//!   tier (`cargo test --release -p kshogi-registry --test conformance -- --include-ignored`).
+//!   tier (`cargo test --release -p kshogi-conformance --test conformance -- --include-ignored`).
 //! - **Random games** ([`games`]): seeded random games from the start and from positions
 //!   after random moves. At every position: the SFEN round trip (equal position, hash and
 //!   text), the incremental hash against the hash from scratch, the move count against the

@@ -1,6 +1,6 @@
 //! Searches one position and prints the lines, for looking at the engine by hand.
 //!
-//! `cargo run --release -p kshogi-engine --example probe -- kyoto|micro|kinzoku POSITION DEPTH [MULTIPV]`
+//! `cargo run --release -p kshogi-registry --example probe -- kyoto|micro|kinzoku POSITION DEPTH [MULTIPV]`
 //! or, for the mate solver, `... POSITION NODES solve`.
 
 use kshogi_core::Game;

@@ -1,6 +1,6 @@
 //! Fixed-depth searches from each variant's start position, with nodes per second.
 //!
-//! `cargo run --release -p kshogi-engine --example bench [--threads N] [DEPTH_KYOTO DEPTH_MICRO
+//! `cargo run --release -p kshogi-registry --example bench [--threads N] [DEPTH_KYOTO DEPTH_MICRO
 //! DEPTH_KINZOKU]` (default depths 10, 11 and 18; one thread; a 64 MiB table, cleared at the
 //! start of each search). With more than one thread the node counts vary from run to run.
 
