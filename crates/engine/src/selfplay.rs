@@ -170,7 +170,7 @@ pub fn play<V: Variant>(
 mod tests {
     use super::*;
     use crate::PieceTableEval;
-    use kshogi_rules_kyoto::Kyoto;
+    use kshogi_rules_micro::Micro;
 
     /// A player that counts its calls and always plays the first legal move.
     struct First(usize);
@@ -186,7 +186,7 @@ mod tests {
     fn the_opening_is_random_and_the_players_take_turns() {
         let (mut b, mut w) = (First(0), First(0));
         let mut seen = 0;
-        let mut game = Game::new(Position::<Kyoto>::start());
+        let mut game = Game::new(Position::<Micro>::start());
         let config = PlayConfig {
             random_opening: 4,
             max_plies: 10,
@@ -208,7 +208,7 @@ mod tests {
     #[test]
     fn the_same_seed_plays_the_same_game() {
         let game_of = |seed| {
-            let mut game = Game::new(Position::<Kyoto>::start());
+            let mut game = Game::new(Position::<Micro>::start());
             let config = PlayConfig {
                 random_opening: 0,
                 max_plies: 30,
@@ -227,12 +227,12 @@ mod tests {
 
     #[test]
     fn greedy_takes_a_win_in_one_whenever_there_is_one() {
-        // Random Kyoto games; wherever the mover has a move that ends the game in its
+        // Random Micro games; wherever the mover has a move that ends the game in its
         // favour (by the rules' own outcome), the greedy player must play one of them.
         let mut found = 0;
         for seed in 0..200 {
             let mut rng = SplitMix64::new(seed);
-            let mut game = Game::new(Position::<Kyoto>::start());
+            let mut game = Game::new(Position::<Micro>::start());
             while game.outcome().is_none() && game.moves().len() < 80 {
                 let mover = game.position().side_to_move();
                 let wins: Vec<Move> = game
@@ -246,7 +246,7 @@ mod tests {
                     })
                     .collect();
                 if !wins.is_empty() {
-                    let mv = greedy_move::<Kyoto, PieceTableEval>(&game, &mut rng).unwrap();
+                    let mv = greedy_move::<Micro, PieceTableEval>(&game, &mut rng).unwrap();
                     assert!(wins.contains(&mv));
                     found += 1;
                 }
