@@ -139,3 +139,95 @@ pub struct PieceDef {
     /// Other spellings accepted when reading text, such as `"+P"` for a Kyoto rook.
     pub aliases: &'static [&'static str],
 }
+
+impl PieceDef {
+    /// A piece kind with its names and moves and nothing else: not royal, written with its
+    /// own letter (not `+<letter>`), no other face, leaving the game when captured, set
+    /// group 0, no other spellings. The other methods add the rest, one property each, so
+    /// that a rules crate's piece table reads as a list of facts:
+    ///
+    /// ```
+    /// use kshogi_core::{Kind, Movement, PieceDef};
+    ///
+    /// const TOKIN: Kind = Kind(2);
+    /// const KING: PieceDef = PieceDef::new("king", 'K', '玉', "玉", Movement::KING)
+    ///     .royal()
+    ///     .kif_aliases(&["王"]);
+    /// const PAWN: PieceDef = PieceDef::new("pawn", 'P', '歩', "歩", Movement::PAWN)
+    ///     .flips_to(TOKIN)
+    ///     .captured_to(3);
+    /// assert!(KING.royal && KING.hand_slot.is_none() && KING.group == 0);
+    /// assert_eq!((PAWN.flips_to, PAWN.hand_slot, PAWN.group), (Some(TOKIN), Some(3), 4));
+    /// ```
+    pub const fn new(
+        name: &'static str,
+        letter: char,
+        kanji: char,
+        kif_name: &'static str,
+        movement: Movement,
+    ) -> PieceDef {
+        PieceDef {
+            name,
+            letter,
+            promoted: false,
+            kanji,
+            kif_name,
+            kif_aliases: &[],
+            movement,
+            royal: false,
+            flips_to: None,
+            hand_slot: None,
+            group: 0,
+            aliases: &[],
+        }
+    }
+
+    /// The king: the royal piece (each side has exactly one).
+    pub const fn royal(mut self) -> PieceDef {
+        self.royal = true;
+        self
+    }
+
+    /// A promoted face without a letter of its own, written `+<letter>`
+    /// ([`PieceDef::promoted`]).
+    pub const fn written_promoted(mut self) -> PieceDef {
+        self.promoted = true;
+        self
+    }
+
+    /// The other face, the kind this piece turns into when it flips or promotes.
+    pub const fn flips_to(mut self, other: Kind) -> PieceDef {
+        self.flips_to = Some(other);
+        self
+    }
+
+    /// Captured pieces of this kind go to hand slot `slot`. The set group becomes
+    /// `slot + 1`, the convention of every variant with drops: kinds sharing a slot are the
+    /// faces of the same physical pieces, and group 0 is left to the king. Call
+    /// [`PieceDef::group`] afterwards to choose another group.
+    pub const fn captured_to(mut self, slot: u8) -> PieceDef {
+        self.hand_slot = Some(slot);
+        self.group = slot + 1;
+        self
+    }
+
+    /// The set group ([`PieceDef::group`]): kinds sharing it are faces of the same
+    /// physical pieces, counted together against [`crate::Variant::group_limit`].
+    pub const fn group(mut self, group: u8) -> PieceDef {
+        self.group = group;
+        self
+    }
+
+    /// Other names read in KIF moves and diagrams but never written
+    /// ([`PieceDef::kif_aliases`]).
+    pub const fn kif_aliases(mut self, aliases: &'static [&'static str]) -> PieceDef {
+        self.kif_aliases = aliases;
+        self
+    }
+
+    /// Other spellings accepted when reading SFEN and USI text ([`PieceDef::aliases`]).
+    pub const fn aliases(mut self, aliases: &'static [&'static str]) -> PieceDef {
+        self.aliases = aliases;
+        self
+    }
+}

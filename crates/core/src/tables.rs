@@ -333,48 +333,9 @@ mod tests {
     use crate::piece::Movement;
 
     const DEFS: [PieceDef; 3] = [
-        PieceDef {
-            name: "king",
-            letter: 'K',
-            promoted: false,
-            kanji: '玉',
-            kif_name: "玉",
-            kif_aliases: &[],
-            movement: Movement::KING,
-            royal: true,
-            flips_to: None,
-            hand_slot: None,
-            group: 0,
-            aliases: &[],
-        },
-        PieceDef {
-            name: "knight",
-            letter: 'N',
-            promoted: false,
-            kanji: '桂',
-            kif_name: "桂",
-            kif_aliases: &[],
-            movement: Movement::KNIGHT,
-            royal: false,
-            flips_to: None,
-            hand_slot: Some(0),
-            group: 1,
-            aliases: &[],
-        },
-        PieceDef {
-            name: "rook",
-            letter: 'R',
-            promoted: false,
-            kanji: '飛',
-            kif_name: "飛",
-            kif_aliases: &[],
-            movement: Movement::ROOK,
-            royal: false,
-            flips_to: None,
-            hand_slot: Some(1),
-            group: 2,
-            aliases: &[],
-        },
+        PieceDef::new("king", 'K', '玉', "玉", Movement::KING).royal(),
+        PieceDef::new("knight", 'N', '桂', "桂", Movement::KNIGHT).captured_to(0),
+        PieceDef::new("rook", 'R', '飛', "飛", Movement::ROOK).captured_to(1),
     ];
     static T: Tables = Tables::build(Geometry::new(5, 5), &DEFS, 1);
 

@@ -20,48 +20,14 @@ const DRAGON_MOVES: Movement = Movement {
 };
 
 const PIECES: &[PieceDef] = &[
-    PieceDef {
-        name: "king",
-        letter: 'K',
-        promoted: false,
-        kanji: '玉',
-        kif_name: "玉",
-        kif_aliases: &[],
-        movement: Movement::KING,
-        royal: true,
-        flips_to: None,
-        hand_slot: None,
-        group: 0,
-        aliases: &[],
-    },
-    PieceDef {
-        name: "rook",
-        letter: 'R',
-        promoted: false,
-        kanji: '飛',
-        kif_name: "飛",
-        kif_aliases: &[],
-        movement: Movement::ROOK,
-        royal: false,
-        flips_to: Some(DRAGON),
-        hand_slot: Some(0),
-        group: 1,
-        aliases: &[],
-    },
-    PieceDef {
-        name: "dragon",
-        letter: 'R',
-        promoted: true,
-        kanji: '龍',
-        kif_name: "龍",
-        kif_aliases: &[],
-        movement: DRAGON_MOVES,
-        royal: false,
-        flips_to: Some(ROOK),
-        hand_slot: Some(0),
-        group: 1,
-        aliases: &[],
-    },
+    PieceDef::new("king", 'K', '玉', "玉", Movement::KING).royal(),
+    PieceDef::new("rook", 'R', '飛', "飛", Movement::ROOK)
+        .flips_to(DRAGON)
+        .captured_to(0),
+    PieceDef::new("dragon", 'R', '龍', "龍", DRAGON_MOVES)
+        .written_promoted()
+        .flips_to(ROOK)
+        .captured_to(0),
 ];
 
 const GEOMETRY: Geometry = Geometry::new(3, 3);

@@ -534,19 +534,11 @@ mod tests {
     use kshogi_core::Movement;
 
     fn def(name: &'static str, movement: Movement, royal: bool, slot: Option<u8>) -> PieceDef {
-        PieceDef {
-            name,
-            letter: 'X',
-            promoted: false,
-            kanji: 'X',
-            movement,
-            royal,
-            flips_to: None,
-            hand_slot: slot,
-            group: if royal { 0 } else { 1 },
-            aliases: &[],
-            kif_name: "X",
-            kif_aliases: &[],
+        let piece = PieceDef::new(name, 'X', 'X', "X", movement);
+        match (royal, slot) {
+            (true, _) => piece.royal(),
+            (false, Some(s)) => piece.captured_to(s).group(1),
+            (false, None) => piece.group(1),
         }
     }
 

@@ -49,96 +49,27 @@ const ELEPHANT_MOVES: Movement = Movement {
     slides: &[],
 };
 
-#[allow(clippy::too_many_arguments)]
-const fn def(
-    name: &'static str,
-    letter: char,
-    promoted: bool,
-    kanji: char,
-    kif_name: &'static str,
-    movement: Movement,
-    flips_to: Option<Kind>,
-    hand_slot: Option<u8>,
-    aliases: &'static [&'static str],
-) -> PieceDef {
-    PieceDef {
-        name,
-        letter,
-        promoted,
-        kanji,
-        kif_name,
-        kif_aliases: &[],
-        movement,
-        royal: hand_slot.is_none(),
-        flips_to,
-        hand_slot,
-        group: match hand_slot {
-            Some(s) => s + 1,
-            None => 0,
-        },
-        aliases,
-    }
-}
-
 /// The piece table. Hand slots follow the canonical SFEN hand order: R, B, P. The hen shares
 /// the chick's slot (a captured hen goes to hand as a chick; core never drops a promoted
 /// face).
 pub const PIECES: &[PieceDef] = &[
-    def(
-        "lion",
-        'K',
-        false,
-        'ラ',
-        "ライオン",
-        Movement::KING,
-        None,
-        None,
-        &["L"],
-    ),
-    def(
-        "giraffe",
-        'R',
-        false,
-        'き',
-        "きりん",
-        GIRAFFE_MOVES,
-        None,
-        Some(0),
-        &["G"],
-    ),
-    def(
-        "elephant",
-        'B',
-        false,
-        'ぞ',
-        "ぞう",
-        ELEPHANT_MOVES,
-        None,
-        Some(1),
-        &["E"],
-    ),
-    def(
-        "chick",
-        'P',
-        false,
-        'ひ',
-        "ひよこ",
-        Movement::PAWN,
-        Some(HEN),
-        Some(2),
-        &["C"],
-    ),
-    def(
-        "hen",
-        'P',
-        true,
-        'に',
-        "にわとり",
-        Movement::GOLD,
-        None,
-        Some(2),
-        &["+C"],
-    ),
+    PieceDef::new("lion", 'K', 'ラ', "ライオン", Movement::KING)
+        .royal()
+        .aliases(&["L"]),
+    PieceDef::new("giraffe", 'R', 'き', "きりん", GIRAFFE_MOVES)
+        .captured_to(0)
+        .aliases(&["G"]),
+    PieceDef::new("elephant", 'B', 'ぞ', "ぞう", ELEPHANT_MOVES)
+        .captured_to(1)
+        .aliases(&["E"]),
+    PieceDef::new("chick", 'P', 'ひ', "ひよこ", Movement::PAWN)
+        .flips_to(HEN)
+        .captured_to(2)
+        .aliases(&["C"]),
+    PieceDef::new("hen", 'P', 'に', "にわとり", Movement::GOLD)
+        .written_promoted()
+        .captured_to(2)
+        .aliases(&["+C"]),
 ];
 
 const GEOMETRY: Geometry = Geometry::new(3, 4);

@@ -42,58 +42,19 @@ const SOLDIER_MOVES: Movement = Movement {
     slides: &[],
 };
 
-#[allow(clippy::too_many_arguments)]
-const fn def(
-    name: &'static str,
-    letter: char,
-    promoted: bool,
-    kanji: char,
-    kif_name: &'static str,
-    movement: Movement,
-    flips_to: Option<Kind>,
-    group: u8,
-) -> PieceDef {
-    PieceDef {
-        name,
-        letter,
-        promoted,
-        kanji,
-        kif_name,
-        kif_aliases: if group == 0 { &["王"] } else { &[] },
-        movement,
-        royal: group == 0,
-        flips_to,
-        hand_slot: None,
-        group,
-        aliases: &[],
-    }
-}
-
 /// The piece table.
 pub const PIECES: &[PieceDef] = &[
-    def("king", 'K', false, '玉', "玉", Movement::KING, None, 0),
-    def("silver", 'S', false, '銀', "銀", Movement::SILVER, None, 1),
-    def("copper", 'C', false, '銅', "銅", COPPER_MOVES, None, 2),
-    def(
-        "soldier",
-        'I',
-        false,
-        '鉄',
-        "鉄",
-        SOLDIER_MOVES,
-        Some(GOLD),
-        3,
-    ),
-    def(
-        "promoted soldier",
-        'I',
-        true,
-        '金',
-        "金",
-        Movement::GOLD,
-        None,
-        3,
-    ),
+    PieceDef::new("king", 'K', '玉', "玉", Movement::KING)
+        .royal()
+        .kif_aliases(&["王"]),
+    PieceDef::new("silver", 'S', '銀', "銀", Movement::SILVER).group(1),
+    PieceDef::new("copper", 'C', '銅', "銅", COPPER_MOVES).group(2),
+    PieceDef::new("soldier", 'I', '鉄', "鉄", SOLDIER_MOVES)
+        .flips_to(GOLD)
+        .group(3),
+    PieceDef::new("promoted soldier", 'I', '金', "金", Movement::GOLD)
+        .written_promoted()
+        .group(3),
 ];
 
 const GEOMETRY: Geometry = Geometry::new(3, 5);

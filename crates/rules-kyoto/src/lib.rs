@@ -35,119 +35,39 @@ pub const PAWN: Kind = Kind(7);
 /// Rook (face B of the pawn/rook pair).
 pub const ROOK: Kind = Kind(8);
 
-#[allow(clippy::too_many_arguments)]
-const fn def(
-    name: &'static str,
-    letter: char,
-    kanji: char,
-    kif_name: &'static str,
-    movement: Movement,
-    flips_to: Option<Kind>,
-    slot: Option<u8>,
-    aliases: &'static [&'static str],
-) -> PieceDef {
-    PieceDef {
-        name,
-        letter,
-        promoted: false,
-        kanji,
-        kif_name,
-        kif_aliases: if slot.is_none() { &["王"] } else { &[] },
-        movement,
-        royal: slot.is_none(),
-        flips_to,
-        hand_slot: slot,
-        group: match slot {
-            Some(s) => s + 1,
-            None => 0,
-        },
-        aliases,
-    }
-}
-
 /// The piece table. Hand slots follow the canonical SFEN hand order: T, G, S, P.
 pub const PIECES: &[PieceDef] = &[
-    def("king", 'K', '玉', "玉", Movement::KING, None, None, &[]),
-    def(
-        "tokin",
-        'T',
-        'と',
-        "と",
-        Movement::GOLD,
-        Some(LANCE),
-        Some(0),
-        &["+L"],
-    ),
-    def(
-        "lance",
-        'L',
-        '香',
-        "香",
-        Movement::LANCE,
-        Some(TOKIN),
-        Some(0),
-        &[],
-    ),
-    def(
-        "silver",
-        'S',
-        '銀',
-        "銀",
-        Movement::SILVER,
-        Some(BISHOP),
-        Some(2),
-        &[],
-    ),
-    def(
-        "bishop",
-        'B',
-        '角',
-        "角",
-        Movement::BISHOP,
-        Some(SILVER),
-        Some(2),
-        &["+S"],
-    ),
-    def(
-        "gold",
-        'G',
-        '金',
-        "金",
-        Movement::GOLD,
-        Some(KNIGHT),
-        Some(1),
-        &["+N"],
-    ),
-    def(
-        "knight",
-        'N',
-        '桂',
-        "桂",
-        Movement::KNIGHT,
-        Some(GOLD),
-        Some(1),
-        &[],
-    ),
-    def(
-        "pawn",
-        'P',
-        '歩',
-        "歩",
-        Movement::PAWN,
-        Some(ROOK),
-        Some(3),
-        &[],
-    ),
-    def(
-        "rook",
-        'R',
-        '飛',
-        "飛",
-        Movement::ROOK,
-        Some(PAWN),
-        Some(3),
-        &["+P"],
-    ),
+    PieceDef::new("king", 'K', '玉', "玉", Movement::KING)
+        .royal()
+        .kif_aliases(&["王"]),
+    PieceDef::new("tokin", 'T', 'と', "と", Movement::GOLD)
+        .flips_to(LANCE)
+        .captured_to(0)
+        .aliases(&["+L"]),
+    PieceDef::new("lance", 'L', '香', "香", Movement::LANCE)
+        .flips_to(TOKIN)
+        .captured_to(0),
+    PieceDef::new("silver", 'S', '銀', "銀", Movement::SILVER)
+        .flips_to(BISHOP)
+        .captured_to(2),
+    PieceDef::new("bishop", 'B', '角', "角", Movement::BISHOP)
+        .flips_to(SILVER)
+        .captured_to(2)
+        .aliases(&["+S"]),
+    PieceDef::new("gold", 'G', '金', "金", Movement::GOLD)
+        .flips_to(KNIGHT)
+        .captured_to(1)
+        .aliases(&["+N"]),
+    PieceDef::new("knight", 'N', '桂', "桂", Movement::KNIGHT)
+        .flips_to(GOLD)
+        .captured_to(1),
+    PieceDef::new("pawn", 'P', '歩', "歩", Movement::PAWN)
+        .flips_to(ROOK)
+        .captured_to(3),
+    PieceDef::new("rook", 'R', '飛', "飛", Movement::ROOK)
+        .flips_to(PAWN)
+        .captured_to(3)
+        .aliases(&["+P"]),
 ];
 
 static TABLES: Tables = Tables::build(Geometry::new(5, 5), PIECES, 0x4B59_4F54_4F00_0001);

@@ -36,119 +36,39 @@ pub const PAWN: Kind = Kind(7);
 /// Knight (face B of the pawn/knight pair).
 pub const KNIGHT: Kind = Kind(8);
 
-#[allow(clippy::too_many_arguments)]
-const fn def(
-    name: &'static str,
-    letter: char,
-    kanji: char,
-    kif_name: &'static str,
-    movement: Movement,
-    flips_to: Option<Kind>,
-    slot: Option<u8>,
-    aliases: &'static [&'static str],
-) -> PieceDef {
-    PieceDef {
-        name,
-        letter,
-        promoted: false,
-        kanji,
-        kif_name,
-        kif_aliases: if slot.is_none() { &["王"] } else { &[] },
-        movement,
-        royal: slot.is_none(),
-        flips_to,
-        hand_slot: slot,
-        group: match slot {
-            Some(s) => s + 1,
-            None => 0,
-        },
-        aliases,
-    }
-}
-
 /// The piece table. Hand slots follow the canonical SFEN hand order: B, G, S, P.
 pub const PIECES: &[PieceDef] = &[
-    def("king", 'K', '玉', "玉", Movement::KING, None, None, &[]),
-    def(
-        "bishop",
-        'B',
-        '角',
-        "角",
-        Movement::BISHOP,
-        Some(TOKIN),
-        Some(0),
-        &[],
-    ),
-    def(
-        "tokin",
-        'T',
-        'と',
-        "と",
-        Movement::GOLD,
-        Some(BISHOP),
-        Some(0),
-        &["+B"],
-    ),
-    def(
-        "gold",
-        'G',
-        '金',
-        "金",
-        Movement::GOLD,
-        Some(ROOK),
-        Some(1),
-        &["+R"],
-    ),
-    def(
-        "rook",
-        'R',
-        '飛',
-        "飛",
-        Movement::ROOK,
-        Some(GOLD),
-        Some(1),
-        &[],
-    ),
-    def(
-        "silver",
-        'S',
-        '銀',
-        "銀",
-        Movement::SILVER,
-        Some(LANCE),
-        Some(2),
-        &["+L"],
-    ),
-    def(
-        "lance",
-        'L',
-        '香',
-        "香",
-        Movement::LANCE,
-        Some(SILVER),
-        Some(2),
-        &[],
-    ),
-    def(
-        "pawn",
-        'P',
-        '歩',
-        "歩",
-        Movement::PAWN,
-        Some(KNIGHT),
-        Some(3),
-        &[],
-    ),
-    def(
-        "knight",
-        'N',
-        '桂',
-        "桂",
-        Movement::KNIGHT,
-        Some(PAWN),
-        Some(3),
-        &["+P"],
-    ),
+    PieceDef::new("king", 'K', '玉', "玉", Movement::KING)
+        .royal()
+        .kif_aliases(&["王"]),
+    PieceDef::new("bishop", 'B', '角', "角", Movement::BISHOP)
+        .flips_to(TOKIN)
+        .captured_to(0),
+    PieceDef::new("tokin", 'T', 'と', "と", Movement::GOLD)
+        .flips_to(BISHOP)
+        .captured_to(0)
+        .aliases(&["+B"]),
+    PieceDef::new("gold", 'G', '金', "金", Movement::GOLD)
+        .flips_to(ROOK)
+        .captured_to(1)
+        .aliases(&["+R"]),
+    PieceDef::new("rook", 'R', '飛', "飛", Movement::ROOK)
+        .flips_to(GOLD)
+        .captured_to(1),
+    PieceDef::new("silver", 'S', '銀', "銀", Movement::SILVER)
+        .flips_to(LANCE)
+        .captured_to(2)
+        .aliases(&["+L"]),
+    PieceDef::new("lance", 'L', '香', "香", Movement::LANCE)
+        .flips_to(SILVER)
+        .captured_to(2),
+    PieceDef::new("pawn", 'P', '歩', "歩", Movement::PAWN)
+        .flips_to(KNIGHT)
+        .captured_to(3),
+    PieceDef::new("knight", 'N', '桂', "桂", Movement::KNIGHT)
+        .flips_to(PAWN)
+        .captured_to(3)
+        .aliases(&["+P"]),
 ];
 
 static TABLES: Tables = Tables::build(Geometry::new(4, 5), PIECES, 0x4D49_4352_4F00_0002);

@@ -52,152 +52,39 @@ const HORSE_MOVES: Movement = Movement {
     slides: Movement::BISHOP.slides,
 };
 
-#[allow(clippy::too_many_arguments)]
-const fn def(
-    name: &'static str,
-    letter: char,
-    promoted: bool,
-    kanji: char,
-    kif_name: &'static str,
-    kif_aliases: &'static [&'static str],
-    movement: Movement,
-    flips_to: Option<Kind>,
-    hand_slot: Option<u8>,
-) -> PieceDef {
-    PieceDef {
-        name,
-        letter,
-        promoted,
-        kanji,
-        kif_name,
-        kif_aliases,
-        movement,
-        royal: hand_slot.is_none(),
-        flips_to,
-        hand_slot,
-        // Both faces of a physical piece share a group; the king has group 0.
-        group: match hand_slot {
-            Some(s) => s + 1,
-            None => 0,
-        },
-        aliases: &[],
-    }
-}
-
 /// The piece table. Hand slots follow the canonical SFEN hand order: R, B, G, S, P. A
 /// promoted face shares its base piece's slot, so that a captured piece goes to hand
 /// unpromoted (core never drops a promoted face).
 pub const PIECES: &[PieceDef] = &[
-    def(
-        "king",
-        'K',
-        false,
-        '玉',
-        "玉",
-        &["王"],
-        Movement::KING,
-        None,
-        None,
-    ),
-    def(
-        "rook",
-        'R',
-        false,
-        '飛',
-        "飛",
-        &[],
-        Movement::ROOK,
-        Some(DRAGON),
-        Some(0),
-    ),
-    def(
-        "bishop",
-        'B',
-        false,
-        '角',
-        "角",
-        &[],
-        Movement::BISHOP,
-        Some(HORSE),
-        Some(1),
-    ),
-    def(
-        "gold",
-        'G',
-        false,
-        '金',
-        "金",
-        &[],
-        Movement::GOLD,
-        None,
-        Some(2),
-    ),
-    def(
-        "silver",
-        'S',
-        false,
-        '銀',
-        "銀",
-        &[],
-        Movement::SILVER,
-        Some(PRO_SILVER),
-        Some(3),
-    ),
-    def(
-        "pawn",
-        'P',
-        false,
-        '歩',
-        "歩",
-        &[],
-        Movement::PAWN,
-        Some(TOKIN),
-        Some(4),
-    ),
-    def(
-        "dragon",
-        'R',
-        true,
-        '龍',
-        "龍",
-        &["竜"],
-        DRAGON_MOVES,
-        None,
-        Some(0),
-    ),
-    def(
-        "horse",
-        'B',
-        true,
-        '馬',
-        "馬",
-        &[],
-        HORSE_MOVES,
-        None,
-        Some(1),
-    ),
-    def(
-        "promoted silver",
-        'S',
-        true,
-        '全',
-        "成銀",
-        &[],
-        Movement::GOLD,
-        None,
-        Some(3),
-    ),
-    def(
-        "tokin",
-        'P',
-        true,
-        'と',
-        "と",
-        &[],
-        Movement::GOLD,
-        None,
-        Some(4),
-    ),
+    PieceDef::new("king", 'K', '玉', "玉", Movement::KING)
+        .royal()
+        .kif_aliases(&["王"]),
+    PieceDef::new("rook", 'R', '飛', "飛", Movement::ROOK)
+        .flips_to(DRAGON)
+        .captured_to(0),
+    PieceDef::new("bishop", 'B', '角', "角", Movement::BISHOP)
+        .flips_to(HORSE)
+        .captured_to(1),
+    PieceDef::new("gold", 'G', '金', "金", Movement::GOLD).captured_to(2),
+    PieceDef::new("silver", 'S', '銀', "銀", Movement::SILVER)
+        .flips_to(PRO_SILVER)
+        .captured_to(3),
+    PieceDef::new("pawn", 'P', '歩', "歩", Movement::PAWN)
+        .flips_to(TOKIN)
+        .captured_to(4),
+    PieceDef::new("dragon", 'R', '龍', "龍", DRAGON_MOVES)
+        .written_promoted()
+        .captured_to(0)
+        .kif_aliases(&["竜"]),
+    PieceDef::new("horse", 'B', '馬', "馬", HORSE_MOVES)
+        .written_promoted()
+        .captured_to(1),
+    PieceDef::new("promoted silver", 'S', '全', "成銀", Movement::GOLD)
+        .written_promoted()
+        .captured_to(3),
+    PieceDef::new("tokin", 'P', 'と', "と", Movement::GOLD)
+        .written_promoted()
+        .captured_to(4),
 ];
 
 const GEOMETRY: Geometry = Geometry::new(5, 5);

@@ -15,52 +15,16 @@ const SILVER: Kind = Kind(1);
 const GOLD: Kind = Kind(2);
 const KNIGHT: Kind = Kind(3);
 
-const fn def(
-    name: &'static str,
-    letter: char,
-    promoted: bool,
-    movement: Movement,
-    flips_to: Option<Kind>,
-    hand_slot: Option<u8>,
-    group: u8,
-) -> PieceDef {
-    PieceDef {
-        name,
-        letter,
-        promoted,
-        kanji: '駒',
-        kif_name: "駒",
-        kif_aliases: &[],
-        movement,
-        royal: group == 0,
-        flips_to,
-        hand_slot,
-        group,
-        aliases: &[],
-    }
-}
-
 const PIECES: &[PieceDef] = &[
-    def("king", 'K', false, Movement::KING, None, None, 0),
-    def(
-        "silver",
-        'S',
-        false,
-        Movement::SILVER,
-        Some(GOLD),
-        Some(0),
-        1,
-    ),
-    def(
-        "promoted silver",
-        'S',
-        true,
-        Movement::GOLD,
-        Some(SILVER),
-        Some(0),
-        1,
-    ),
-    def("knight", 'N', false, Movement::KNIGHT, None, Some(1), 2),
+    PieceDef::new("king", 'K', '駒', "駒", Movement::KING).royal(),
+    PieceDef::new("silver", 'S', '駒', "駒", Movement::SILVER)
+        .flips_to(GOLD)
+        .captured_to(0),
+    PieceDef::new("promoted silver", 'S', '駒', "駒", Movement::GOLD)
+        .written_promoted()
+        .flips_to(SILVER)
+        .captured_to(0),
+    PieceDef::new("knight", 'N', '駒', "駒", Movement::KNIGHT).captured_to(1),
 ];
 
 const GEOMETRY: Geometry = Geometry::new(3, 4);
