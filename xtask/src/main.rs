@@ -40,6 +40,7 @@
 
 mod bench;
 mod ci;
+mod import_graph;
 mod perft;
 mod release;
 mod selfplay;

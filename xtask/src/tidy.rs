@@ -114,7 +114,21 @@ pub const RULES: &[Rule] = &[
         counts: "published packages",
         check: published_crates_are_complete,
     },
+    Rule {
+        name: "no-import-circles",
+        counts: "packages",
+        check: no_import_circles,
+    },
 ];
+
+/// Import circles between files that are allowed, each with its reason: `(package
+/// directory, the circle's files relative to its `src/`, why)`.
+const IMPORT_CIRCLES_ALLOWED: &[(&str, &[&str], &str)] = &[(
+    "crates/core",
+    &["position.rs", "variant.rs"],
+    "the `Variant` trait's methods take a `Position<Self>` and `Position<V>` is generic \
+     over `Variant`: a trait and the type built on it name each other by design",
+)];
 
 /// One broken rule, printed as `path:line: rule: message`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -794,6 +808,51 @@ fn published_crates_are_complete(cx: &Context) -> Result<Outcome, String> {
 }
 
 /// The line of a dependency in `p`'s manifest (1 when it cannot be told).
+/// Rule 11: no two files of a package import each other, directly or around a circle
+/// (`crate::`, `super::` and `self::` paths, followed through the root files' re-exports;
+/// the root files themselves do not count, see `import_graph`), except the circles of
+/// [`IMPORT_CIRCLES_ALLOWED`].
+fn no_import_circles(cx: &Context) -> Result<Outcome, String> {
+    let mut out = Outcome::default();
+    for package in &cx.packages {
+        let src = cx.root.join(&package.dir).join("src");
+        if !src.is_dir() {
+            continue;
+        }
+        out.checked += 1;
+        let mut files = Vec::new();
+        for (path, lexed) in non_test_sources(&cx.root, std::slice::from_ref(&src))? {
+            let code: String = lexed.code.iter().collect();
+            let code: String = code
+                .lines()
+                .take(lexed.test_line.saturating_sub(1))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let prefix = format!("{}/src/", package.dir);
+            let rel = path.strip_prefix(&prefix).unwrap_or(&path).to_string();
+            files.push((rel, code));
+        }
+        for circle in crate::import_graph::circles(&files) {
+            let allowed = IMPORT_CIRCLES_ALLOWED
+                .iter()
+                .any(|(dir, list, _)| *dir == package.dir && *list == circle.as_slice());
+            if !allowed {
+                out.found.push((
+                    format!("{}/src/{}", package.dir, circle[0]),
+                    1,
+                    format!(
+                        "these files of `{}` import each other in a circle: {}; move what \
+                         they share into a file that imports neither",
+                        package.name,
+                        circle.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
 fn manifest_violation(
     cx: &Context,
     p: &Package,

@@ -15,7 +15,8 @@ use kshogi_core::{Position, Variant};
 use kshogi_notation::{move_to_usi, to_sfen};
 use kshogi_registry::{with_index, VariantKind};
 use kshogi_solver::db::{self, Database, DbError, Probe, Summary};
-use kshogi_solver::generic::{self, Indexed, Phase, Progress, Rule, Stats};
+use kshogi_solver::generic::{self, Indexed, Phase, Progress, Stats};
+use kshogi_solver::reachable::Rule;
 use kshogi_solver::reachable::{reach_memory, Tally};
 use kshogi_solver::value::{Entry, Value};
 use serde::Serialize;
@@ -422,7 +423,7 @@ fn ms(d: Duration) -> u64 {
 fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliError> {
     let name = <I::V as Variant>::NAME;
     let ix = match &args.sub_game {
-        Some(text) => I::sub_game(text).map_err(CliError::Usage)?,
+        Some(text) => I::sub_game(text).map_err(|e| CliError::Usage(e.to_string()))?,
         None => I::full(),
     };
     let path = match &args.out {
@@ -438,7 +439,7 @@ fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliErro
     let n = ix.len();
     // An upper bound: the table, the largest of the level buffers, the blocks waiting to
     // be written and (with --reach) the reachability bitsets, and a margin.
-    let estimate = generic::memory_estimate(n, args.reach.is_some(), threads);
+    let estimate = kshogi_solver::memory_estimate(n, args.reach.is_some(), threads);
     eprintln!(
         "{name}: {} entries ({}); memory: at most {} ({} for the table, {} for the level \
          lists, {} to write the file{})",
@@ -516,16 +517,17 @@ fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliErro
     let tr = Instant::now();
     let reach = if let Some(rule) = args.reach {
         let label = format!("reach {}", rule_name(rule.into()));
-        let r = generic::reachable(&table, &start, rule.into(), threads, &|ply, len| {
-            reporter.update(
-                &label,
-                true,
-                ply as u64,
-                ply as u64 + 1,
-                "plies",
-                &group(len),
-            );
-        });
+        let r =
+            kshogi_solver::count_reachable(&table, &start, rule.into(), threads, &|ply, len| {
+                reporter.update(
+                    &label,
+                    true,
+                    ply as u64,
+                    ply as u64 + 1,
+                    "plies",
+                    &group(len),
+                );
+            });
         reporter.done(None);
         r
     } else {

@@ -51,6 +51,6 @@ pub use resolve::{DropRule, FlipRequest, IllegalMove, MoveRequest};
 pub use square::{Geometry, Square, SquareName, MAX_SQUARES};
 pub use tables::Tables;
 pub use variant::{
-    DrawReason, DropRules, Flip, GroupLimit, Outcome, RepetitionRule, StalemateRule, Variant,
-    VariantInfo, WinReason,
+    DrawReason, DropRules, ExtraError, Flip, GroupLimit, Outcome, RepetitionRule, StalemateRule,
+    Variant, VariantInfo, WinReason,
 };

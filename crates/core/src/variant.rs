@@ -27,6 +27,32 @@ pub enum StalemateRule {
     Draw,
 }
 
+/// Why [`Variant::parse_extra`] refused the text of a variant state: a message in words a
+/// user understands, naming what is wrong (`countdown `b` needs a number of moves after the
+/// side`). The readers of SFEN and KIF add where the field is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtraError(String);
+
+impl ExtraError {
+    /// An error with this message.
+    pub fn new(message: impl Into<String>) -> ExtraError {
+        ExtraError(message.into())
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for ExtraError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ExtraError {}
+
 /// How a variant treats repeated positions; applied by [`crate::Game`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RepetitionRule {
@@ -300,11 +326,11 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// Reads the text form of the variant state (the fifth SFEN field, such as Kinzoku's
     /// `b3`). The error says what is wrong, in words a user understands. The default accepts
     /// nothing: a variant without state has no such field.
-    fn parse_extra(field: &str) -> Result<Self::Extra, String> {
-        Err(format!(
+    fn parse_extra(field: &str) -> Result<Self::Extra, ExtraError> {
+        Err(ExtraError::new(format!(
             "unexpected field `{field}`: {} has no variant state",
             Self::DISPLAY_NAME
-        ))
+        )))
     }
 
     /// The text form of the variant state, or `None` when nothing is written (the default

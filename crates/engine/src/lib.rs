@@ -71,6 +71,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 pub mod bench;
+mod bounds;
 pub mod eval;
 pub mod mate;
 mod ordering;
@@ -100,8 +101,8 @@ impl Score {
     pub fn sort_key(self) -> i32 {
         match self {
             Score::Cp(cp) => cp,
-            Score::Mate(n) if n > 0 => search::MATE - n,
-            Score::Mate(n) => -search::MATE - n,
+            Score::Mate(n) if n > 0 => bounds::MATE - n,
+            Score::Mate(n) => -bounds::MATE - n,
         }
     }
 }

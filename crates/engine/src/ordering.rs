@@ -1,7 +1,7 @@
 //! Move ordering: hash move, captures by most valuable victim / least valuable attacker,
 //! the variant's tactical moves, killers, then the history heuristic.
 
-use crate::search::MAX_PLY;
+use crate::bounds::MAX_PLY;
 use crate::Evaluator;
 use kshogi_core::Variant;
 use kshogi_core::{Kind, Move, Position, Square, MAX_KINDS, MAX_SQUARES};

@@ -1,5 +1,6 @@
 //! Iterative deepening, principal-variation search, quiescence search and the root.
 
+use crate::bounds::{INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::ordering::{self, is_capture};
 use crate::tt::{Bound, Table};
 use crate::{Evaluator, Info, Limits, Line, Score, SearchResult};
@@ -8,14 +9,6 @@ use kshogi_core::{Bundle, Color, Game, Move, Outcome, Position, MAX_MOVES};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
-/// Deepest ply a search path may reach (quiescence included).
-pub(crate) const MAX_PLY: usize = 128;
-/// The score of a win at the root itself; a win at ply `p` scores `MATE - p`.
-pub(crate) const MATE: i32 = 31_000;
-/// Scores at least this large (in absolute value) are mate scores.
-pub(crate) const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// Larger than every score.
-pub(crate) const INF: i32 = 32_000;
 /// The score of a draw.
 const DRAW: i32 = 0;
 /// Deepest iteration.

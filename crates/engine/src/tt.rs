@@ -1,7 +1,7 @@
 //! The transposition table: a fixed array of clusters of four entries, sized from a number of
 //! MiB and never larger.
 
-use crate::search::MATE_BOUND;
+use crate::bounds::MATE_BOUND;
 use kshogi_core::Move;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
@@ -312,7 +312,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::MATE;
+    use crate::bounds::MATE;
 
     #[test]
     fn entry_and_cluster_sizes() {

@@ -1,6 +1,8 @@
 //! SFEN: `<board> <side> <hands> [<ply>] [<countdown>]`.
 
-use kshogi_core::{Color, Kind, Piece, Position, PositionError, Setup, Variant, MAX_SLOTS};
+use kshogi_core::{
+    Color, ExtraError, Kind, Piece, Position, PositionError, Setup, Variant, MAX_SLOTS,
+};
 use std::fmt::Write as _;
 
 /// What is wrong with an SFEN text.
@@ -26,7 +28,7 @@ pub enum SfenErrorKind {
     Ply(String),
     /// The variant-state field is wrong.
     #[error("{0}")]
-    Extra(String),
+    Extra(ExtraError),
     /// The text is well-formed but the position is not valid.
     #[error("invalid position: {0}")]
     Invalid(PositionError),

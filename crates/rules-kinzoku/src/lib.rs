@@ -14,9 +14,9 @@
 //! registry or the CLI, and knows nothing of the other variants.
 
 use kshogi_core::{
-    Bitboard, Color, Flip, Geometry, GroupLimit, Kind, Movement, Outcome, Piece, PieceDef,
-    Position, PositionError, RepetitionRule, Setup, Square, StalemateRule, Tables, Variant,
-    WinReason,
+    Bitboard, Color, ExtraError, Flip, Geometry, GroupLimit, Kind, Movement, Outcome, Piece,
+    PieceDef, Position, PositionError, RepetitionRule, Setup, Square, StalemateRule, Tables,
+    Variant, WinReason,
 };
 
 /// The king.
@@ -238,34 +238,34 @@ impl Variant for Kinzoku {
     }
 
     /// The countdown is written `b<n>` or `w<n>`: the counting side and its moves left.
-    fn parse_extra(field: &str) -> Result<Option<Countdown>, String> {
+    fn parse_extra(field: &str) -> Result<Option<Countdown>, ExtraError> {
         let mut chars = field.chars();
         let side = match chars.next() {
             Some('b') => Color::Black,
             Some('w') => Color::White,
             _ => {
-                return Err(format!(
+                return Err(ExtraError::new(format!(
                     "countdown `{field}` must be `b` or `w` followed by the moves left"
-                ))
+                )))
             }
         };
         let rest = chars.as_str();
         if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!(
+            return Err(ExtraError::new(format!(
                 "countdown `{field}` needs a number of moves after the side"
-            ));
+            )));
         }
         if rest.len() > 1 && rest.starts_with('0') {
-            return Err(format!(
+            return Err(ExtraError::new(format!(
                 "countdown `{field}`: write the moves left without a leading zero"
-            ));
+            )));
         }
         // Any longer run of digits is out of range too (`b255` as `b6`).
         let n = rest.parse::<u8>().unwrap_or(u8::MAX);
         if n > COUNTDOWN_MOVES {
-            return Err(format!(
+            return Err(ExtraError::new(format!(
                 "countdown `{field}`: moves left must be 1 to {COUNTDOWN_MOVES} (0 once expired)"
-            ));
+            )));
         }
         Ok(Some(Countdown {
             side,

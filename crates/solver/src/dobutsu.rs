@@ -20,7 +20,7 @@
 //! under moves (no move creates a piece), which the tests use to compare the solver with
 //! exhaustive search.
 
-use crate::generic::Indexed;
+use crate::generic::{Indexed, SubGameError};
 use kshogi_core::{Color, Piece, Position, Setup, Square, Variant};
 use kshogi_rules_dobutsu::{Dobutsu, CHICK, ELEPHANT, GIRAFFE, HEN, LION};
 
@@ -429,7 +429,7 @@ impl Indexed for DobutsuIndex {
 
     /// The letters of the kinds kept besides the lions: `R` (giraffes), `B` (elephants),
     /// `P` (chicks), as in the SFEN; `all` for the whole game.
-    fn sub_game(text: &str) -> Result<DobutsuIndex, String> {
+    fn sub_game(text: &str) -> Result<DobutsuIndex, SubGameError> {
         if text.eq_ignore_ascii_case("all") {
             return Ok(DobutsuIndex::full());
         }
@@ -440,10 +440,10 @@ impl Indexed for DobutsuIndex {
                 'B' | 'E' => kinds[1] = true,
                 'P' | 'C' => kinds[2] = true,
                 _ => {
-                    return Err(format!(
+                    return Err(SubGameError::new(format!(
                         "`{ch}` in `{text}` is not a Dobutsu piece pair (R giraffes, B \
                          elephants, P chicks)"
-                    ))
+                    )))
                 }
             }
         }

@@ -86,6 +86,26 @@ pub struct Stats {
     pub total_time: Duration,
 }
 
+/// Why [`Indexed::sub_game`] found no sub-game in a text: a message naming the text and
+/// what the variant's sub-games are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubGameError(String);
+
+impl SubGameError {
+    /// An error with this message.
+    pub fn new(message: impl Into<String>) -> SubGameError {
+        SubGameError(message.into())
+    }
+}
+
+impl std::fmt::Display for SubGameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SubGameError {}
+
 /// What the solver needs to know about a variant: its position index and its un-moves.
 ///
 /// The compact form [`Indexed::Compact`] is a position reduced to what the index needs;
@@ -119,7 +139,7 @@ pub trait Indexed: Send + Sync {
         Self: Sized;
 
     /// The index of a sub-game named on the command line, or why the text names none.
-    fn sub_game(text: &str) -> Result<Self, String>
+    fn sub_game(text: &str) -> Result<Self, SubGameError>
     where
         Self: Sized;
 
@@ -213,25 +233,6 @@ pub trait Indexed: Send + Sync {
         }
         Position::from_setup(&self.to_setup(&c)).ok()
     }
-}
-
-/// Bytes a build with `threads` threads holds at most for an index of `entries` entries,
-/// an upper bound stated before it starts: two bytes per entry for the table, held
-/// throughout; while solving, the two level buffers ([`level_capacity`] positions of four
-/// bytes each); while writing the file (the level buffers are freed by then), the blocks
-/// waiting to be written ([`crate::db::write_memory`]); then, when `reach` is set, the
-/// bitsets of the reachability count ([`crate::reachable::reach_memory`]); the Bellman
-/// check holds nothing per entry. Plus 64 MiB for the program, the threads' stacks and
-/// small buffers.
-pub fn memory_estimate(entries: u64, reach: bool, threads: usize) -> u64 {
-    let solve = 8 * level_capacity(entries);
-    let write = crate::db::write_memory(entries, threads);
-    let after = if reach {
-        crate::reachable::reach_memory(entries)
-    } else {
-        0
-    };
-    2 * entries + solve.max(write).max(after) + (64 << 20)
 }
 
 /// Working code of an entry that holds no position.
@@ -835,21 +836,6 @@ pub fn search_agrees<V: Variant>(pos: &Position<V>, stated: Value, horizon: u16)
         Value::Loss(d) => forced_loss(pos, d) && (d == 0 || !forced_loss(pos, d - 1)),
         Value::Draw => !forced_win(pos, horizon) && !forced_loss(pos, horizon),
     }
-}
-
-pub use crate::reachable::{ReachCount, Rule};
-
-/// Every position reachable from `start` by the moves `rule` follows, counted with the
-/// values of the solved table `t` (see [`crate::reachable::count`], which also runs
-/// without a table). Memory: [`crate::reachable::reach_memory`].
-pub fn reachable<I: Indexed>(
-    t: &Table<I>,
-    start: &Position<I::V>,
-    rule: Rule,
-    threads: usize,
-    progress: &(dyn Fn(usize, u64) + Sync),
-) -> Option<ReachCount> {
-    crate::reachable::count(&t.index, Some(t), start, rule, threads, progress)
 }
 
 #[cfg(test)]

@@ -620,13 +620,13 @@ impl crate::generic::Indexed for KinzokuIndex {
             .then(|| KinzokuIndex::new(scope as usize))
     }
 
-    fn sub_game(text: &str) -> Result<KinzokuIndex, String> {
+    fn sub_game(text: &str) -> Result<KinzokuIndex, crate::generic::SubGameError> {
         match text.trim().parse::<u32>() {
             Ok(n @ 1..=6) => Ok(KinzokuIndex::new(n as usize)),
-            _ => Err(format!(
+            _ => Err(crate::generic::SubGameError::new(format!(
                 "`{text}` is not a Kinzoku sub-game: give the most pieces besides the kings, \
                  1 to 6"
-            )),
+            ))),
         }
     }
 

@@ -41,6 +41,38 @@ pub mod verify;
 
 pub use db::{optimal_line, Database, DbError, Loaded, Probe};
 pub use dobutsu::DobutsuIndex;
-pub use generic::{solve, Indexed, Phase, Progress, Stats, Table};
+pub use generic::{solve, Indexed, Phase, Progress, Stats, SubGameError, Table};
 pub use kinzoku::KinzokuIndex;
 pub use value::{Entry, Value};
+
+/// Bytes a build with `threads` threads holds at most for an index of `entries` entries,
+/// an upper bound stated before it starts: two bytes per entry for the table, held
+/// throughout; while solving, the two level buffers ([`generic::level_capacity`] positions of four
+/// bytes each); while writing the file (the level buffers are freed by then), the blocks
+/// waiting to be written ([`db::write_memory`]); then, when `reach` is set, the
+/// bitsets of the reachability count ([`reachable::reach_memory`]); the Bellman
+/// check holds nothing per entry. Plus 64 MiB for the program, the threads' stacks and
+/// small buffers.
+pub fn memory_estimate(entries: u64, reach: bool, threads: usize) -> u64 {
+    let solve = 8 * generic::level_capacity(entries);
+    let write = db::write_memory(entries, threads);
+    let after = if reach {
+        reachable::reach_memory(entries)
+    } else {
+        0
+    };
+    2 * entries + solve.max(write).max(after) + (64 << 20)
+}
+
+/// Every position reachable from `start` by the moves `rule` follows, counted with the
+/// values of the solved table `t` (see [`reachable::count`], which also runs
+/// without a table). Memory: [`reachable::reach_memory`].
+pub fn count_reachable<I: Indexed>(
+    t: &Table<I>,
+    start: &kshogi_core::Position<I::V>,
+    rule: reachable::Rule,
+    threads: usize,
+    progress: &(dyn Fn(usize, u64) + Sync),
+) -> Option<reachable::ReachCount> {
+    reachable::count(t.index(), Some(t), start, rule, threads, progress)
+}

@@ -145,7 +145,9 @@ impl<V: Variant> Diagram<V> {
                 Some(
                     V::parse_extra(trim(value))
                         .map(|extra| self.extra = Some(extra))
-                        .map_err(|m| KifError::at(no, Some(value_col), KifErrorKind::Diagram(m))),
+                        .map_err(|m| {
+                            KifError::at(no, Some(value_col), KifErrorKind::Diagram(m.to_string()))
+                        }),
                 )
             }
             _ => None,
