@@ -16,7 +16,9 @@
 //!   line 1 (when the merged lines differ from what the search last reported, they are
 //!   reported again), or, when there is no line at all, the first legal move; weakened
 //!   play ([`Skill`], `Skill_Level`) searches within a node budget, without the database,
-//!   and at its lowest levels makes a seeded choice among candidate lines instead.
+//!   and at its lowest levels makes a seeded choice among candidate lines instead;
+//! - answers a mate question alone ([`solve_mate`], USI's `go mate`): a legal mating line,
+//!   no mate, or not decided.
 //!
 //! Everything is generic over the variant and its evaluator and monomorphised. This crate
 //! depends on core, the engine and the solver only: it must not depend on notation, the
@@ -25,10 +27,12 @@
 //! goes to the caller's callback, text is the front ends' job.
 
 pub mod database;
+mod mate_question;
 pub mod review;
 
 pub use database::{Databases, PerfectPlay};
 pub use kshogi_solver::value::Value;
+pub use mate_question::{solve_mate, MateAnswer};
 
 use kshogi_core::{Color, Game, Move, Outcome, Position, Variant};
 use kshogi_engine::mate::{self, MateResult};
