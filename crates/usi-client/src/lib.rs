@@ -9,9 +9,16 @@
 //! ([`Engine::perft`], in the reference engine's output form: `move: count` lines, then
 //! `Nodes searched: N`). The engine is killed when the [`Engine`] is dropped.
 //!
-//! This crate uses the standard library (and `shlex`) only: it depends on no kshogi crate and
-//! must not know a variant or a position; callers give it positions and moves as text.
+//! Every line is written as a `GuiMessage` and read as an `EngineMessage` of
+//! `kshogi-usi-protocol`, which alone parses and prints USI text.
+//!
+//! This crate uses the standard library, `shlex` and the protocol crate only: it depends on
+//! no other kshogi crate and must not know a variant or a position; callers give it
+//! positions and moves as text.
 
+/// The protocol's messages, for callers that read the engine's lines themselves.
+pub use kshogi_usi_protocol as protocol;
+use kshogi_usi_protocol::{EngineMessage, Go, GuiMessage, PositionArgs, Setup};
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -403,6 +410,11 @@ impl Engine {
         }
     }
 
+    /// Sends one message.
+    pub fn send_message(&mut self, message: &GuiMessage) -> Result<(), EngineError> {
+        self.send(&message.to_string())
+    }
+
     /// Reads lines until one satisfies `done` (which may also reject a line as garbage by
     /// returning `Err(reason)`), all before `deadline`. Returns the lines read, the
     /// matching one last.
@@ -439,81 +451,80 @@ impl Engine {
         }
     }
 
-    /// `usi` ... `usiok`: what the engine says about itself.
+    /// `usi` ... `usiok`: what the engine says about itself. Lines that are not messages
+    /// are skipped, as USI says.
     pub fn handshake(&mut self) -> Result<EngineInfo, EngineError> {
-        self.send("usi")?;
+        self.send_message(&GuiMessage::Usi)?;
         let deadline = deadline_in(self.timeout);
-        let lines = self.read_until(deadline, "`usiok`", |l| Ok(l.trim() == "usiok"))?;
         let mut info = EngineInfo::default();
-        for line in &lines {
-            let line = line.trim();
-            if let Some(name) = line.strip_prefix("id name ") {
-                info.name = Some(name.trim().to_string());
-            } else if let Some(author) = line.strip_prefix("id author ") {
-                info.author = Some(author.trim().to_string());
-            } else if let Some(rest) = line.strip_prefix("option name ") {
-                let name = rest.split(" type ").next().unwrap_or(rest).trim();
-                info.options.push(name.to_string());
+        self.read_until(deadline, "`usiok`", |l| {
+            match l.parse::<EngineMessage>() {
+                Ok(EngineMessage::UsiOk) => return Ok(true),
+                Ok(EngineMessage::IdName(name)) => info.name = Some(name.trim().to_string()),
+                Ok(EngineMessage::IdAuthor(a)) => info.author = Some(a.trim().to_string()),
+                Ok(EngineMessage::Option(decl)) => info.options.push(decl.name),
+                _ => {}
             }
-        }
+            Ok(false)
+        })?;
         Ok(info)
     }
 
     /// `isready` ... `readyok`.
     pub fn is_ready(&mut self) -> Result<(), EngineError> {
-        self.send("isready")?;
+        self.send_message(&GuiMessage::IsReady)?;
         let deadline = deadline_in(self.timeout);
-        self.read_until(deadline, "`readyok`", |l| Ok(l.trim() == "readyok"))?;
+        self.read_until(deadline, "`readyok`", |l| {
+            Ok(l.parse::<EngineMessage>() == Ok(EngineMessage::ReadyOk))
+        })?;
         Ok(())
     }
 
     /// `setoption name NAME value VALUE`.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        self.send(&format!("setoption name {name} value {value}"))
+        self.send_message(&GuiMessage::SetOption {
+            name: name.to_string(),
+            value: Some(value.to_string()),
+        })
     }
 
     /// `position sfen SFEN` (with ` moves ...` when `moves` is not empty).
     pub fn position(&mut self, sfen: &str, moves: &[String]) -> Result<(), EngineError> {
-        let mut line = format!("position sfen {sfen}");
-        if !moves.is_empty() {
-            line.push_str(" moves ");
-            line.push_str(&moves.join(" "));
-        }
-        self.send(&line)
+        self.send_message(&GuiMessage::Position(PositionArgs {
+            setup: Setup::Sfen(sfen.to_string()),
+            moves: moves.to_vec(),
+        }))
     }
 
     /// `go perft DEPTH` on the position set last, waiting until `deadline`: the divide
     /// (`move: count` lines) and the `Nodes searched: N` total, which must add up. Blank
     /// lines and `info` lines are skipped; any other line is garbage.
     pub fn perft(&mut self, depth: u32, deadline: Instant) -> Result<PerftAnswer, EngineError> {
-        self.send(&format!("go perft {depth}"))?;
+        self.send_message(&GuiMessage::Go(Go {
+            perft: Some(depth),
+            ..Go::default()
+        }))?;
         let mut divide = Vec::new();
         let mut nodes = None;
         self.read_until(deadline, "the perft count", |line| {
-            let l = line.trim();
-            if l.is_empty() || l.starts_with("info") {
+            if line.trim().is_empty() {
                 return Ok(false);
             }
-            if let Some(n) = l.strip_prefix("Nodes searched:") {
-                let n = n.trim();
-                nodes = Some(
-                    n.parse::<u64>()
-                        .map_err(|_| format!("`{n}` is not a node count"))?,
-                );
-                return Ok(true);
+            match line.parse::<EngineMessage>() {
+                Ok(EngineMessage::Info(_)) => Ok(false),
+                Ok(EngineMessage::PerftTotal(n)) => {
+                    nodes = Some(n);
+                    Ok(true)
+                }
+                Ok(EngineMessage::PerftMove { mv, nodes }) => {
+                    divide.push((mv, nodes));
+                    Ok(false)
+                }
+                Ok(_) => Err("expected `move: count` or `Nodes searched: N`".into()),
+                Err(e) => Err(format!(
+                    "expected `move: count` or `Nodes searched: N` ({e})"
+                )),
             }
-            let Some((mv, n)) = l.split_once(':') else {
-                return Err("expected `move: count` or `Nodes searched: N`".into());
-            };
-            let (mv, n) = (mv.trim(), n.trim());
-            if mv.is_empty() || mv.contains(char::is_whitespace) {
-                return Err(format!("`{mv}` is not a move"));
-            }
-            let n = n
-                .parse::<u64>()
-                .map_err(|_| format!("`{n}` is not a node count"))?;
-            divide.push((mv.to_string(), n));
-            Ok(false)
         })?;
         let nodes = nodes.unwrap_or(0);
         // The engine's counts may add up past u64 (garbage, not a panic).
@@ -523,7 +534,7 @@ impl Engine {
         if depth > 0 && sum != Some(nodes) {
             return Err(EngineError::Garbage {
                 waiting_for: "the perft count".into(),
-                line: format!("Nodes searched: {nodes}"),
+                line: EngineMessage::PerftTotal(nodes).to_string(),
                 reason: match sum {
                     Some(sum) => format!("its divide adds up to {sum}"),
                     None => "its divide adds up to more than 2^64 - 1".into(),
@@ -535,7 +546,7 @@ impl Engine {
 
     /// Sends `quit` and waits up to `wait` for the engine to exit; kills it otherwise.
     pub fn quit(mut self, wait: Duration) -> Option<ExitStatus> {
-        let _ = self.send("quit");
+        let _ = self.send_message(&GuiMessage::Quit);
         self.stdin = None;
         let until = deadline_in(wait);
         while Instant::now() < until {

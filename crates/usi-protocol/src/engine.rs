@@ -283,15 +283,22 @@ impl Info {
     }
 }
 
-impl fmt::Display for Score {
-    /// `cp 35`, `mate -3`, `mate +`, with ` lowerbound` or ` upperbound` after a bound.
+impl fmt::Display for ScoreValue {
+    /// `cp 35`, `mate -3`, `mate +`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.value {
-            ScoreValue::Cp(n) => write!(f, "cp {n}")?,
-            ScoreValue::Mate(n) => write!(f, "mate {n}")?,
-            ScoreValue::MateSign(true) => f.write_str("mate +")?,
-            ScoreValue::MateSign(false) => f.write_str("mate -")?,
+        match self {
+            ScoreValue::Cp(n) => write!(f, "cp {n}"),
+            ScoreValue::Mate(n) => write!(f, "mate {n}"),
+            ScoreValue::MateSign(true) => f.write_str("mate +"),
+            ScoreValue::MateSign(false) => f.write_str("mate -"),
         }
+    }
+}
+
+impl fmt::Display for Score {
+    /// The value, with ` lowerbound` or ` upperbound` after a bound.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.value.fmt(f)?;
         match self.bound {
             None => Ok(()),
             Some(Bound::Lower) => f.write_str(" lowerbound"),
