@@ -376,8 +376,7 @@ fn run_job<V: Registered>(
                         Some(mv) => {
                             let reply = analysis
                                 .as_ref()
-                                .and_then(|a| a.lines.first())
-                                .and_then(|l| l.line.pv.get(1).copied())
+                                .and_then(|a| a.ponder())
                                 .filter(|_| ctx.ponder_move);
                             EngineMessage::BestMove {
                                 best: BestMove::Move(writing.mv(pos, mv)),

@@ -226,6 +226,43 @@ fn show_wdl_adds_the_models_chances_to_each_info_line() {
 }
 
 #[test]
+fn the_move_to_ponder_on_follows_the_move_played_at_every_level() {
+    // Weakened play may choose another line than line 1; the move to ponder on must then
+    // be the reply of the chosen line, legal after the move played (checked by the
+    // notation, independently of the engine).
+    let budget = SearchMode::Bounded(Budget {
+        nodes: 2_000,
+        depth: 3,
+        hash_mb: 1,
+    });
+    let mut named = 0;
+    for level in [-20, -5, 0, 5, 20] {
+        for moves in ["", " moves 1e1d+", " moves 1e1d+ 5a5b+", " moves 2e2d"] {
+            let out = session_with(
+                &format!(
+                    "setoption name USI_Ponder value true
+setoption name Skill_Level value                      {level}
+position startpos{moves}
+go depth 3
+"
+                ),
+                VariantKind::Kyoto,
+                budget,
+            );
+            let answer = out.last().unwrap().strip_prefix("bestmove ").unwrap();
+            let Some((mv, reply)) = answer.split_once(" ponder ") else {
+                continue;
+            };
+            named += 1;
+            let played = if moves.is_empty() { " moves" } else { moves };
+            let text = format!("startpos{played} {mv} {reply}");
+            assert!(parse_game::<Kyoto>(&text).is_ok(), "level {level}: {text}");
+        }
+    }
+    assert!(named > 0, "no answer named a move to ponder on");
+}
+
+#[test]
 fn skill_levels_are_deterministic_and_weaker_levels_search_less() {
     // The bounded mode: the same input gives the same answer, so a level's choice is
     // the same each time; a weakened level searches within its node budget (level 3:
