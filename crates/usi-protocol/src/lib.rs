@@ -29,13 +29,13 @@
 mod engine;
 mod error;
 mod gui;
+mod info;
 mod line;
 
-pub use engine::{
-    BestMove, Bound, Checkmate, EngineMessage, Info, OptionDecl, OptionType, Score, ScoreValue, Wdl,
-};
+pub use engine::{BestMove, Checkmate, EngineMessage, OptionDecl, OptionType};
 pub use error::{ErrorKind, ParseError};
 pub use gui::{Clock, GameResult, Go, GuiMessage, MateTime, PositionArgs, Setup};
+pub use info::{Bound, Info, Score, ScoreValue, Wdl};
 pub use line::{Input, LineReader, MAX_LINE};
 
 /// The deepest `go depth` (and `go perft`) accepted.
