@@ -1,6 +1,6 @@
 //! The engine's options, each declared once in [`OPTIONS`]: its name in USI mode and in UCI
 //! mode, its type, range and default, and what it changes. The answer to `usi`/`uci`
-//! ([`handshake_lines`]), the reading of `setoption` ([`find`], [`Decl::read`]) and the
+//! ([`handshake`]), the reading of `setoption` ([`find`], [`Decl::read`]) and the
 //! option list of `kshogi usi --help` ([`help_text`]) all come from this table; what a value
 //! does to the session is applied in one `match` over [`Opt`] in the session.
 
