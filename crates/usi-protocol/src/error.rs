@@ -45,6 +45,8 @@ pub enum ErrorKind {
     MissingCount(&'static str),
     /// A `go` count outside `1..=max`.
     BadCount(&'static str, u64, String),
+    /// A `go` parameter that takes moves without any.
+    MissingMoves(&'static str),
     /// `go mate` with a signed number.
     BadMateTime(String),
     /// A `go` parameter that is not one.
@@ -104,6 +106,7 @@ impl fmt::Display for ParseError {
                 "`go {k}` needs a whole number from 1 to {max}, found `{}`",
                 shorten(w)
             ),
+            ErrorKind::MissingMoves(k) => write!(f, "`go {k}` needs at least one move"),
             ErrorKind::BadMateTime(w) => write!(
                 f,
                 "`go mate` needs a time in milliseconds from 0 to {MAX_THINK_MS} or \

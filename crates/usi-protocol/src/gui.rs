@@ -131,7 +131,29 @@ pub struct Go {
     pub mate: Option<MateTime>,
     /// `perft N`: count the leaves of the legal-move tree instead of searching.
     pub perft: Option<u32>,
+    /// `movestogo N` (UCI): moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// `searchmoves <move>...` (UCI): search only these moves (up to the next parameter).
+    pub searchmoves: Vec<String>,
 }
+
+/// The words that start a parameter of `go`.
+const GO_PARAMETERS: &[&str] = &[
+    "btime",
+    "wtime",
+    "byoyomi",
+    "binc",
+    "winc",
+    "movetime",
+    "movestogo",
+    "depth",
+    "nodes",
+    "perft",
+    "infinite",
+    "ponder",
+    "mate",
+    "searchmoves",
+];
 
 /// A time in milliseconds at word `at`.
 fn time_value(key: &'static str, text: Option<&&str>, at: usize) -> Result<u64, ParseError> {
@@ -230,6 +252,24 @@ impl Go {
                     p.perft = Some(u32::try_from(d).unwrap_or(MAX_DEPTH));
                     i += 1;
                 }
+                "movestogo" => {
+                    let n = count_value("movestogo", next, u64::from(u32::MAX), at + 1)?;
+                    p.movestogo = Some(u32::try_from(n).unwrap_or(u32::MAX));
+                    i += 1;
+                }
+                "searchmoves" => {
+                    let start = i;
+                    while i < args.len() && !GO_PARAMETERS.contains(&args[i]) {
+                        p.searchmoves.push(args[i].to_string());
+                        i += 1;
+                    }
+                    if i == start {
+                        return Err(ParseError::new(
+                            ErrorKind::MissingMoves("searchmoves"),
+                            first + i,
+                        ));
+                    }
+                }
                 "infinite" => p.infinite = true,
                 "ponder" => p.ponder = true,
                 "mate" => match next.copied() {
@@ -280,6 +320,9 @@ impl fmt::Display for Go {
                 write!(f, " {key} {v}")?;
             }
         }
+        if let Some(n) = self.movestogo {
+            write!(f, " movestogo {n}")?;
+        }
         if let Some(d) = self.depth {
             write!(f, " depth {d}")?;
         }
@@ -299,6 +342,9 @@ impl fmt::Display for Go {
             None => {}
             Some(MateTime::Infinite) => f.write_str(" mate infinite")?,
             Some(MateTime::Millis(ms)) => write!(f, " mate {ms}")?,
+        }
+        if !self.searchmoves.is_empty() {
+            write!(f, " searchmoves {}", self.searchmoves.join(" "))?;
         }
         Ok(())
     }
@@ -479,6 +525,11 @@ mod tests {
         );
         assert_eq!(go("go").unwrap(), Go::default());
         assert_eq!(go("go perft 3").unwrap().perft, Some(3));
+        // UCI's parameters: the moves of `searchmoves` end at the next parameter.
+        let p = go("go movestogo 20 searchmoves e2e4 d2d4 depth 5").unwrap();
+        assert_eq!(p.movestogo, Some(20));
+        assert_eq!(p.searchmoves, ["e2e4", "d2d4"]);
+        assert_eq!(p.depth, Some(5));
         assert_eq!(go("go movetime -5").unwrap().clock.movetime, Some(0));
         assert_eq!(
             go("go btime 99999999999999999999999").unwrap().clock.btime,
@@ -530,7 +581,9 @@ mod tests {
             ("go btime", 2),
             ("go btime 1.5", 2),
             ("go wtime --3", 2),
-            ("go searchmoves 1e1d+", 1),
+            ("go searchmoves", 2),
+            ("go searchmoves depth 2", 2),
+            ("go movestogo 0", 2),
             ("go perft 0", 2),
             ("go depth 2 banana", 3),
         ] {

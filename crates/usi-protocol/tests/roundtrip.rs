@@ -63,16 +63,22 @@ fn go() -> impl Strategy<Value = Go> {
             (0..=MAX_THINK_MS).prop_map(MateTime::Millis)
         ]),
         option::of(1..=MAX_DEPTH),
+        option::of(1..=u32::MAX),
+        vec(mv(), 0..4),
     )
-        .prop_map(|(clock, depth, nodes, infinite, ponder, mate, perft)| Go {
-            clock,
-            depth,
-            nodes,
-            infinite,
-            ponder,
-            mate,
-            perft,
-        })
+        .prop_map(
+            |(clock, depth, nodes, infinite, ponder, mate, perft, movestogo, searchmoves)| Go {
+                clock,
+                depth,
+                nodes,
+                infinite,
+                ponder,
+                mate,
+                perft,
+                movestogo,
+                searchmoves,
+            },
+        )
 }
 
 fn gui_message() -> impl Strategy<Value = GuiMessage> {

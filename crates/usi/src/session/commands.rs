@@ -6,7 +6,7 @@ use crate::options::{self, Opt, Shown, Value, DEFAULT_HASH_MB};
 use kshogi_notation::{parse_game, Dialect};
 use kshogi_registry::{Registered, VariantKind};
 use kshogi_usi_protocol::{
-    shorten, EngineMessage, ErrorKind, GuiMessage, PositionArgs, Protocol, Setup,
+    shorten, EngineMessage, ErrorKind, Go, GuiMessage, PositionArgs, Protocol, Setup,
 };
 
 impl<'o, V: Registered> Session<'o, V> {
@@ -44,7 +44,10 @@ impl<'o, V: Registered> Session<'o, V> {
                 return self.setoption(&name, value.as_deref(), settings)
             }
             GuiMessage::Position(args) => self.position(&args, settings),
-            GuiMessage::Go(go) => self.go(&go, settings),
+            GuiMessage::Go(go) => match unsupported(&go) {
+                Some(word) => self.error(&format!("`go`: unknown parameter `{word}`")),
+                None => self.go(&go, settings),
+            },
             GuiMessage::Stop | GuiMessage::GameOver(_) => self.finish_search(),
             GuiMessage::PonderHit => self.ponderhit(),
             GuiMessage::Quit => return Some(Next::Quit),
@@ -189,5 +192,17 @@ impl<'o, V: Registered> Session<'o, V> {
                 ));
             }
         }
+    }
+}
+
+/// The first parameter of `go` this engine does not take: UCI's `movestogo` (the clock's
+/// allotment does not use it) and `searchmoves`.
+fn unsupported(go: &Go) -> Option<&'static str> {
+    if go.movestogo.is_some() {
+        Some("movestogo")
+    } else if !go.searchmoves.is_empty() {
+        Some("searchmoves")
+    } else {
+        None
     }
 }

@@ -226,6 +226,26 @@ fn show_wdl_adds_the_models_chances_to_each_info_line() {
 }
 
 #[test]
+fn uci_go_parameters_the_engine_does_not_take_are_errors() {
+    // The protocol reads them; the engine refuses them as before, naming the parameter,
+    // and does not search.
+    let out = session(
+        "position startpos
+go searchmoves 1e1d+ depth 1
+go movestogo 5 depth 1
+",
+        VariantKind::Kyoto,
+    );
+    assert_eq!(
+        out,
+        [
+            "info string error: `go`: unknown parameter `searchmoves`",
+            "info string error: `go`: unknown parameter `movestogo`",
+        ]
+    );
+}
+
+#[test]
 fn the_move_to_ponder_on_follows_the_move_played_at_every_level() {
     // Weakened play may choose another line than line 1; the move to ponder on must then
     // be the reply of the chosen line, legal after the move played (checked by the
