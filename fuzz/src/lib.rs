@@ -5,5 +5,7 @@
 
 #[path = "props.rs"]
 pub mod props;
+#[path = "protocol_props.rs"]
+pub mod protocol_props;
 #[path = "usi_props.rs"]
 pub mod usi_props;

@@ -30,6 +30,7 @@ const ENGINE: &str = "kshogi-engine";
 const ANALYSIS: &str = "kshogi-analysis";
 const PERFT_SUITE: &str = "kshogi-perft-suite";
 const USI_CLIENT: &str = "kshogi-usi-client";
+const USI_PROTOCOL: &str = "kshogi-usi-protocol";
 const CORE: &str = "kshogi-core";
 const VARIANTS: &str = "kshogi-variants";
 const MATCH: &str = "kshogi-match";
@@ -406,16 +407,27 @@ fn rules_depend_on_core_only(cx: &Context) -> Result<Outcome, String> {
 /// Rule 2: notation, the engine, the analysis service and the perft-suite library are
 /// generic: no dependency on a variant or on the crates that know the variant list; the
 /// engine and the analysis service not on notation either; only the analysis service on the
-/// solver (its databases). The USI client depends on no kshogi crate at all.
+/// solver (its databases). The USI protocol depends on no kshogi crate at all, the USI
+/// client on none but the protocol.
 fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> {
     let mut out = Outcome::default();
     for p in cx.packages.iter() {
-        if ![NOTATION, ENGINE, ANALYSIS, PERFT_SUITE, USI_CLIENT].contains(&p.name.as_str()) {
+        if ![
+            NOTATION,
+            ENGINE,
+            ANALYSIS,
+            PERFT_SUITE,
+            USI_CLIENT,
+            USI_PROTOCOL,
+        ]
+        .contains(&p.name.as_str())
+        {
             continue;
         }
         out.checked += 1;
         let forbidden = |name: &str| {
-            (p.name == USI_CLIENT && name.starts_with("kshogi-"))
+            (p.name == USI_CLIENT && name.starts_with("kshogi-") && name != USI_PROTOCOL)
+                || (p.name == USI_PROTOCOL && name.starts_with("kshogi-"))
                 || name.starts_with("kshogi-rules-")
                 || [VARIANTS, REGISTRY, TUNED_EVAL, "kshogi-cli", "kshogi-usi"].contains(&name)
                 || (p.name != ANALYSIS && name == "kshogi-solver")
@@ -437,8 +449,8 @@ fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> 
     Ok(out)
 }
 
-/// Rule 3: notation, engine, analysis, perft-suite and USI-client sources name no variant
-/// type and no rules crate.
+/// Rule 3: notation, engine, analysis, perft-suite, USI-protocol and USI-client sources name
+/// no variant type and no rules crate.
 fn generic_crates_name_no_variant(cx: &Context) -> Result<Outcome, String> {
     let mut out = Outcome::default();
     let dirs = [
@@ -446,6 +458,7 @@ fn generic_crates_name_no_variant(cx: &Context) -> Result<Outcome, String> {
         "crates/engine/src",
         "crates/analysis/src",
         "crates/perft-suite/src",
+        "crates/usi-protocol/src",
         "crates/usi-client/src",
     ]
     .map(|d| cx.root.join(d));

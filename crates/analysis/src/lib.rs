@@ -16,7 +16,9 @@
 //!   line 1 (when the merged lines differ from what the search last reported, they are
 //!   reported again), or, when there is no line at all, the first legal move; weakened
 //!   play ([`Skill`], `Skill_Level`) searches within a node budget, without the database,
-//!   and at its lowest levels makes a seeded choice among candidate lines instead.
+//!   and at its lowest levels makes a seeded choice among candidate lines instead;
+//! - answers a mate question alone ([`solve_mate`], USI's `go mate`): a legal mating line,
+//!   no mate, or not decided.
 //!
 //! Everything is generic over the variant and its evaluator and monomorphised. This crate
 //! depends on core, the engine and the solver only: it must not depend on notation, the
@@ -25,10 +27,12 @@
 //! goes to the caller's callback, text is the front ends' job.
 
 pub mod database;
+mod mate_question;
 pub mod review;
 
 pub use database::{Databases, PerfectPlay};
 pub use kshogi_solver::value::Value;
+pub use mate_question::{solve_mate, MateAnswer};
 
 use kshogi_core::{Color, Game, Move, Outcome, Position, Variant};
 use kshogi_engine::mate::{self, MateResult};
@@ -149,6 +153,19 @@ pub struct Analysis {
     pub mate: MateSummary,
     /// What the database said.
     pub database: DatabaseUse,
+}
+
+impl Analysis {
+    /// The reply to ponder on after [`Analysis::best`]: the second move of the line that
+    /// starts with it (line 1 at full strength; the line chosen by weakened play), when
+    /// that line has one. The lines are legal, so the reply is legal after the move.
+    pub fn ponder(&self) -> Option<Move> {
+        let best = self.best?;
+        self.lines
+            .iter()
+            .find(|l| l.line.mv == best)
+            .and_then(|l| l.line.pv.get(1).copied())
+    }
 }
 
 /// The longest prefix of `pv` that is a sequence of legal moves from `pos`.
@@ -991,6 +1008,44 @@ mod tests {
         let (r, seen) = run(&mut KyotoAnalyzer::new(1), &game, &depth(2, 100), None);
         assert!(r.lines.is_empty() && seen.is_empty());
         assert_eq!(r.best, None);
+    }
+
+    #[test]
+    fn the_ponder_move_follows_the_move_played() {
+        // Two lines from the start: 1e1d+ 5a5b+ and 2e2d 4a4b (hand-written, both legal).
+        let game = parse_game::<Kyoto>("startpos").unwrap();
+        let pos = *game.position();
+        let mv = |p: &Position<Kyoto>, t: &str| parse_usi(p, t).unwrap();
+        let (a, b) = (mv(&pos, "1e1d+"), mv(&pos, "2e2d"));
+        let (a2, b2) = (mv(&pos.after(a), "5a5b+"), mv(&pos.after(b), "4a4b"));
+        let line = |pv: Vec<Move>| AnalysedLine {
+            line: Line {
+                mv: pv[0],
+                score: Score::Cp(0),
+                pv,
+                depth: 2,
+                seldepth: 2,
+            },
+            source: Source::Search,
+        };
+        let mut analysis = Analysis {
+            lines: vec![line(vec![a, a2]), line(vec![b, b2]), line(vec![b])],
+            best: Some(a),
+            nodes: 0,
+            time: Duration::ZERO,
+            depth: 2,
+            mate: MateSummary::Off,
+            database: DatabaseUse::None,
+        };
+        assert_eq!(analysis.ponder(), Some(a2));
+        // Weakened play chose line 2: its reply, not line 1's.
+        analysis.best = Some(b);
+        assert_eq!(analysis.ponder(), Some(b2));
+        // A line of one move has nothing to ponder on; nor has no move.
+        analysis.lines.swap(1, 2);
+        assert_eq!(analysis.ponder(), None);
+        analysis.best = None;
+        assert_eq!(analysis.ponder(), None);
     }
 
     #[test]

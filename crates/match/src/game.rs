@@ -6,6 +6,7 @@ use crate::{EngineSpec, MatchConfig, MatchError, TimeControl, NODES_MOVE_TIME};
 use kshogi_core::{Color, DrawReason, Game, GameError, Outcome, Variant, WinReason};
 use kshogi_notation::kif::{summary_line, KifEnd, KifHeaderLine, KifRecord, KifSpecial, KifTime};
 use kshogi_notation::{move_to_usi_in, parse_usi, to_sfen_in, Dialect};
+use kshogi_usi_client::protocol::{BestMove, Clock, Go, GuiMessage};
 use kshogi_usi_client::{deadline_in, Engine, EngineError};
 use std::time::Duration;
 
@@ -131,7 +132,9 @@ fn ready<'s>(
         }
     }
     let engine = seat.engine.as_mut().expect("started above");
-    let synced = engine.send("usinewgame").and_then(|()| engine.is_ready());
+    let synced = engine
+        .send_message(&GuiMessage::UsiNewGame)
+        .and_then(|()| engine.is_ready());
     match synced {
         Ok(()) => Ok(Ok(seat.engine.as_mut().expect("started above"))),
         Err(e) => {
@@ -144,6 +147,11 @@ fn ready<'s>(
 /// Milliseconds of a duration, for `go`.
 fn ms(d: Duration) -> u128 {
     d.as_millis()
+}
+
+/// Whole milliseconds for a `go` field (a time too long for 64 bits is the largest).
+fn go_ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Plays one game from `opening` between `seats` (Black, White). The engines that fail are
@@ -234,20 +242,46 @@ fn run<V: Variant>(
         }
         let pos = *game.position();
         let side = pos.side_to_move();
-        let (go_line, allowed) = match cfg.time {
-            TimeControl::MoveTime(t) => (format!("go movetime {}", ms(t)), t),
-            TimeControl::Nodes(n) => (format!("go nodes {n}"), NODES_MOVE_TIME),
+        let (limits, allowed) = match cfg.time {
+            TimeControl::MoveTime(t) => (
+                Go {
+                    clock: Clock {
+                        movetime: Some(go_ms(t)),
+                        ..Clock::default()
+                    },
+                    ..Go::default()
+                },
+                t,
+            ),
+            TimeControl::Nodes(n) => (
+                Go {
+                    nodes: Some(n),
+                    ..Go::default()
+                },
+                NODES_MOVE_TIME,
+            ),
             TimeControl::Clock {
                 increment, byoyomi, ..
             } => {
-                let (b, w) = (ms(clocks[0]), ms(clocks[1]));
-                let line = if byoyomi > Duration::ZERO {
-                    format!("go btime {b} wtime {w} byoyomi {}", ms(byoyomi))
-                } else {
-                    let i = ms(increment);
-                    format!("go btime {b} wtime {w} binc {i} winc {i}")
+                let (b, w) = (go_ms(clocks[0]), go_ms(clocks[1]));
+                let mut clock = Clock {
+                    btime: Some(b),
+                    wtime: Some(w),
+                    ..Clock::default()
                 };
-                (line, clocks[side.index()].saturating_add(byoyomi))
+                if byoyomi > Duration::ZERO {
+                    clock.byoyomi = Some(go_ms(byoyomi));
+                } else {
+                    let i = go_ms(increment);
+                    (clock.binc, clock.winc) = (Some(i), Some(i));
+                }
+                (
+                    Go {
+                        clock,
+                        ..Go::default()
+                    },
+                    clocks[side.index()].saturating_add(byoyomi),
+                )
             }
         };
         let seat = &mut *seats[side.index()];
@@ -260,7 +294,7 @@ fn run<V: Variant>(
             .and_then(|()| {
                 go(
                     engine,
-                    &go_line,
+                    &limits,
                     deadline_in(allowed.saturating_add(cfg.margin)),
                 )
             });
@@ -287,14 +321,15 @@ fn run<V: Variant>(
                 ),
             });
         }
-        if answer.best == "resign" {
+        if answer.best == BestMove::Resign {
             return Ok(Ending::Fault {
                 loser: side,
                 fault: Fault::Resign,
                 detail: "bestmove resign".into(),
             });
         }
-        let mv = match parse_usi::<V>(&pos, &answer.best) {
+        let best = answer.best.to_string();
+        let mv = match parse_usi::<V>(&pos, &best) {
             Ok(mv) => mv,
             Err(e) => {
                 // The engine may believe in another position: start it afresh.
@@ -302,7 +337,7 @@ fn run<V: Variant>(
                 return Ok(Ending::Fault {
                     loser: side,
                     fault: Fault::Illegal,
-                    detail: format!("`{}`: {e}", answer.best),
+                    detail: format!("`{best}`: {e}"),
                 });
             }
         };
@@ -314,7 +349,7 @@ fn run<V: Variant>(
                 return Ok(Ending::Fault {
                     loser: side,
                     fault: Fault::Illegal,
-                    detail: format!("`{}`: {e}", answer.best),
+                    detail: format!("`{best}`: {e}"),
                 });
             }
         }

@@ -9,12 +9,24 @@
 //! ([`Engine::perft`], in the reference engine's output form: `move: count` lines, then
 //! `Nodes searched: N`). The engine is killed when the [`Engine`] is dropped.
 //!
-//! This crate uses the standard library (and `shlex`) only: it depends on no kshogi crate and
-//! must not know a variant or a position; callers give it positions and moves as text.
+//! Every line is written as a `GuiMessage` and read as an `EngineMessage` of
+//! `kshogi-usi-protocol`, which alone parses and prints USI text.
+//!
+//! This crate uses the standard library, `shlex` and the protocol crate only: it depends on
+//! no other kshogi crate and must not know a variant or a position; callers give it
+//! positions and moves as text.
 
+/// The protocol's messages, for callers that read the engine's lines themselves.
+pub use kshogi_usi_protocol as protocol;
+use kshogi_usi_protocol::{EngineMessage, Go, GuiMessage, PositionArgs, Setup};
+mod error;
+mod read;
+
+pub use error::EngineError;
+use read::{quote, read_capped, skip_line, Capped};
 use std::collections::VecDeque;
 use std::fmt;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -22,9 +34,6 @@ use std::time::{Duration, Instant};
 
 /// How many of the engine's last standard-error lines a crash report quotes.
 const STDERR_KEPT: usize = 5;
-
-/// The longest line quoted in an error, in characters.
-const QUOTE_MAX: usize = 200;
 
 /// The longest line read from the engine, in bytes without its line end: the limit
 /// `kshogi usi` puts on the lines it reads (64 KiB). A longer line on standard output is
@@ -36,88 +45,6 @@ pub const MAX_LINE: usize = 64 * 1024;
 /// How long to wait for an engine to exit after its output ended, before calling it a crash
 /// with an unknown status.
 const EXIT_WAIT: Duration = Duration::from_millis(500);
-
-/// Why talking to the engine failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EngineError {
-    /// The command line is empty or does not split into words (an open quote).
-    BadCommand(String),
-    /// The engine could not be started.
-    Spawn {
-        /// The program.
-        program: String,
-        /// The system's reason.
-        message: String,
-    },
-    /// The engine's output ended (it exited or closed it) while an answer was awaited.
-    Crashed {
-        /// What was awaited (`usiok`, `the perft count`).
-        waiting_for: String,
-        /// Its exit status as text (`exit status 3`, `signal 9`), or `still running`.
-        status: String,
-        /// Its last lines on standard error, if any.
-        stderr: Vec<String>,
-    },
-    /// No answer came in time.
-    Timeout {
-        /// What was awaited.
-        waiting_for: String,
-        /// How long it was awaited.
-        waited: Duration,
-    },
-    /// The engine printed a line that is not what the protocol allows here.
-    Garbage {
-        /// What was awaited.
-        waiting_for: String,
-        /// The line (cut to a few hundred characters).
-        line: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-}
-
-impl fmt::Display for EngineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EngineError::BadCommand(m) => write!(f, "bad engine command: {m}"),
-            EngineError::Spawn { program, message } => {
-                write!(f, "cannot start the engine `{program}`: {message}")
-            }
-            EngineError::Crashed {
-                waiting_for,
-                status,
-                stderr,
-            } => {
-                write!(
-                    f,
-                    "the engine ended ({status}) while awaiting {waiting_for}"
-                )?;
-                if !stderr.is_empty() {
-                    write!(f, "; its last error output: {}", stderr.join(" / "))?;
-                }
-                Ok(())
-            }
-            EngineError::Timeout {
-                waiting_for,
-                waited,
-            } => write!(
-                f,
-                "the engine did not answer within {:.1} s (awaiting {waiting_for})",
-                waited.as_secs_f64()
-            ),
-            EngineError::Garbage {
-                waiting_for,
-                line,
-                reason,
-            } => write!(
-                f,
-                "the engine printed `{line}` while awaiting {waiting_for}: {reason}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for EngineError {}
 
 /// Splits a command line into words by POSIX shell rules (quotes, backslashes), without
 /// running a shell.
@@ -171,70 +98,6 @@ impl fmt::Debug for Engine {
             .field("program", &self.program)
             .field("pid", &self.child.id())
             .finish()
-    }
-}
-
-/// `text` cut to [`QUOTE_MAX`] characters.
-fn quote(text: &str) -> String {
-    if text.chars().count() <= QUOTE_MAX {
-        return text.to_string();
-    }
-    let cut: String = text.chars().take(QUOTE_MAX).collect();
-    format!("{cut}...")
-}
-
-/// One line read with [`read_capped`].
-#[derive(Debug)]
-enum Capped {
-    /// A line without its line end (`\n` or `\r\n`), bad UTF-8 replaced.
-    Line(String),
-    /// A line of more than [`MAX_LINE`] bytes: its first [`MAX_LINE`] bytes (lossy UTF-8),
-    /// and whether the rest of it is still unread.
-    TooLong(String, bool),
-}
-
-/// Reads one line of at most [`MAX_LINE`] bytes into `buf` (cleared first); `None` at the
-/// end of the output (or on a read error).
-fn read_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<Capped> {
-    buf.clear();
-    // The line end may take two bytes (`\r\n`) past the limit.
-    let limit = MAX_LINE as u64 + 2;
-    match Read::take(&mut *reader, limit).read_until(b'\n', buf) {
-        Ok(0) | Err(_) => return None,
-        Ok(_) => {}
-    }
-    let ended = buf.last() == Some(&b'\n');
-    if ended {
-        buf.pop();
-        if buf.last() == Some(&b'\r') {
-            buf.pop();
-        }
-    }
-    if buf.len() > MAX_LINE || (!ended && buf.len() as u64 == limit) {
-        buf.truncate(MAX_LINE);
-        return Some(Capped::TooLong(
-            String::from_utf8_lossy(buf).into_owned(),
-            !ended,
-        ));
-    }
-    Some(Capped::Line(String::from_utf8_lossy(buf).into_owned()))
-}
-
-/// Skips the rest of a line cut by [`read_capped`], without holding it; `false` at the end
-/// of the output.
-fn skip_line(reader: &mut impl BufRead) -> bool {
-    loop {
-        let (used, done) = match reader.fill_buf() {
-            Ok([]) | Err(_) => return false,
-            Ok(bytes) => match bytes.iter().position(|&b| b == b'\n') {
-                Some(i) => (i + 1, true),
-                None => (bytes.len(), false),
-            },
-        };
-        reader.consume(used);
-        if done {
-            return true;
-        }
     }
 }
 
@@ -403,6 +266,11 @@ impl Engine {
         }
     }
 
+    /// Sends one message.
+    pub fn send_message(&mut self, message: &GuiMessage) -> Result<(), EngineError> {
+        self.send(&message.to_string())
+    }
+
     /// Reads lines until one satisfies `done` (which may also reject a line as garbage by
     /// returning `Err(reason)`), all before `deadline`. Returns the lines read, the
     /// matching one last.
@@ -439,81 +307,80 @@ impl Engine {
         }
     }
 
-    /// `usi` ... `usiok`: what the engine says about itself.
+    /// `usi` ... `usiok`: what the engine says about itself. Lines that are not messages
+    /// are skipped, as USI says.
     pub fn handshake(&mut self) -> Result<EngineInfo, EngineError> {
-        self.send("usi")?;
+        self.send_message(&GuiMessage::Usi)?;
         let deadline = deadline_in(self.timeout);
-        let lines = self.read_until(deadline, "`usiok`", |l| Ok(l.trim() == "usiok"))?;
         let mut info = EngineInfo::default();
-        for line in &lines {
-            let line = line.trim();
-            if let Some(name) = line.strip_prefix("id name ") {
-                info.name = Some(name.trim().to_string());
-            } else if let Some(author) = line.strip_prefix("id author ") {
-                info.author = Some(author.trim().to_string());
-            } else if let Some(rest) = line.strip_prefix("option name ") {
-                let name = rest.split(" type ").next().unwrap_or(rest).trim();
-                info.options.push(name.to_string());
+        self.read_until(deadline, "`usiok`", |l| {
+            match l.parse::<EngineMessage>() {
+                Ok(EngineMessage::UsiOk) => return Ok(true),
+                Ok(EngineMessage::IdName(name)) => info.name = Some(name.trim().to_string()),
+                Ok(EngineMessage::IdAuthor(a)) => info.author = Some(a.trim().to_string()),
+                Ok(EngineMessage::Option(decl)) => info.options.push(decl.name),
+                _ => {}
             }
-        }
+            Ok(false)
+        })?;
         Ok(info)
     }
 
     /// `isready` ... `readyok`.
     pub fn is_ready(&mut self) -> Result<(), EngineError> {
-        self.send("isready")?;
+        self.send_message(&GuiMessage::IsReady)?;
         let deadline = deadline_in(self.timeout);
-        self.read_until(deadline, "`readyok`", |l| Ok(l.trim() == "readyok"))?;
+        self.read_until(deadline, "`readyok`", |l| {
+            Ok(l.parse::<EngineMessage>() == Ok(EngineMessage::ReadyOk))
+        })?;
         Ok(())
     }
 
     /// `setoption name NAME value VALUE`.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        self.send(&format!("setoption name {name} value {value}"))
+        self.send_message(&GuiMessage::SetOption {
+            name: name.to_string(),
+            value: Some(value.to_string()),
+        })
     }
 
     /// `position sfen SFEN` (with ` moves ...` when `moves` is not empty).
     pub fn position(&mut self, sfen: &str, moves: &[String]) -> Result<(), EngineError> {
-        let mut line = format!("position sfen {sfen}");
-        if !moves.is_empty() {
-            line.push_str(" moves ");
-            line.push_str(&moves.join(" "));
-        }
-        self.send(&line)
+        self.send_message(&GuiMessage::Position(PositionArgs {
+            setup: Setup::Sfen(sfen.to_string()),
+            moves: moves.to_vec(),
+        }))
     }
 
     /// `go perft DEPTH` on the position set last, waiting until `deadline`: the divide
     /// (`move: count` lines) and the `Nodes searched: N` total, which must add up. Blank
     /// lines and `info` lines are skipped; any other line is garbage.
     pub fn perft(&mut self, depth: u32, deadline: Instant) -> Result<PerftAnswer, EngineError> {
-        self.send(&format!("go perft {depth}"))?;
+        self.send_message(&GuiMessage::Go(Go {
+            perft: Some(depth),
+            ..Go::default()
+        }))?;
         let mut divide = Vec::new();
         let mut nodes = None;
         self.read_until(deadline, "the perft count", |line| {
-            let l = line.trim();
-            if l.is_empty() || l.starts_with("info") {
+            if line.trim().is_empty() {
                 return Ok(false);
             }
-            if let Some(n) = l.strip_prefix("Nodes searched:") {
-                let n = n.trim();
-                nodes = Some(
-                    n.parse::<u64>()
-                        .map_err(|_| format!("`{n}` is not a node count"))?,
-                );
-                return Ok(true);
+            match line.parse::<EngineMessage>() {
+                Ok(EngineMessage::Info(_)) => Ok(false),
+                Ok(EngineMessage::PerftTotal(n)) => {
+                    nodes = Some(n);
+                    Ok(true)
+                }
+                Ok(EngineMessage::PerftMove { mv, nodes }) => {
+                    divide.push((mv, nodes));
+                    Ok(false)
+                }
+                Ok(_) => Err("expected `move: count` or `Nodes searched: N`".into()),
+                Err(e) => Err(format!(
+                    "expected `move: count` or `Nodes searched: N` ({e})"
+                )),
             }
-            let Some((mv, n)) = l.split_once(':') else {
-                return Err("expected `move: count` or `Nodes searched: N`".into());
-            };
-            let (mv, n) = (mv.trim(), n.trim());
-            if mv.is_empty() || mv.contains(char::is_whitespace) {
-                return Err(format!("`{mv}` is not a move"));
-            }
-            let n = n
-                .parse::<u64>()
-                .map_err(|_| format!("`{n}` is not a node count"))?;
-            divide.push((mv.to_string(), n));
-            Ok(false)
         })?;
         let nodes = nodes.unwrap_or(0);
         // The engine's counts may add up past u64 (garbage, not a panic).
@@ -523,7 +390,7 @@ impl Engine {
         if depth > 0 && sum != Some(nodes) {
             return Err(EngineError::Garbage {
                 waiting_for: "the perft count".into(),
-                line: format!("Nodes searched: {nodes}"),
+                line: EngineMessage::PerftTotal(nodes).to_string(),
                 reason: match sum {
                     Some(sum) => format!("its divide adds up to {sum}"),
                     None => "its divide adds up to more than 2^64 - 1".into(),
@@ -535,7 +402,7 @@ impl Engine {
 
     /// Sends `quit` and waits up to `wait` for the engine to exit; kills it otherwise.
     pub fn quit(mut self, wait: Duration) -> Option<ExitStatus> {
-        let _ = self.send("quit");
+        let _ = self.send_message(&GuiMessage::Quit);
         self.stdin = None;
         let until = deadline_in(wait);
         while Instant::now() < until {
@@ -585,37 +452,5 @@ mod tests {
             matches!(&e, EngineError::Spawn { program, .. } if program == "/nonexistent/engine-xyz"),
             "{e}"
         );
-    }
-
-    #[test]
-    fn lines_are_read_up_to_the_limit_and_no_further() {
-        let mut input = "x".repeat(MAX_LINE).into_bytes();
-        input.extend(b"\r\nshort\n");
-        input.extend(vec![b'y'; MAX_LINE + 1]);
-        input.extend(b"\nnext\n");
-        input.extend(vec![b'z'; 3 * MAX_LINE]);
-        input.extend(b"\nafter\nlast");
-        let mut r = std::io::Cursor::new(input);
-        let mut buf = Vec::new();
-        let mut next = || read_capped(&mut r, &mut buf);
-        assert!(matches!(next(), Some(Capped::Line(l)) if l.len() == MAX_LINE));
-        assert!(matches!(next(), Some(Capped::Line(l)) if l == "short"));
-        // Its end was read with it.
-        assert!(matches!(next(), Some(Capped::TooLong(l, false)) if l.len() == MAX_LINE));
-        assert!(matches!(next(), Some(Capped::Line(l)) if l == "next"));
-        assert!(matches!(next(), Some(Capped::TooLong(l, true)) if l.len() == MAX_LINE));
-        // The rest of this one is unread; skipping it finds the next line.
-        assert!(skip_line(&mut r));
-        let mut next = || read_capped(&mut r, &mut buf);
-        assert!(matches!(next(), Some(Capped::Line(l)) if l == "after"));
-        assert!(matches!(next(), Some(Capped::Line(l)) if l == "last"));
-        assert!(next().is_none());
-    }
-
-    #[test]
-    fn long_lines_are_cut_in_messages() {
-        let long = "x".repeat(QUOTE_MAX + 10);
-        assert_eq!(quote(&long).chars().count(), QUOTE_MAX + 3);
-        assert_eq!(quote("short"), "short");
     }
 }

@@ -13,6 +13,7 @@ use kshogi_core::{Move, Position, Square};
 use kshogi_engine::Score;
 use kshogi_notation::kif::kif_move_text;
 use kshogi_notation::{move_to_usi, move_to_usi_in, Dialect};
+use kshogi_usi_protocol::ScoreValue;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -48,12 +49,20 @@ pub fn pv_kif<V: Variant>(pos: &Position<V>, pv: &[Move], prev: Option<Square>) 
     out
 }
 
+/// A score as the protocol's type (exact, not a bound).
+pub fn score_message(score: Score) -> kshogi_usi_protocol::Score {
+    kshogi_usi_protocol::Score {
+        value: match score {
+            Score::Cp(cp) => ScoreValue::Cp(cp),
+            Score::Mate(n) => ScoreValue::Mate(n),
+        },
+        bound: None,
+    }
+}
+
 /// A score as USI writes it after `score`: `cp 35`, `mate 3`, `mate -2`.
 pub fn score_usi(score: Score) -> String {
-    match score {
-        Score::Cp(cp) => format!("cp {cp}"),
-        Score::Mate(n) => format!("mate {n}"),
-    }
+    score_message(score).to_string()
 }
 
 /// A score in JSON: `{"cp": 35}` or `{"mate": -2}`.

@@ -14,7 +14,8 @@
 //! command line's `kshogi usi` runs [`serve_stdio`]. [`engine_text`] holds the helpers that
 //! turn engine results into text, which the command line shares.
 //!
-//! This crate is a front end: it reads and writes the protocol and leaves every decision of
+//! This crate is a front end: it reads and writes the protocol through the types of
+//! `kshogi-usi-protocol` (which alone parses and prints USI text) and leaves every decision of
 //! analysis (what to search, the database, which lines to print, which move to play) to
 //! `kshogi-analysis`, positions and moves to the rules and `kshogi-notation`, and the list
 //! of variants to `kshogi-registry`. It must not depend on the command line, and it
@@ -22,18 +23,17 @@
 
 pub mod engine_text;
 mod options;
-mod parse;
 mod session;
 mod time_manager;
 mod writing;
 
 pub use kshogi_analysis::Databases;
 pub use kshogi_registry::VariantKind;
+pub use kshogi_usi_protocol::{MAX_DEPTH, MAX_LINE};
 pub use options::{
     DEFAULT_ELO, DEFAULT_HASH_MB, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV, MAX_SKILL, MAX_THREADS,
     MIN_ELO, MIN_SKILL,
 };
-pub use parse::{MAX_DEPTH, MAX_LINE};
 pub use session::{
     serve, serve_config, serve_stdio, serve_with, usi_help, Budget, Config, Out, SearchMode,
     MATE_NODES,

@@ -1,12 +1,13 @@
 //! The engine's options, each declared once in [`OPTIONS`]: its name in USI mode and in UCI
 //! mode, its type, range and default, and what it changes. The answer to `usi`/`uci`
-//! ([`handshake_lines`]), the reading of `setoption` ([`find`], [`Decl::read`]) and the
+//! ([`handshake`]), the reading of `setoption` ([`find`], [`Decl::read`]) and the
 //! option list of `kshogi usi --help` ([`help_text`]) all come from this table; what a value
 //! does to the session is applied in one `match` over [`Opt`] in the session.
 
 use crate::time_manager;
 use kshogi_notation::Dialect;
 use kshogi_registry::VariantKind;
+use kshogi_usi_protocol::{shorten, EngineMessage, OptionDecl, OptionType, Protocol};
 use std::fmt::Write as _;
 
 /// The default `USI_Hash`, in MiB.
@@ -330,7 +331,7 @@ impl Decl {
                 Some("false") => Ok(Value::Bool(false)),
                 _ => Err(format!(
                     "option {name} takes true or false, found `{}`",
-                    crate::parse::shorten(text.unwrap_or(""))
+                    shorten(text.unwrap_or(""))
                 )),
             },
             Type::Spin { min, max, .. } => {
@@ -341,7 +342,7 @@ impl Decl {
                     Ok(n) if (min..=max).contains(&n) => Ok(Value::Int(n)),
                     _ => Err(format!(
                         "option {name} takes a whole number from {min} to {max}, found `{}`",
-                        crate::parse::shorten(v)
+                        shorten(v)
                     )),
                 }
             }
@@ -350,29 +351,22 @@ impl Decl {
         }
     }
 
-    /// The `option name ...` line of the handshake.
-    pub fn line(&self, uci: bool, shown: &Shown) -> String {
-        let mut s = format!("option name {} type ", self.name(uci));
-        match self.ty {
-            Type::Check(d) => {
-                let _ = write!(s, "check default {d}");
-            }
-            Type::Spin { default, min, max } => {
-                let _ = write!(s, "spin default {default} min {min} max {max}");
-            }
+    /// The option's declaration in the handshake.
+    pub fn declaration(&self, uci: bool, shown: &Shown) -> OptionDecl {
+        let kind = match self.ty {
+            Type::Check(d) => OptionType::Check(d),
+            Type::Spin { default, min, max } => OptionType::Spin { default, min, max },
             Type::Combo(choices) => {
                 let (default, vars) = choices(shown);
-                let _ = write!(s, "combo default {default}");
-                for v in vars {
-                    let _ = write!(s, " var {v}");
-                }
+                OptionType::Combo { default, vars }
             }
-            Type::Button => s.push_str("button"),
-            Type::Text(d) => {
-                let _ = write!(s, "string default {d}");
-            }
+            Type::Button => OptionType::Button,
+            Type::Text(d) => OptionType::String(d.to_string()),
+        };
+        OptionDecl {
+            name: self.name(uci).to_string(),
+            kind,
         }
-        s
     }
 
     /// The option's values as the help text shows them.
@@ -387,16 +381,24 @@ impl Decl {
     }
 }
 
-/// The `id` and `option` lines and `usiok` (or `uciok`), as one text.
-pub(crate) fn handshake_lines(uci: bool, shown: &Shown) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "id name kshogi {}", env!("CARGO_PKG_VERSION"));
-    let _ = writeln!(s, "id author The kshogi developers");
-    for d in OPTIONS {
-        let _ = writeln!(s, "{}", d.line(uci, shown));
-    }
-    s.push_str(if uci { "uciok" } else { "usiok" });
-    s
+/// The answer to `usi` or `uci`: the `id` and `option` lines and `usiok` (or `uciok`).
+pub(crate) fn handshake(protocol: Protocol, shown: &Shown) -> Vec<EngineMessage> {
+    let uci = protocol == Protocol::Uci;
+    let mut lines = vec![
+        EngineMessage::IdName(format!("kshogi {}", env!("CARGO_PKG_VERSION"))),
+        EngineMessage::IdAuthor("The kshogi developers".to_string()),
+    ];
+    lines.extend(
+        OPTIONS
+            .iter()
+            .map(|d| EngineMessage::Option(d.declaration(uci, shown))),
+    );
+    lines.push(if uci {
+        EngineMessage::UciOk
+    } else {
+        EngineMessage::UsiOk
+    });
+    lines
 }
 
 /// The option list of `kshogi usi --help`: each option's USI name (and UCI name when it

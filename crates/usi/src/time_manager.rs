@@ -8,6 +8,7 @@
 //! round trip to the GUI, so the engine does not lose on time.
 
 use kshogi_core::Color;
+pub use kshogi_usi_protocol::Clock;
 use std::time::Duration;
 
 /// The default move overhead: time kept back from every allotment for the round trip to
@@ -22,38 +23,10 @@ pub const MAX_OVERHEAD_MS: u64 = 5000;
 /// would not finish even one shallow iteration.
 pub const MIN_THINK_MS: u64 = 10;
 
-/// The largest allotment (milliseconds): a week. Larger clock values are accepted but
-/// thinking longer than this is never useful, and it keeps deadlines far from overflow.
-pub const MAX_THINK_MS: u64 = 7 * 24 * 3600 * 1000;
-
-/// The clock fields of a USI `go` command, in milliseconds; `None` when absent.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
-    /// Black's (sente's) remaining main time.
-    pub btime: Option<u64>,
-    /// White's (gote's) remaining main time.
-    pub wtime: Option<u64>,
-    /// The byoyomi period, the same for both sides.
-    pub byoyomi: Option<u64>,
-    /// Black's Fischer increment, added after each of Black's moves.
-    pub binc: Option<u64>,
-    /// White's Fischer increment.
-    pub winc: Option<u64>,
-    /// Think exactly this long.
-    pub movetime: Option<u64>,
-}
-
-impl Clock {
-    /// Whether the command gave any time information at all.
-    pub fn is_set(&self) -> bool {
-        self.btime.is_some()
-            || self.wtime.is_some()
-            || self.byoyomi.is_some()
-            || self.binc.is_some()
-            || self.winc.is_some()
-            || self.movetime.is_some()
-    }
-}
+/// The largest allotment (milliseconds): a week, the longest think time the protocol
+/// accepts. Larger clock values are accepted but thinking longer than this is never useful,
+/// and it keeps deadlines far from overflow.
+pub use kshogi_usi_protocol::MAX_THINK_MS;
 
 /// How long the side to move (`side`) may think, or `None` when the clock gives no limit;
 /// `overhead` is the move overhead `O` in milliseconds ([`DEFAULT_OVERHEAD_MS`] unless the

@@ -1,6 +1,7 @@
-//! How the engine's answers are written: moves in the dialect and coordinates of the
-//! protocol spoken, `info` lines, `go perft`'s count, and the answers of a finished game.
-//! Text only: what to answer is decided by the session and the analysis service.
+//! How the engine's answers are made: moves in the dialect and coordinates of the protocol
+//! spoken, `info` lines, `go perft`'s count, and the answers of a finished game, as
+//! messages of `kshogi-usi-protocol` (which prints them). What to answer is decided by the
+//! session and the analysis service.
 
 use crate::engine_text;
 use kshogi_analysis::choose_move;
@@ -9,16 +10,8 @@ use kshogi_engine::Info;
 use kshogi_notation::uci::{uci_to_usi, usi_to_uci};
 use kshogi_notation::{move_to_usi_in, Dialect};
 use kshogi_registry::Registered;
-use std::fmt::Write as _;
+use kshogi_usi_protocol::{BestMove, EngineMessage, Protocol, Score, ScoreValue, Wdl};
 use std::sync::atomic::AtomicBool;
-
-/// The protocol spoken: USI (the default) or UCI (after `uci`).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Protocol {
-    #[default]
-    Usi,
-    Uci,
-}
 
 /// How moves are written: the dialect of the letters and the coordinates of the protocol.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -53,25 +46,26 @@ impl Writing {
             })
             .collect()
     }
+
+    /// A move the GUI sent, in USI coordinates: in UCI mode a UCI move is rewritten (a word
+    /// that is not one is left as it is, for the notation to report).
+    pub fn read_move<V: Variant>(self, text: &str) -> String {
+        match self.protocol {
+            Protocol::Usi => text.to_string(),
+            Protocol::Uci => {
+                let g = V::GEOMETRY;
+                uci_to_usi(text, g.width, g.height).unwrap_or_else(|| text.to_string())
+            }
+        }
+    }
 }
 
-/// The text of a `position` line in UCI mode with its moves in USI coordinates (a word that
-/// is not a UCI move is left as it is, for the reader to report).
-pub(crate) fn uci_moves_as_usi<V: Variant>(text: &str) -> String {
-    let Some(at) = text.find(" moves") else {
-        return text.to_string();
-    };
-    let g = V::GEOMETRY;
-    let (head, tail) = text.split_at(at + " moves".len());
-    let mut out = head.to_string();
-    for word in tail.split(' ') {
-        out.push(' ');
-        if word.is_empty() {
-            continue;
-        }
-        out.push_str(&uci_to_usi(word, g.width, g.height).unwrap_or_else(|| word.to_string()));
-    }
-    out
+/// An `info string` line.
+pub(crate) fn info_string(text: String) -> EngineMessage {
+    EngineMessage::Info(kshogi_usi_protocol::Info {
+        string: Some(text),
+        ..Default::default()
+    })
 }
 
 /// The answer to `go perft N`, as the reference engine prints it: one `<move>: <count>`
@@ -89,32 +83,41 @@ pub(crate) fn perft_text<V: Variant>(
     let mut rows: Vec<(String, u64)> = Vec::with_capacity(counts.len());
     for (m, n) in counts {
         let Some(n) = n else {
-            return format!(
-                "info string error: go perft {depth} stopped before the count was complete"
-            );
+            return info_string(format!(
+                "error: go perft {depth} stopped before the count was complete"
+            ))
+            .to_string();
         };
         rows.push((writing.mv(pos, m), n));
     }
     rows.sort();
     let mut s = String::new();
     let mut total = 0u64;
-    for (m, n) in &rows {
-        let _ = writeln!(s, "{m}: {n}");
-        total += n;
+    for (mv, nodes) in rows {
+        total += nodes;
+        s.push_str(&EngineMessage::PerftMove { mv, nodes }.to_string());
+        s.push('\n');
     }
-    let _ = write!(s, "\nNodes searched: {total}\n");
+    s.push('\n');
+    s.push_str(&EngineMessage::PerftTotal(total).to_string());
+    s.push('\n');
     s
+}
+
+/// The `bestmove` line for `best`, with no move to ponder on.
+pub(crate) fn bestmove(best: BestMove) -> EngineMessage {
+    EngineMessage::BestMove { best, ponder: None }
 }
 
 /// The answer when the game is over or no search result is usable: the game-over answer
 /// ([`game_over_answer`]); otherwise the first legal move.
-pub(crate) fn fallback_answer<V: Registered>(game: &Game<V>, writing: Writing) -> String {
+pub(crate) fn fallback_answer<V: Registered>(game: &Game<V>, writing: Writing) -> BestMove {
     if let Some(answer) = game_over_answer(game, writing) {
-        return answer.to_string();
+        return answer;
     }
     match choose_move(game, &[]) {
-        Some(mv) => writing.mv(game.position(), mv),
-        None => "resign".to_string(),
+        Some(mv) => BestMove::Move(writing.mv(game.position(), mv)),
+        None => BestMove::Resign,
     }
 }
 
@@ -123,26 +126,31 @@ pub(crate) fn fallback_answer<V: Registered>(game: &Game<V>, writing: Writing) -
 pub(crate) fn game_over_answer<V: Registered>(
     game: &Game<V>,
     writing: Writing,
-) -> Option<&'static str> {
+) -> Option<BestMove> {
     let outcome = game.outcome()?;
     Some(if writing.protocol == Protocol::Uci {
-        "(none)"
+        BestMove::NoMove
     } else if outcome.winner() == Some(game.position().side_to_move()) {
-        "win"
+        BestMove::Win
     } else {
-        "resign"
+        BestMove::Resign
     })
 }
 
 /// The `info` line sent before the answer when the game is already over, so that every
 /// analysed position has a score (the reference engine's line): `score mate 0` when the
 /// game is decided, `score cp 0` when it is drawn.
-pub(crate) fn game_over_info<V: Registered>(game: &Game<V>) -> Option<&'static str> {
+pub(crate) fn game_over_info<V: Registered>(game: &Game<V>) -> Option<EngineMessage> {
     let outcome = game.outcome()?;
-    Some(match outcome.winner() {
-        Some(_) => "info depth 0 score mate 0",
-        None => "info depth 0 score cp 0",
-    })
+    let value = match outcome.winner() {
+        Some(_) => ScoreValue::Mate(0),
+        None => ScoreValue::Cp(0),
+    };
+    Some(EngineMessage::Info(kshogi_usi_protocol::Info {
+        depth: Some(0),
+        score: Some(Score { value, bound: None }),
+        ..Default::default()
+    }))
 }
 
 /// One `info` line for a line reported by the analysis (its `pv` already legal); with
@@ -153,28 +161,27 @@ pub(crate) fn info_line<V: Registered>(
     info: &Info,
     writing: Writing,
     wdl: bool,
-) -> String {
-    let ms = engine_text::millis(info.time);
-    let chances = if wdl {
+) -> EngineMessage {
+    let chances = wdl.then(|| {
         let w = V::WDL.wdl(info.score);
-        format!(" wdl {} {} {}", w.win, w.draw, w.loss)
-    } else {
-        String::new()
-    };
-    let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {}{chances} nodes {} nps {} time {} hashfull {}",
-        info.depth,
-        info.seldepth,
-        info.multipv,
-        engine_text::score_usi(info.score),
-        info.nodes,
-        engine_text::nodes_per_second(info.nodes, info.time),
-        ms,
-        info.hashfull
-    );
-    if !info.pv.is_empty() {
-        s.push_str(" pv ");
-        s.push_str(&writing.line(pos, &info.pv).join(" "));
-    }
-    s
+        Wdl {
+            win: w.win,
+            draw: w.draw,
+            loss: w.loss,
+        }
+    });
+    EngineMessage::Info(kshogi_usi_protocol::Info {
+        depth: Some(info.depth),
+        seldepth: Some(info.seldepth),
+        multipv: Some(u32::try_from(info.multipv).unwrap_or(u32::MAX)),
+        score: Some(engine_text::score_message(info.score)),
+        wdl: chances,
+        nodes: Some(info.nodes),
+        nps: Some(engine_text::nodes_per_second(info.nodes, info.time)),
+        time: Some(engine_text::millis(info.time)),
+        hashfull: Some(info.hashfull),
+        currmove: None,
+        pv: writing.line(pos, &info.pv),
+        string: None,
+    })
 }
