@@ -1,7 +1,7 @@
 //! The `info` line: its fields, the score and the win/draw/loss chances.
 
-use crate::engine::{number, rest};
 use crate::error::{ErrorKind, ParseError};
+use crate::words::{number, rest};
 use std::fmt;
 
 /// A score in an `info` line: its value and whether it is only a bound.

@@ -31,6 +31,7 @@ mod error;
 mod gui;
 mod info;
 mod line;
+mod words;
 
 pub use engine::{BestMove, Checkmate, EngineMessage, OptionDecl, OptionType};
 pub use error::{ErrorKind, ParseError};
