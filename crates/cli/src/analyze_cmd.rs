@@ -7,6 +7,7 @@ use crate::databases::{self, DbChoice};
 use crate::db_path;
 use crate::engine_text::{self, ScoreJson};
 use crate::error::CliError;
+use crate::format::OutputFormat;
 use crate::interrupt;
 use crate::show_cmd::{self, ColorChoice};
 use crate::solve_cmd::{self, ValueJson};
@@ -121,8 +122,9 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag())]
+    pub format: crate::format::OutputFormat,
     /// The dialect of the SFEN and the moves written (text and JSON)
     #[command(flatten)]
     pub dialect: crate::DialectArg,
@@ -194,7 +196,7 @@ impl AnalyzeArgs {
 /// renders.
 pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
     let db_input = args.db.as_deref().map(|db| ("the database", db));
-    args.svg.check(args.json, db_input.as_slice())?;
+    args.svg.check(args.format, db_input.as_slice())?;
     let kind = variant_select::select(args.variant, &args.position)?;
     let stop = interrupt::stop_flag();
     let progress = std::io::stderr().is_terminal();
@@ -479,12 +481,11 @@ impl<V: Registered> Analysis<V> {
         engine_text::nodes_per_second(self.nodes, self.time)
     }
 
-    /// The output: one JSON object (`json`), or the diagram and the lines as text.
-    pub fn render(&self, json: bool, style: DiagramStyle) -> Result<String, CliError> {
-        if json {
-            self.to_json()
-        } else {
-            Ok(self.to_text(style))
+    /// The output in `format`: one JSON object, or the diagram and the lines as text.
+    pub fn render(&self, format: OutputFormat, style: DiagramStyle) -> Result<String, CliError> {
+        match format {
+            OutputFormat::Json => self.to_json(),
+            OutputFormat::Text => Ok(self.to_text(style)),
         }
     }
 
@@ -493,7 +494,7 @@ impl<V: Registered> Analysis<V> {
     /// rendered text or JSON to stdout).
     fn emit(&self, args: &AnalyzeArgs, style: DiagramStyle) -> Result<String, CliError> {
         if !args.svg.svg {
-            return self.render(args.json, style);
+            return self.render(args.format, style);
         }
         let pos = self.game.position();
         let best = self.lines.first().and_then(|l| parse_usi(pos, &l.mv).ok());
@@ -504,7 +505,7 @@ impl<V: Registered> Analysis<V> {
             args.svg.style(),
         );
         let otherwise = match args.svg.output {
-            Some(_) => self.render(args.json, style)?,
+            Some(_) => self.render(args.format, style)?,
             None => String::new(),
         };
         args.svg.deliver(picture, otherwise)
@@ -540,9 +541,7 @@ impl<V: Registered> Analysis<V> {
                 _ => None,
             },
         };
-        let mut s = serde_json::to_string(&report)?;
-        s.push('\n');
-        Ok(s)
+        OutputFormat::json_line(&report)
     }
 
     /// The text output.
@@ -729,7 +728,7 @@ mod tests {
                 dialect: Dialect::Canonical,
             },
             color: ColorChoice::Never,
-            json: false,
+            format: OutputFormat::Text,
             svg: crate::svg_out::SvgArgs::default(),
             db: None,
             position: "startpos".into(),

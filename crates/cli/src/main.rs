@@ -36,6 +36,7 @@ mod convert_cmd;
 mod databases;
 mod db_path;
 mod error;
+mod format;
 mod interrupt;
 mod match_cmd;
 mod moves_cmd;
@@ -283,8 +284,9 @@ struct PerftArgs {
     #[arg(long, conflicts_with_all = ["suite", "diff"])]
     divide: bool,
     /// Print one JSON object instead of text
-    #[arg(long, conflicts_with_all = ["suite", "diff"])]
-    json: bool,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag(), conflicts_with_all = ["suite", "diff"])]
+    format: crate::format::OutputFormat,
     /// Worker threads; the work is split over the root moves and their replies
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
@@ -311,8 +313,9 @@ struct MovesArgs {
     #[command(flatten)]
     dialect: DialectArg,
     /// Print one JSON array of strings instead of one move per line
-    #[arg(long)]
-    json: bool,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag())]
+    format: crate::format::OutputFormat,
     /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
     #[arg(value_name = "POSITION")]
     position: String,
@@ -322,8 +325,9 @@ struct MovesArgs {
 #[derive(Debug, Args)]
 struct VariantsArgs {
     /// Print one JSON array instead of a table
-    #[arg(long)]
-    json: bool,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag())]
+    format: crate::format::OutputFormat,
 }
 
 /// One variant in the `--json` output of `kshogi variants`.
@@ -356,23 +360,21 @@ fn variants(args: &VariantsArgs) -> Result<String, CliError> {
             }
         })
         .collect();
-    if args.json {
-        let mut s = serde_json::to_string(&entries)?;
-        s.push('\n');
-        return Ok(s);
-    }
-    let mut out = String::new();
-    for e in &entries {
-        out.push_str(&format!(
-            "{:<10} {:<15} {:<5} aliases: {}; KIF: {}\n",
-            e.name,
-            e.display_name,
-            e.board,
-            e.aliases.join(", "),
-            e.kif_names.join(", ")
-        ));
-    }
-    Ok(out)
+    args.format.render(&entries, |entries| {
+        entries
+            .iter()
+            .map(|e| {
+                format!(
+                    "{:<10} {:<15} {:<5} aliases: {}; KIF: {}\n",
+                    e.name,
+                    e.display_name,
+                    e.board,
+                    e.aliases.join(", "),
+                    e.kif_names.join(", ")
+                )
+            })
+            .collect()
+    })
 }
 
 /// The arguments of `kshogi usi`.
@@ -424,7 +426,7 @@ fn perft(args: &PerftArgs) -> Result<String, CliError> {
     let (pos, div) = (position, args.divide);
     with_variant!(kind, V => {
         perft_cmd::run_perft::<V>(pos, depth, div, threads, stop, args.dialect.dialect)?
-            .render(args.json)
+            .render(args.format)
     })
 }
 
@@ -455,7 +457,7 @@ fn serve_usi(args: &UsiArgs) -> Result<String, CliError> {
 fn moves(args: &MovesArgs) -> Result<String, CliError> {
     let kind = variant_select::select(args.variant.variant, &args.position)?;
     let pos = args.position.as_str();
-    with_variant!(kind, V => moves_cmd::run::<V>(pos, args.json, args.dialect.dialect))
+    with_variant!(kind, V => moves_cmd::run::<V>(pos, args.format, args.dialect.dialect))
 }
 
 /// A panic is a bug, but even then the user gets one `error:` line, not a backtrace.

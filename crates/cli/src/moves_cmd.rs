@@ -1,6 +1,7 @@
 //! `kshogi moves`: the legal moves of a position, in USI (canonical or the Fsf dialect).
 
 use crate::error::CliError;
+use crate::format::OutputFormat;
 use kshogi_core::Variant;
 use kshogi_notation::{move_to_usi_in, parse_game, Dialect, PositionArgError};
 
@@ -25,15 +26,15 @@ pub fn legal_moves_in<V: Variant>(
 
 /// Runs `kshogi moves` for variant `V`: the text or (`json`) the JSON output, the moves
 /// written in `dialect`.
-pub fn run<V: Variant>(position: &str, json: bool, dialect: Dialect) -> Result<String, CliError> {
+pub fn run<V: Variant>(
+    position: &str,
+    format: OutputFormat,
+    dialect: Dialect,
+) -> Result<String, CliError> {
     let list = legal_moves_in::<V>(position, dialect)?;
-    if json {
-        let mut s = serde_json::to_string(&list)?;
-        s.push('\n');
-        Ok(s)
-    } else {
-        Ok(list.iter().map(|m| format!("{m}\n")).collect())
-    }
+    format.render(&list, |list| {
+        list.iter().map(|m| format!("{m}\n")).collect()
+    })
 }
 
 #[cfg(test)]
@@ -47,11 +48,12 @@ mod tests {
         let texts = legal_moves_in::<Micro>("startpos", Dialect::Canonical).unwrap();
         assert_eq!(texts.len(), 9);
         assert!(texts.windows(2).all(|w| w[0] < w[1]));
-        let text = run::<Micro>("startpos", false, Dialect::Canonical).unwrap();
+        let text = run::<Micro>("startpos", OutputFormat::Text, Dialect::Canonical).unwrap();
         assert_eq!(text.lines().count(), 9);
-        let json: Vec<String> =
-            serde_json::from_str(&run::<Micro>("startpos", true, Dialect::Canonical).unwrap())
-                .unwrap();
+        let json: Vec<String> = serde_json::from_str(
+            &run::<Micro>("startpos", OutputFormat::Json, Dialect::Canonical).unwrap(),
+        )
+        .unwrap();
         assert_eq!(json, texts);
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::engine_text::nodes_per_second;
 use crate::error::CliError;
+use crate::format::OutputFormat;
 use kshogi_core::Variant;
 use kshogi_core::{divide_interruptible, MAX_PERFT_DEPTH};
 use kshogi_notation::{move_to_usi_in, parse_game, to_sfen_in, Dialect};
@@ -152,20 +153,9 @@ impl<V: Variant> PerftReport<V> {
         out
     }
 
-    /// The `--json` output: one JSON object on one line.
-    pub fn to_json(&self) -> Result<String, CliError> {
-        let mut s = serde_json::to_string(self)?;
-        s.push('\n');
-        Ok(s)
-    }
-
-    /// The output: [`PerftReport::to_json`] when `json`, else [`PerftReport::to_text`].
-    pub fn render(&self, json: bool) -> Result<String, CliError> {
-        if json {
-            self.to_json()
-        } else {
-            Ok(self.to_text())
-        }
+    /// The output in `format`: one JSON object on one line, or [`PerftReport::to_text`].
+    pub fn render(&self, format: OutputFormat) -> Result<String, CliError> {
+        format.render(self, PerftReport::to_text)
     }
 }
 
@@ -234,11 +224,11 @@ mod tests {
             "2e1d+: 1\n1e1d+: 1\n\nnodes 2\ntime 0.002 s\nnps 1000\n"
         );
         assert_eq!(
-            r.to_json().unwrap(),
+            r.render(OutputFormat::Json).unwrap(),
             "{\"variant\":\"kyoto\",\"sfen\":\"pgkst/5/5/5/TSKGP b - 1\",\"depth\":1,\
              \"nodes\":2,\"divide\":{\"2e1d+\":1,\"1e1d+\":1},\"time_ms\":1,\"nps\":1000}\n"
         );
-        assert_eq!(r.render(false).unwrap(), r.to_text());
+        assert_eq!(r.render(OutputFormat::Text).unwrap(), r.to_text());
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::databases::{self, DbChoice};
 use crate::db_path;
 use crate::engine_text::{self, ScoreJson};
 use crate::error::CliError;
+use crate::format::OutputFormat;
 use crate::interrupt;
 use crate::output_path::Output;
 use crate::progress::{human_time, Reporter};
@@ -114,8 +115,9 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
     /// Print one JSON object per game instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag())]
+    pub format: crate::format::OutputFormat,
     /// Write the annotated KIF, the JSON and the evaluation graph of each game to DIR
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -371,10 +373,9 @@ fn review_one<V: Registered>(
         settings: settings_text(args),
     };
     let json = report.to_json()?;
-    let stdout = if args.json {
-        json.clone()
-    } else {
-        report.to_text()
+    let stdout = match args.format {
+        OutputFormat::Json => json.clone(),
+        OutputFormat::Text => report.to_text(),
     };
     if let Some(dir) = &args.out {
         let [kif_path, json_path, svg_path] = out_paths(dir, &input.stem);
@@ -600,9 +601,7 @@ impl<V: Registered> Report<'_, V> {
             },
             time_ms: engine_text::millis(self.elapsed),
         };
-        let mut s = serde_json::to_string(&g)?;
-        s.push('\n');
-        Ok(s)
+        OutputFormat::json_line(&g)
     }
 
     /// The text output.

@@ -93,8 +93,9 @@ pub struct SelfplayArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
     /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag())]
+    pub format: crate::format::OutputFormat,
 }
 
 /// The match settings, independent of the variant.
@@ -146,13 +147,7 @@ impl SelfplayArgs {
 pub fn run(args: &SelfplayArgs) -> Result<String, CliError> {
     let cfg = args.config();
     let report = with_variant!(args.variant, V => play_match::<V>(&cfg));
-    if args.json {
-        let mut s = serde_json::to_string(&report)?;
-        s.push('\n');
-        Ok(s)
-    } else {
-        Ok(report.to_text())
-    }
+    args.format.render(&report, |r| r.to_text())
 }
 
 /// The generator of game `index` of a match with `seed`.
@@ -544,7 +539,7 @@ mod tests {
             random_opening: 0,
             hash: 16,
             threads: 1,
-            json: false,
+            format: crate::format::OutputFormat::Text,
         };
         assert_eq!(
             args.config().limits.time,

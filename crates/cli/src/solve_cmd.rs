@@ -116,8 +116,9 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with = "verify")]
     pub force: bool,
     /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag())]
+    pub format: crate::format::OutputFormat,
     /// After the build, count the positions reachable from the start, following every
     /// legal move or (capture-first, as Tanaka counted Dobutsu) only the king capture where
     /// one is possible
@@ -588,10 +589,8 @@ fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliErro
         bytes: written.bytes,
         entry_bytes: written.width,
     };
-    if args.json {
-        let mut s = serde_json::to_string(&report)?;
-        s.push('\n');
-        return Ok(s);
+    if args.format.is_json() {
+        return crate::format::OutputFormat::json_line(&report);
     }
     Ok(build_text::<I::V>(&report, &stats, write_time, total_time))
 }
@@ -1004,13 +1003,7 @@ fn verify_database<I: Indexed + Clone>(
         memory_peak_bytes: memory_peak(),
         ok: failures == 0,
     };
-    let out = if args.json {
-        let mut s = serde_json::to_string(&report)?;
-        s.push('\n');
-        s
-    } else {
-        verify_text(&report)
-    };
+    let out = args.format.render(&report, verify_text)?;
     if failures == 0 {
         return Ok(out);
     }
