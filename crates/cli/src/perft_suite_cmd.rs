@@ -11,6 +11,7 @@
 use crate::error::CliError;
 use crate::output_path::Output;
 use crate::perft_engine::{EngineArgs, EngineCounter};
+use crate::progress::RowProgress;
 use clap::builder::TypedValueParser as _;
 use clap::Args;
 use kshogi_core::Variant;
@@ -21,12 +22,12 @@ use kshogi_perft_suite::report::{
 };
 use kshogi_perft_suite::run::run_row;
 use kshogi_perft_suite::table::{
-    describe_failure, describe_speed, format_mnps, format_ms, plural, shell_quote, shorten,
-    table_header, table_row,
+    describe_failure, describe_speed, format_mnps, format_ms, plural, shell_quote, table_header,
+    table_row,
 };
 use kshogi_perft_suite::{parse_suite, select, RunOptions, SuiteRow, Tier};
 use kshogi_registry::{with_variant, VariantKind};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -341,7 +342,7 @@ pub fn run(
     say("");
     say(&table_header());
 
-    let mut progress = Progress::new(chosen.len());
+    let mut progress = RowProgress::new(chosen.len());
     let mut count = |row: &SuiteRow, divide: bool| counter.count(row, divide);
     let mut report_rows = count_rows(
         &chosen,
@@ -477,64 +478,6 @@ pub fn run(
         Ok(String::new())
     } else {
         Err(CliError::Suite(problems.join("; ")))
-    }
-}
-
-/// A one-line progress bar on standard error, drawn only when it is a terminal (so logs and
-/// CI output stay clean).
-struct Progress {
-    /// Whether standard error is a terminal.
-    enabled: bool,
-    /// Rows in the run.
-    total: usize,
-    /// Width of the last line drawn, to clear it.
-    drawn: usize,
-}
-
-impl Progress {
-    /// A progress bar for `total` rows.
-    fn new(total: usize) -> Progress {
-        Progress {
-            enabled: std::io::stderr().is_terminal(),
-            total,
-            drawn: 0,
-        }
-    }
-
-    /// Draws the bar before row `done` (0-based) runs.
-    fn show(&mut self, done: usize, row: &SuiteRow) {
-        if !self.enabled {
-            return;
-        }
-        // About 70 columns at most, so that the line fits a terminal and `\r` can erase it.
-        const BAR: usize = 20;
-        const POSITION: usize = 24;
-        let filled = BAR * done / self.total.max(1);
-        let line = format!(
-            "[{}{}] {}/{}  {} {} depth {}",
-            "#".repeat(filled),
-            "-".repeat(BAR - filled),
-            done,
-            self.total,
-            row.variant,
-            shorten(&row.sfen, POSITION),
-            row.depth
-        );
-        self.drawn = line.chars().count();
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r{line}");
-        let _ = err.flush();
-    }
-
-    /// Erases the bar.
-    fn clear(&mut self) {
-        if !self.enabled || self.drawn == 0 {
-            return;
-        }
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r{}\r", " ".repeat(self.drawn));
-        let _ = err.flush();
-        self.drawn = 0;
     }
 }
 
