@@ -2,6 +2,7 @@
 //! (`kshogi_engine::bench`), for every registered variant or one.
 
 use crate::error::CliError;
+use crate::format::OutputFormat;
 use clap::builder::TypedValueParser as _;
 use clap::Args;
 use kshogi_engine::bench::{bench, BENCH_DEPTH, BENCH_POSITIONS};
@@ -37,8 +38,9 @@ pub struct BenchArgs {
           value_parser = clap::value_parser!(u64).range(1..=100).map(|n| n as usize))]
     positions: usize,
     /// Print one JSON object instead of text
-    #[arg(long)]
-    json: bool,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag())]
+    format: crate::format::OutputFormat,
 }
 
 /// One search of the JSON output.
@@ -125,10 +127,8 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
         nodes,
         time_ms,
     };
-    if args.json {
-        let mut s = serde_json::to_string(&report)?;
-        s.push('\n');
-        return Ok(s);
+    if args.format.is_json() {
+        return OutputFormat::json_line(&report);
     }
     let mut out = String::new();
     for v in &report.variants {
@@ -155,18 +155,18 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
 mod tests {
     use super::*;
 
-    fn args(variant: Option<VariantKind>, json: bool) -> BenchArgs {
+    fn args(variant: Option<VariantKind>, format: OutputFormat) -> BenchArgs {
         BenchArgs {
             variant,
             depth: 3,
             positions: 2,
-            json,
+            format,
         }
     }
 
     #[test]
     fn every_variant_has_a_line_and_the_total_adds_up() {
-        let text = run(&args(None, false)).unwrap();
+        let text = run(&args(None, OutputFormat::Text)).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), VariantKind::ALL.len() + 1, "{text}");
         for (line, kind) in lines.iter().zip(VariantKind::ALL) {
@@ -174,7 +174,7 @@ mod tests {
             assert!(line.contains("2 positions, depth 3"), "{line}");
         }
         let json: serde_json::Value =
-            serde_json::from_str(&run(&args(None, true)).unwrap()).unwrap();
+            serde_json::from_str(&run(&args(None, OutputFormat::Json)).unwrap()).unwrap();
         let total: u64 = json["variants"]
             .as_array()
             .unwrap()
@@ -191,8 +191,10 @@ mod tests {
 
     #[test]
     fn one_variant_and_its_game() {
-        let json: serde_json::Value =
-            serde_json::from_str(&run(&args(Some(VariantKind::Micro), true)).unwrap()).unwrap();
+        let json: serde_json::Value = serde_json::from_str(
+            &run(&args(Some(VariantKind::Micro), OutputFormat::Json)).unwrap(),
+        )
+        .unwrap();
         let v = &json["variants"][0];
         assert_eq!(v["variant"], "micro");
         let searches = v["searches"].as_array().unwrap();

@@ -106,3 +106,96 @@ fn select_message(e: &SelectError) -> String {
         SelectError::UnknownShape { .. } | SelectError::Url(_) => e.to_string(),
     }
 }
+
+/// A panic is a bug, but even then the user gets one `error:` line, not a backtrace.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("unknown cause");
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let msg = msg.replace('\n', " ");
+        eprintln!("error: internal error{place}: {msg} (this is a bug in kshogi)");
+    }));
+}
+
+/// The longest quotation (text between backticks) printed in an error, in characters.
+const MAX_QUOTE_CHARS: usize = 60;
+/// The longest error message printed, in characters; the rest is summarised.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+/// An error message made safe for a terminal and kept to one readable line: control
+/// characters (which the input may carry) are shown escaped, line breaks become spaces, a
+/// quotation of a huge input (between backticks) is cut short, and so is the whole message.
+pub fn printable(message: &str) -> String {
+    let mut out = String::new();
+    let mut in_quote = false;
+    let mut quoted = 0usize;
+    let mut skipped = 0usize;
+    for c in message.chars() {
+        if c == '`' {
+            if in_quote && skipped > 0 {
+                out.push_str(&format!("… ({skipped} more characters)"));
+            }
+            in_quote = !in_quote;
+            quoted = 0;
+            skipped = 0;
+            out.push(c);
+            continue;
+        }
+        if in_quote {
+            quoted += 1;
+            if quoted > MAX_QUOTE_CHARS {
+                skipped += 1;
+                continue;
+            }
+        }
+        match c {
+            '\n' => out.push(' '),
+            c if c.is_control() => out.extend(c.escape_debug()),
+            c => out.push(c),
+        }
+    }
+    if in_quote && skipped > 0 {
+        out.push_str(&format!("… ({skipped} more characters)"));
+    }
+    let total = out.chars().count();
+    if total > MAX_MESSAGE_CHARS {
+        let mut cut: String = out.chars().take(MAX_MESSAGE_CHARS).collect();
+        cut.push_str(&format!(
+            "… ({} more characters)",
+            total - MAX_MESSAGE_CHARS
+        ));
+        return cut;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_and_long_messages_cut() {
+        assert_eq!(printable("a\u{1b}[2Jb\rc\nd"), "a\\u{1b}[2Jb\\rc d");
+        let long = "x".repeat(1000);
+        let p = printable(&long);
+        assert!(p.starts_with(&"x".repeat(MAX_MESSAGE_CHARS)));
+        assert!(p.ends_with("… (700 more characters)"), "{p}");
+        let quoted = format!("move 1: `{}` is not a USI move", "y".repeat(500));
+        assert_eq!(
+            printable(&quoted),
+            format!(
+                "move 1: `{}… (440 more characters)` is not a USI move",
+                "y".repeat(MAX_QUOTE_CHARS)
+            )
+        );
+        assert_eq!(printable("column 3: bad"), "column 3: bad");
+    }
+}

@@ -31,11 +31,13 @@
 //! leaves no file.
 
 mod analyze_cmd;
+mod analyze_report;
 mod bench_cmd;
 mod convert_cmd;
 mod databases;
 mod db_path;
 mod error;
+mod format;
 mod interrupt;
 mod match_cmd;
 mod moves_cmd;
@@ -46,18 +48,22 @@ mod perft_engine;
 mod perft_suite_cmd;
 mod progress;
 mod review_cmd;
+mod review_report;
 mod selfplay_cmd;
 mod show_cmd;
 mod solve_cmd;
+mod solve_report;
 mod svg_out;
 mod units_cmd;
+mod usi_cmd;
 mod variant_select;
+mod variants_cmd;
 
 use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
 use error::CliError;
 // `crate::engine_text` stays the path the commands use.
-use kshogi_registry::{with_variant, VariantKind};
+use kshogi_registry::VariantKind;
 use kshogi_usi as usi;
 use kshogi_usi::engine_text;
 use std::io::Write as _;
@@ -103,28 +109,6 @@ Exit status: 0 on success; 1 when the position, a move or DEPTH is wrong (one li
 `error: <message>` on stderr, nothing on stdout); 2 for usage errors (unknown option,
 missing argument, unknown --variant name); 130 when Ctrl-C interrupts perft.";
 
-const PERFT_HELP: &str = "\
-Text output: with --divide, one line `<usi>: <count>` per legal root move, sorted by the
-USI text, then a blank line; then `nodes <N>`, `time <seconds, 3 decimals> s` and
-`nps <nodes per second>`, one per line.
-
-JSON output (--json): exactly one object on one line,
-  {\"variant\": \"kyoto\", \"sfen\": \"<SFEN>\", \"depth\": 3, \"nodes\": 1636,
-   \"divide\": {\"<usi>\": <count>, ...}, \"time_ms\": <ms>, \"nps\": <nodes per second>}
-where `sfen` is the canonical SFEN of the position counted (after the moves list),
-`divide` is present only with --divide (keys sorted; empty at depth 0, where nodes is 1),
-`time_ms` is the wall-clock time in whole milliseconds and `nps` is 0 when no time was
-measured.
-
-DEPTH is at most 30: the count grows roughly tenfold per ply, so no deeper count could
-finish (depth 10 already takes minutes to hours).
-
-With --suite FILE, every row of a suite file is counted (by kshogi, or by a USI engine's
-`go perft` with --engine) and compared; a table, the failing rows with their divides, and
-with --report a JSON report; exit status 1 when a row fails. With --diff, kshogi and
---engine (or two engines) are compared on POSITION and DEPTH down to the first position
-whose legal move lists differ; exit status 1 when they differ. See docs/perft.md.";
-
 /// Perft, legal moves, diagrams, KIF, analysis and a USI engine for small shogi variants.
 #[derive(Debug, Parser)]
 #[command(
@@ -148,9 +132,9 @@ enum Command {
         long_about = "Count the leaves of the legal-move tree of depth DEPTH from POSITION \
                       (perft).\nRepetition is ignored while counting, as the perft \
                       convention says; depth 0 counts 1.",
-        after_long_help = format!("{}\n\n{PERFT_HELP}\n\n{EXIT_HELP}", position_help())
+        after_long_help = format!("{}\n\n{}\n\n{EXIT_HELP}", position_help(), perft_cmd::PERFT_HELP)
     )]
-    Perft(PerftArgs),
+    Perft(perft_cmd::PerftArgs),
     /// Perft as work units for batch systems: split a count, count one unit, merge.
     #[command(
         name = "perft-units",
@@ -169,7 +153,7 @@ enum Command {
                       nothing is printed, or `[]` with --json.",
         after_long_help = format!("{}\n\n{EXIT_HELP}", position_help())
     )]
-    Moves(MovesArgs),
+    Moves(moves_cmd::MovesArgs),
     /// Print the board diagram of a position (or a JSON summary of it).
     #[command(
         long_about = "Print the board diagram of POSITION after its moves list, with the \
@@ -218,7 +202,7 @@ enum Command {
                       on standard output.",
         after_long_help = usi::usi_help()
     )]
-    Usi(UsiArgs),
+    Usi(usi_cmd::UsiArgs),
     /// List the variants kshogi knows, with their names, aliases and board sizes.
     #[command(
         long_about = "List the variants kshogi knows: the name to give --variant and \
@@ -227,7 +211,7 @@ enum Command {
                       one array of objects {\"name\", \"display_name\", \"aliases\", \
                       \"board\", \"width\", \"height\", \"kif_names\"}."
     )]
-    Variants(VariantsArgs),
+    Variants(variants_cmd::VariantsArgs),
     /// Play a match between two USI engines, refereed by kshogi's rules.
     #[command(
         long_about = "Play a match between two USI engines (time per move or a clock, \
@@ -265,283 +249,28 @@ pub(crate) struct DialectArg {
     pub(crate) dialect: kshogi_notation::Dialect,
 }
 
+/// `--variant V`, shared by the commands that read a position.
 #[derive(Debug, Args)]
-struct VariantArg {
+pub(crate) struct VariantArg {
     #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name,
           help = variant_select::variant_help())]
-    variant: Option<VariantKind>,
-}
-
-#[derive(Debug, Args)]
-#[command(allow_negative_numbers = true)]
-struct PerftArgs {
-    #[command(flatten)]
-    variant: VariantArg,
-    #[command(flatten)]
-    dialect: DialectArg,
-    /// Also print the count below each legal root move
-    #[arg(long, conflicts_with_all = ["suite", "diff"])]
-    divide: bool,
-    /// Print one JSON object instead of text
-    #[arg(long, conflicts_with_all = ["suite", "diff"])]
-    json: bool,
-    /// Worker threads; the work is split over the root moves and their replies
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    threads: u16,
-    /// Find the first position where kshogi and --engine (or two engines) disagree: descend
-    /// the divides of POSITION to where their legal move lists differ
-    #[arg(long, requires = "engines", conflicts_with = "suite")]
-    diff: bool,
-    #[command(flatten)]
-    suite: perft_suite_cmd::SuiteArgs,
-    #[command(flatten)]
-    engine: perft_engine::EngineArgs,
-    /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
-    #[arg(value_name = "POSITION", required_unless_present = "suite")]
-    position: Option<String>,
-    /// Number of plies to count: a whole number from 0 to 30
-    #[arg(value_name = "DEPTH", required_unless_present = "suite")]
-    depth: Option<String>,
-}
-
-#[derive(Debug, Args)]
-struct MovesArgs {
-    #[command(flatten)]
-    variant: VariantArg,
-    #[command(flatten)]
-    dialect: DialectArg,
-    /// Print one JSON array of strings instead of one move per line
-    #[arg(long)]
-    json: bool,
-    /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
-    #[arg(value_name = "POSITION")]
-    position: String,
-}
-
-/// The arguments of `kshogi variants`.
-#[derive(Debug, Args)]
-struct VariantsArgs {
-    /// Print one JSON array instead of a table
-    #[arg(long)]
-    json: bool,
-}
-
-/// One variant in the `--json` output of `kshogi variants`.
-#[derive(serde::Serialize)]
-struct VariantEntry {
-    name: &'static str,
-    display_name: &'static str,
-    aliases: &'static [&'static str],
-    board: String,
-    width: u8,
-    height: u8,
-    kif_names: &'static [&'static str],
-}
-
-/// Runs `kshogi variants`: the registry's list.
-fn variants(args: &VariantsArgs) -> Result<String, CliError> {
-    let entries: Vec<VariantEntry> = VariantKind::ALL
-        .iter()
-        .map(|k| {
-            let info = k.info();
-            let (width, height) = k.shape();
-            VariantEntry {
-                name: info.name,
-                display_name: info.display_name,
-                aliases: info.aliases,
-                board: format!("{width}x{height}"),
-                width,
-                height,
-                kif_names: info.kif_names,
-            }
-        })
-        .collect();
-    if args.json {
-        let mut s = serde_json::to_string(&entries)?;
-        s.push('\n');
-        return Ok(s);
-    }
-    let mut out = String::new();
-    for e in &entries {
-        out.push_str(&format!(
-            "{:<10} {:<15} {:<5} aliases: {}; KIF: {}\n",
-            e.name,
-            e.display_name,
-            e.board,
-            e.aliases.join(", "),
-            e.kif_names.join(", ")
-        ));
-    }
-    Ok(out)
-}
-
-/// The arguments of `kshogi usi`.
-#[derive(Debug, Args)]
-struct UsiArgs {
-    #[arg(long, value_name = "V", value_parser = variant_select::parse_variant_name,
-          help = format!("The variant to start with, one of {}; `setoption name USI_Variant` \
-                          changes it [default: {}]", VariantKind::names(), VariantKind::ALL[0]))]
-    variant: Option<VariantKind>,
-    /// A database to play from, of the variant its header names [default: the default
-    /// path of each variant, where the file is there]
-    #[arg(long, value_name = "FILE")]
-    db: Option<std::path::PathBuf>,
-    /// The letters of the moves written, the `Dialect` option's default, for clients that
-    /// cannot set options (lishogi's reads the reference engine's: fsf) [default: canonical
-    /// in USI mode, fsf in UCI mode]
-    #[arg(long, value_name = "D",
-          value_parser = clap::builder::PossibleValuesParser::new(["canonical", "fsf"])
-              .map(|s| s.parse::<kshogi_notation::Dialect>().expect("a listed dialect")))]
-    dialect: Option<kshogi_notation::Dialect>,
-}
-
-fn perft(args: &PerftArgs) -> Result<String, CliError> {
-    let threads = usize::from(args.threads);
-    if args.suite.suite.is_some() {
-        if args.position.is_some() {
-            return Err(CliError::Suite(
-                "--suite runs the suite's positions: give no POSITION or DEPTH".into(),
-            ));
-        }
-        return perft_suite_cmd::run(&args.suite, args.variant.variant, threads, &args.engine);
-    }
-    let (position, depth) = (
-        args.position.as_deref().unwrap_or_default(),
-        args.depth.as_deref().unwrap_or_default(),
-    );
-    let depth = perft_cmd::parse_depth(depth)?;
-    let kind = variant_select::select(args.variant.variant, position)?;
-    if args.diff {
-        return with_variant!(kind, V => perft_diff_cmd::run::<V>(position, depth, threads, &args.engine));
-    }
-    if !args.engine.engines.is_empty() {
-        return Err(CliError::Suite(
-            "--engine counts with --suite or --diff; without them `kshogi perft` counts with kshogi"
-                .into(),
-        ));
-    }
-    let stop = interrupt::stop_flag();
-    let (pos, div) = (position, args.divide);
-    with_variant!(kind, V => {
-        perft_cmd::run_perft::<V>(pos, depth, div, threads, stop, args.dialect.dialect)?
-            .render(args.json)
-    })
-}
-
-/// Runs `kshogi usi` on standard input and output until `quit` or end of input.
-/// The databases come from `--db FILE` (which must open, as a database of the variant its
-/// header names), else from the default paths, one per variant the solver indexes, where a
-/// usable file is there; a damaged file there is reported on stderr and the engine plays
-/// that variant by search.
-fn serve_usi(args: &UsiArgs) -> Result<String, CliError> {
-    let databases = match &args.db {
-        Some(path) => databases::open_named(path)?,
-        None => databases::open_defaults(|path, e| {
-            eprintln!(
-                "warning: the database {} cannot be used ({e}); playing by search",
-                path.display()
-            );
-        }),
-    };
-    usi::serve_stdio(&usi::Config {
-        variant: args.variant,
-        mode: usi::SearchMode::Threaded,
-        databases,
-        dialect: args.dialect,
-    });
-    Ok(String::new())
-}
-
-fn moves(args: &MovesArgs) -> Result<String, CliError> {
-    let kind = variant_select::select(args.variant.variant, &args.position)?;
-    let pos = args.position.as_str();
-    with_variant!(kind, V => moves_cmd::run::<V>(pos, args.json, args.dialect.dialect))
-}
-
-/// A panic is a bug, but even then the user gets one `error:` line, not a backtrace.
-fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
-        let payload = info.payload();
-        let msg = payload
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("unknown cause");
-        let place = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        let msg = msg.replace('\n', " ");
-        eprintln!("error: internal error{place}: {msg} (this is a bug in kshogi)");
-    }));
-}
-
-/// The longest quotation (text between backticks) printed in an error, in characters.
-const MAX_QUOTE_CHARS: usize = 60;
-/// The longest error message printed, in characters; the rest is summarised.
-const MAX_MESSAGE_CHARS: usize = 300;
-
-/// An error message made safe for a terminal and kept to one readable line: control
-/// characters (which the input may carry) are shown escaped, line breaks become spaces, a
-/// quotation of a huge input (between backticks) is cut short, and so is the whole message.
-fn printable(message: &str) -> String {
-    let mut out = String::new();
-    let mut in_quote = false;
-    let mut quoted = 0usize;
-    let mut skipped = 0usize;
-    for c in message.chars() {
-        if c == '`' {
-            if in_quote && skipped > 0 {
-                out.push_str(&format!("… ({skipped} more characters)"));
-            }
-            in_quote = !in_quote;
-            quoted = 0;
-            skipped = 0;
-            out.push(c);
-            continue;
-        }
-        if in_quote {
-            quoted += 1;
-            if quoted > MAX_QUOTE_CHARS {
-                skipped += 1;
-                continue;
-            }
-        }
-        match c {
-            '\n' => out.push(' '),
-            c if c.is_control() => out.extend(c.escape_debug()),
-            c => out.push(c),
-        }
-    }
-    if in_quote && skipped > 0 {
-        out.push_str(&format!("… ({skipped} more characters)"));
-    }
-    let total = out.chars().count();
-    if total > MAX_MESSAGE_CHARS {
-        let mut cut: String = out.chars().take(MAX_MESSAGE_CHARS).collect();
-        cut.push_str(&format!(
-            "… ({} more characters)",
-            total - MAX_MESSAGE_CHARS
-        ));
-        return cut;
-    }
-    out
+    pub(crate) variant: Option<VariantKind>,
 }
 
 fn main() -> ExitCode {
-    install_panic_hook();
+    error::install_panic_hook();
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Perft(args) => perft(args),
+        Command::Perft(args) => perft_cmd::run(args),
         Command::PerftUnits(args) => units_cmd::run(args),
-        Command::Moves(args) => moves(args),
+        Command::Moves(args) => moves_cmd::run(args),
         Command::Show(args) => show_cmd::run(args),
         Command::Convert(args) => convert_cmd::run(args),
         Command::Analyze(args) => analyze_cmd::run(args),
         Command::Review(args) => review_cmd::run(args),
         Command::Solve(args) => solve_cmd::run(args),
-        Command::Usi(args) => serve_usi(args),
-        Command::Variants(args) => variants(args),
+        Command::Usi(args) => usi_cmd::run(args),
+        Command::Variants(args) => variants_cmd::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Selfplay(args) => selfplay_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
@@ -567,7 +296,7 @@ fn main() -> ExitCode {
             let _ = stdout
                 .write_all(partial.as_bytes())
                 .and_then(|()| stdout.flush());
-            eprintln!("error: {}", printable(&message));
+            eprintln!("error: {}", error::printable(&message));
             ExitCode::from(interrupt::INTERRUPTED_EXIT as u8)
         }
         Err(CliError::Differs { report, message }) => {
@@ -575,39 +304,16 @@ fn main() -> ExitCode {
             let _ = stdout
                 .write_all(report.as_bytes())
                 .and_then(|()| stdout.flush());
-            eprintln!("error: {}", printable(&message));
+            eprintln!("error: {}", error::printable(&message));
             ExitCode::FAILURE
         }
         Err(e @ CliError::Usage(_)) => {
-            eprintln!("error: {}", printable(&e.to_string()));
+            eprintln!("error: {}", error::printable(&e.to_string()));
             ExitCode::from(2)
         }
         Err(e) => {
-            eprintln!("error: {}", printable(&e.to_string()));
+            eprintln!("error: {}", error::printable(&e.to_string()));
             ExitCode::FAILURE
         }
-    }
-}
-
-#[cfg(test)]
-mod printable_tests {
-    use super::*;
-
-    #[test]
-    fn control_characters_are_escaped_and_long_messages_cut() {
-        assert_eq!(printable("a\u{1b}[2Jb\rc\nd"), "a\\u{1b}[2Jb\\rc d");
-        let long = "x".repeat(1000);
-        let p = printable(&long);
-        assert!(p.starts_with(&"x".repeat(MAX_MESSAGE_CHARS)));
-        assert!(p.ends_with("… (700 more characters)"), "{p}");
-        let quoted = format!("move 1: `{}` is not a USI move", "y".repeat(500));
-        assert_eq!(
-            printable(&quoted),
-            format!(
-                "move 1: `{}… (440 more characters)` is not a USI move",
-                "y".repeat(MAX_QUOTE_CHARS)
-            )
-        );
-        assert_eq!(printable("column 3: bad"), "column 3: bad");
     }
 }

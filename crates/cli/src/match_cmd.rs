@@ -188,8 +188,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["shard", "shards", "engine_a", "engine_b"])]
     merge: Vec<PathBuf>,
     /// Print one JSON object instead of text
-    #[arg(long)]
-    json: bool,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag())]
+    format: crate::format::OutputFormat,
 }
 
 /// `I/N`: shard I (from 0) of N.
@@ -304,13 +305,7 @@ pub fn run(args: &MatchArgs) -> Result<String, CliError> {
     if !args.merge.is_empty() {
         let merged =
             kshogi_match::merge(&args.merge).map_err(|e| CliError::Match(e.to_string()))?;
-        return if args.json {
-            let mut s = serde_json::to_string(&merged)?;
-            s.push('\n');
-            Ok(s)
-        } else {
-            Ok(merged.to_text())
-        };
+        return args.format.render(&merged, |m| m.to_text());
     }
     let (Some(variant), Some(engine_a), Some(engine_b)) = (
         args.variant,
@@ -384,13 +379,7 @@ pub fn run(args: &MatchArgs) -> Result<String, CliError> {
     })
     .map_err(|e| CliError::Match(e.to_string()))?;
     reporter.done(None);
-    if args.json {
-        let mut s = serde_json::to_string(&summary)?;
-        s.push('\n');
-        Ok(s)
-    } else {
-        Ok(summary.to_text())
-    }
+    args.format.render(&summary, |s| s.to_text())
 }
 
 #[cfg(test)]

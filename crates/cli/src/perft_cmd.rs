@@ -2,9 +2,15 @@
 
 use crate::engine_text::nodes_per_second;
 use crate::error::CliError;
+use crate::format::OutputFormat;
+use crate::perft_engine::EngineArgs;
+use crate::perft_suite_cmd::SuiteArgs;
+use crate::{interrupt, perft_diff_cmd, perft_suite_cmd, variant_select, DialectArg, VariantArg};
+use clap::Args;
 use kshogi_core::Variant;
 use kshogi_core::{divide_interruptible, MAX_PERFT_DEPTH};
 use kshogi_notation::{move_to_usi_in, parse_game, to_sfen_in, Dialect};
+use kshogi_registry::with_variant;
 use serde::{Serialize, Serializer};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
@@ -152,21 +158,101 @@ impl<V: Variant> PerftReport<V> {
         out
     }
 
-    /// The `--json` output: one JSON object on one line.
-    pub fn to_json(&self) -> Result<String, CliError> {
-        let mut s = serde_json::to_string(self)?;
-        s.push('\n');
-        Ok(s)
+    /// The output in `format`: one JSON object on one line, or [`PerftReport::to_text`].
+    pub fn render(&self, format: OutputFormat) -> Result<String, CliError> {
+        format.render(self, PerftReport::to_text)
     }
+}
 
-    /// The output: [`PerftReport::to_json`] when `json`, else [`PerftReport::to_text`].
-    pub fn render(&self, json: bool) -> Result<String, CliError> {
-        if json {
-            self.to_json()
-        } else {
-            Ok(self.to_text())
+/// More help for `kshogi perft`: its output, DEPTH, `--suite` and `--diff`.
+pub const PERFT_HELP: &str = "\
+Text output: with --divide, one line `<usi>: <count>` per legal root move, sorted by the
+USI text, then a blank line; then `nodes <N>`, `time <seconds, 3 decimals> s` and
+`nps <nodes per second>`, one per line.
+
+JSON output (--json): exactly one object on one line,
+  {\"variant\": \"kyoto\", \"sfen\": \"<SFEN>\", \"depth\": 3, \"nodes\": 1636,
+   \"divide\": {\"<usi>\": <count>, ...}, \"time_ms\": <ms>, \"nps\": <nodes per second>}
+where `sfen` is the canonical SFEN of the position counted (after the moves list),
+`divide` is present only with --divide (keys sorted; empty at depth 0, where nodes is 1),
+`time_ms` is the wall-clock time in whole milliseconds and `nps` is 0 when no time was
+measured.
+
+DEPTH is at most 30: the count grows roughly tenfold per ply, so no deeper count could
+finish (depth 10 already takes minutes to hours).
+
+With --suite FILE, every row of a suite file is counted (by kshogi, or by a USI engine's
+`go perft` with --engine) and compared; a table, the failing rows with their divides, and
+with --report a JSON report; exit status 1 when a row fails. With --diff, kshogi and
+--engine (or two engines) are compared on POSITION and DEPTH down to the first position
+whose legal move lists differ; exit status 1 when they differ. See docs/perft.md.";
+
+#[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
+/// The arguments of `kshogi perft`.
+pub struct PerftArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    #[command(flatten)]
+    dialect: DialectArg,
+    /// Also print the count below each legal root move
+    #[arg(long, conflicts_with_all = ["suite", "diff"])]
+    divide: bool,
+    /// Print one JSON object instead of text
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag(), conflicts_with_all = ["suite", "diff"])]
+    format: crate::format::OutputFormat,
+    /// Worker threads; the work is split over the root moves and their replies
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Find the first position where kshogi and --engine (or two engines) disagree: descend
+    /// the divides of POSITION to where their legal move lists differ
+    #[arg(long, requires = "engines", conflicts_with = "suite")]
+    diff: bool,
+    #[command(flatten)]
+    suite: SuiteArgs,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// `startpos` or an SFEN, optionally followed by ` moves <usi> ...` (one argument)
+    #[arg(value_name = "POSITION", required_unless_present = "suite")]
+    position: Option<String>,
+    /// Number of plies to count: a whole number from 0 to 30
+    #[arg(value_name = "DEPTH", required_unless_present = "suite")]
+    depth: Option<String>,
+}
+
+/// Runs `kshogi perft`: one count, `--suite` or `--diff`.
+pub fn run(args: &PerftArgs) -> Result<String, CliError> {
+    let threads = usize::from(args.threads);
+    if args.suite.suite.is_some() {
+        if args.position.is_some() {
+            return Err(CliError::Suite(
+                "--suite runs the suite's positions: give no POSITION or DEPTH".into(),
+            ));
         }
+        return perft_suite_cmd::run(&args.suite, args.variant.variant, threads, &args.engine);
     }
+    let (position, depth) = (
+        args.position.as_deref().unwrap_or_default(),
+        args.depth.as_deref().unwrap_or_default(),
+    );
+    let depth = parse_depth(depth)?;
+    let kind = variant_select::select(args.variant.variant, position)?;
+    if args.diff {
+        return with_variant!(kind, V => perft_diff_cmd::run::<V>(position, depth, threads, &args.engine));
+    }
+    if !args.engine.engines.is_empty() {
+        return Err(CliError::Suite(
+            "--engine counts with --suite or --diff; without them `kshogi perft` counts with kshogi"
+                .into(),
+        ));
+    }
+    let stop = interrupt::stop_flag();
+    let (pos, div) = (position, args.divide);
+    with_variant!(kind, V => {
+        run_perft::<V>(pos, depth, div, threads, stop, args.dialect.dialect)?
+            .render(args.format)
+    })
 }
 
 #[cfg(test)]
@@ -234,11 +320,11 @@ mod tests {
             "2e1d+: 1\n1e1d+: 1\n\nnodes 2\ntime 0.002 s\nnps 1000\n"
         );
         assert_eq!(
-            r.to_json().unwrap(),
+            r.render(OutputFormat::Json).unwrap(),
             "{\"variant\":\"kyoto\",\"sfen\":\"pgkst/5/5/5/TSKGP b - 1\",\"depth\":1,\
              \"nodes\":2,\"divide\":{\"2e1d+\":1,\"1e1d+\":1},\"time_ms\":1,\"nps\":1000}\n"
         );
-        assert_eq!(r.render(false).unwrap(), r.to_text());
+        assert_eq!(r.render(OutputFormat::Text).unwrap(), r.to_text());
     }
 
     #[test]

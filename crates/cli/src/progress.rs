@@ -1,4 +1,5 @@
-//! Progress of a long job (`kshogi solve`) on stderr, never on stdout.
+//! Progress of a long job (`kshogi solve`, `review`, `match`, `perft --suite`) on stderr,
+//! never on stdout.
 //!
 //! On a terminal, one `indicatif` bar per phase, redrawn at most a few times a second
 //! however often the workers report. Elsewhere (a pipe, a log file) one plain line every
@@ -6,8 +7,12 @@
 //! shorter than that prints nothing.
 //!
 //! [`Reporter::update`] may be called from any thread, as often as the workers like.
+//! [`RowProgress`] is the simpler bar of a suite run, one row at a time.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kshogi_perft_suite::table::shorten;
+use kshogi_perft_suite::SuiteRow;
+use std::io::{IsTerminal as _, Write as _};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -169,6 +174,64 @@ fn finish(c: Current) {
         } else {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// The one-line progress bar of `kshogi perft --suite` on standard error, drawn only when it is a terminal (so logs and
+/// CI output stay clean).
+pub struct RowProgress {
+    /// Whether standard error is a terminal.
+    enabled: bool,
+    /// Rows in the run.
+    total: usize,
+    /// Width of the last line drawn, to clear it.
+    drawn: usize,
+}
+
+impl RowProgress {
+    /// A progress bar for `total` rows.
+    pub fn new(total: usize) -> RowProgress {
+        RowProgress {
+            enabled: std::io::stderr().is_terminal(),
+            total,
+            drawn: 0,
+        }
+    }
+
+    /// Draws the bar before row `done` (0-based) runs.
+    pub fn show(&mut self, done: usize, row: &SuiteRow) {
+        if !self.enabled {
+            return;
+        }
+        // About 70 columns at most, so that the line fits a terminal and `\r` can erase it.
+        const BAR: usize = 20;
+        const POSITION: usize = 24;
+        let filled = BAR * done / self.total.max(1);
+        let line = format!(
+            "[{}{}] {}/{}  {} {} depth {}",
+            "#".repeat(filled),
+            "-".repeat(BAR - filled),
+            done,
+            self.total,
+            row.variant,
+            shorten(&row.sfen, POSITION),
+            row.depth
+        );
+        self.drawn = line.chars().count();
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r{line}");
+        let _ = err.flush();
+    }
+
+    /// Erases the bar.
+    pub fn clear(&mut self) {
+        if !self.enabled || self.drawn == 0 {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r{}\r", " ".repeat(self.drawn));
+        let _ = err.flush();
+        self.drawn = 0;
     }
 }
 

@@ -7,29 +7,21 @@
 use crate::analyze_cmd::{parse_seconds, DEFAULT_MATE_NODES};
 use crate::databases::{self, DbChoice};
 use crate::db_path;
-use crate::engine_text::{self, ScoreJson};
 use crate::error::CliError;
+use crate::format::OutputFormat;
 use crate::interrupt;
 use crate::output_path::Output;
-use crate::progress::{human_time, Reporter};
-use crate::solve_cmd::{self, ValueJson};
+use crate::progress::Reporter;
+use crate::review_report::Report;
+use crate::solve_cmd;
 use crate::variant_select;
 use clap::Args;
-use kshogi_analysis::review::{self, Judgement, PlyReview, Review, SideSummary, Thresholds};
+use kshogi_analysis::review::{self, Thresholds};
 use kshogi_analysis::{Analyzer, Request};
-use kshogi_core::{Color, Game, Move, Position, Square};
-use kshogi_engine::{Limits, Score};
-use kshogi_notation::kif::{
-    annotate_move, decode_kif, kif_move_text, parse_kif_among, to_kif, KifEval, KifRecord,
-    ReviewNote,
-};
-use kshogi_notation::{
-    eval_graph_svg, move_to_usi_in, parse_game, svg, to_sfen_in, Dialect, EvalGraph, GraphMark,
-    GraphMarkKind, SvgStyle,
-};
+use kshogi_engine::Limits;
+use kshogi_notation::kif::{decode_kif, parse_kif_among, KifRecord};
+use kshogi_notation::parse_game;
 use kshogi_registry::{kif_variant, with_variant, Registered, VariantKind};
-use serde::Serialize;
-use std::fmt::Write as _;
 use std::io::{IsTerminal as _, Read as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -114,8 +106,9 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
     /// Print one JSON object per game instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag())]
+    pub format: crate::format::OutputFormat,
     /// Write the annotated KIF, the JSON and the evaluation graph of each game to DIR
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -134,18 +127,18 @@ pub struct ReviewArgs {
 }
 
 /// How the text output names a game given as a POSITION argument.
-const POSITION_LABEL: &str = "the POSITION";
+pub(crate) const POSITION_LABEL: &str = "the POSITION";
 
 /// One game to review, read but not yet replayed.
-struct Input {
+pub(crate) struct Input {
     /// As the user named it (for messages).
-    label: String,
+    pub(crate) label: String,
     /// The base of the output files' names.
-    stem: String,
+    pub(crate) stem: String,
     /// The text: a KIF record or a POSITION.
-    text: String,
+    pub(crate) text: String,
     /// Whether `text` is a KIF record.
-    kif: bool,
+    pub(crate) kif: bool,
 }
 
 /// Reads one INPUT argument.
@@ -371,10 +364,9 @@ fn review_one<V: Registered>(
         settings: settings_text(args),
     };
     let json = report.to_json()?;
-    let stdout = if args.json {
-        json.clone()
-    } else {
-        report.to_text()
+    let stdout = match args.format {
+        OutputFormat::Json => json.clone(),
+        OutputFormat::Text => report.to_text(),
     };
     if let Some(dir) = &args.out {
         let [kif_path, json_path, svg_path] = out_paths(dir, &input.stem);
@@ -423,346 +415,4 @@ fn settings_text(args: &ReviewArgs) -> String {
         args.threads,
         if args.threads == 1 { "" } else { "s" }
     )
-}
-
-/// A score from Black's point of view, for the annotated KIF.
-fn black_eval(score: Score, side: Color) -> KifEval {
-    let flip = side == Color::White;
-    match score {
-        Score::Cp(cp) => KifEval::Cp(if flip { -cp } else { cp }),
-        Score::Mate(n) => KifEval::Mate(if flip { -n } else { n }),
-    }
-}
-
-/// `black` or `white`.
-fn side_word(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
-/// The words for a score: `cp 35`, `mate 3`.
-fn score_words(s: Score) -> String {
-    engine_text::score_usi(s)
-}
-
-/// Everything the outputs of one game are made from.
-struct Report<'a, V: Registered> {
-    input: &'a Input,
-    game: &'a Game<V>,
-    review: &'a Review,
-    dialect: Dialect,
-    db_file: Option<String>,
-    elapsed: Duration,
-    settings: String,
-}
-
-/// One side's summary in the JSON output.
-#[derive(Serialize)]
-struct SideJson {
-    moves: usize,
-    inaccuracies: usize,
-    mistakes: usize,
-    blunders: usize,
-    average_loss: f64,
-    accuracy: f64,
-}
-
-impl From<&SideSummary> for SideJson {
-    fn from(s: &SideSummary) -> SideJson {
-        SideJson {
-            moves: s.moves,
-            inaccuracies: s.count(Judgement::Inaccuracy),
-            mistakes: s.count(Judgement::Mistake),
-            blunders: s.count(Judgement::Blunder),
-            average_loss: round(s.average_loss * 100.0, 2),
-            accuracy: round(s.accuracy, 1),
-        }
-    }
-}
-
-/// `x` rounded to `d` decimals.
-fn round(x: f64, d: i32) -> f64 {
-    let f = 10f64.powi(d);
-    (x * f).round() / f
-}
-
-/// One ply in the JSON output.
-#[derive(Serialize)]
-struct PlyJson {
-    number: u64,
-    side: &'static str,
-    #[serde(rename = "move")]
-    mv: String,
-    move_kif: String,
-    best: Option<String>,
-    best_line: Vec<String>,
-    best_line_kif: Vec<String>,
-    before: ScoreJson,
-    after: ScoreJson,
-    expected_before: f64,
-    expected_after: f64,
-    loss: f64,
-    judgement: Option<&'static str>,
-    exact_before: Option<ValueJson>,
-    exact_after: Option<ValueJson>,
-    depth: u32,
-    source: &'static str,
-}
-
-#[derive(Serialize)]
-struct SummaryJson {
-    black: SideJson,
-    white: SideJson,
-}
-
-#[derive(Serialize)]
-struct GameJson<'a> {
-    input: &'a str,
-    variant: &'static str,
-    start: String,
-    moves: usize,
-    settings: &'a str,
-    database: Option<&'a str>,
-    interrupted: bool,
-    plies: Vec<Option<PlyJson>>,
-    summary: SummaryJson,
-    time_ms: u64,
-}
-
-impl<V: Registered> Report<'_, V> {
-    /// The position before move `index` and the destination of the move before it.
-    fn before(&self, index: usize) -> (Position<V>, Option<Square>) {
-        let mut pos = *self.game.start();
-        let mut prev = None;
-        for &mv in &self.game.moves()[..index] {
-            prev = Some(mv.to());
-            pos.make(mv);
-        }
-        (pos, prev)
-    }
-
-    /// The number a KIF record gives move `index` (from 0).
-    fn number(&self, index: usize) -> u64 {
-        u64::from(self.game.start().ply()) + index as u64
-    }
-
-    fn ply_json(&self, p: &PlyReview) -> PlyJson {
-        let (pos, prev) = self.before(p.index);
-        let d = self.dialect;
-        let before = self.review.positions[p.index].as_ref();
-        let first = before.and_then(|b| b.analysis.lines.first());
-        PlyJson {
-            number: self.number(p.index),
-            side: side_word(p.mover),
-            mv: move_to_usi_in(&pos, p.played, d),
-            move_kif: kif_move_text(&pos, p.played, prev),
-            best: p.best.map(|m| move_to_usi_in(&pos, m, d)),
-            best_line: engine_text::pv_usi_in(&pos, &p.best_line, d),
-            best_line_kif: engine_text::pv_kif(&pos, &p.best_line, prev),
-            before: p.before.into(),
-            after: p.after.into(),
-            expected_before: round(p.expected_before, 4),
-            expected_after: round(p.expected_after, 4),
-            loss: round(p.loss, 4),
-            judgement: p.judgement.map(Judgement::word),
-            exact_before: p.exact.map(|(b, _)| b.into()),
-            exact_after: p.exact.map(|(_, a)| a.into()),
-            depth: first.map_or(0, |l| l.line.depth),
-            source: first.map_or("none", |l| l.source.name()),
-        }
-    }
-
-    /// The `--json` output: one object on one line.
-    fn to_json(&self) -> Result<String, CliError> {
-        let g = GameJson {
-            input: if self.input.label == POSITION_LABEL {
-                &self.input.text
-            } else {
-                self.input.label.trim_matches('`')
-            },
-            variant: V::NAME,
-            start: to_sfen_in(self.game.start(), self.dialect),
-            moves: self.game.moves().len(),
-            settings: &self.settings,
-            database: self.db_file.as_deref(),
-            interrupted: self.review.interrupted,
-            plies: self
-                .review
-                .plies
-                .iter()
-                .map(|p| p.as_ref().map(|p| self.ply_json(p)))
-                .collect(),
-            summary: SummaryJson {
-                black: (&self.review.summary(Color::Black)).into(),
-                white: (&self.review.summary(Color::White)).into(),
-            },
-            time_ms: engine_text::millis(self.elapsed),
-        };
-        let mut s = serde_json::to_string(&g)?;
-        s.push('\n');
-        Ok(s)
-    }
-
-    /// The text output.
-    fn to_text(&self) -> String {
-        let mut out = String::new();
-        let n = self.game.moves().len();
-        let _ = writeln!(
-            out,
-            "review of {} ({}, {} moves; {})",
-            self.input.label,
-            V::NAME,
-            n,
-            self.settings
-        );
-        if let Some(db) = &self.db_file {
-            let _ = writeln!(out, "database: {db}");
-        }
-        for p in self.review.plies.iter().flatten() {
-            let Some(j) = p.judgement else { continue };
-            let (pos, prev) = self.before(p.index);
-            let d = self.dialect;
-            let mut line = format!(
-                "move {} ({}) {} {}: {}, expected score {:.0}% -> {:.0}% ({:+.1})",
-                self.number(p.index),
-                side_word(p.mover),
-                move_to_usi_in(&pos, p.played, d),
-                kif_move_text(&pos, p.played, prev),
-                j.word(),
-                p.expected_before * 100.0,
-                p.expected_after * 100.0,
-                (p.expected_after - p.expected_before) * 100.0,
-            );
-            match p.exact {
-                Some((b, a)) => {
-                    let _ = write!(
-                        line,
-                        ", exact {} -> {}",
-                        solve_cmd::value_text(b),
-                        solve_cmd::value_text(a)
-                    );
-                }
-                None => {
-                    let _ = write!(
-                        line,
-                        ", {} -> {}",
-                        score_words(p.before),
-                        score_words(p.after)
-                    );
-                }
-            }
-            let _ = writeln!(out, "{line}");
-            if !p.best_line.is_empty() {
-                let usi = engine_text::pv_usi_in(&pos, &p.best_line, d);
-                let kif = engine_text::pv_kif(&pos, &p.best_line, prev);
-                let _ = writeln!(out, "  better: {}  ({})", usi.join(" "), kif.join(" "));
-            }
-        }
-        for side in [Color::Black, Color::White] {
-            let s = self.review.summary(side);
-            let _ = writeln!(
-                out,
-                "{}: {} moves; inaccuracies {}, mistakes {}, blunders {}; average loss {:.1} \
-                 points; accuracy {:.1}",
-                side_word(side),
-                s.moves,
-                s.count(Judgement::Inaccuracy),
-                s.count(Judgement::Mistake),
-                s.count(Judgement::Blunder),
-                s.average_loss * 100.0,
-                s.accuracy
-            );
-        }
-        let judged = self.review.plies.iter().flatten().count();
-        if self.review.interrupted {
-            let _ = writeln!(
-                out,
-                "interrupted: {judged} of {n} moves judged (from the end of the game)"
-            );
-        }
-        let _ = writeln!(out, "time {}", human_time(self.elapsed));
-        out
-    }
-
-    /// The record with a comment on every judged move.
-    fn annotated_kif(&self, mut record: KifRecord<V>) -> String {
-        for p in self.review.plies.iter().flatten() {
-            let Some(j) = p.judgement else { continue };
-            let before_side = p.mover;
-            let note = ReviewNote {
-                judgement: j.title(),
-                before: black_eval(p.before, before_side),
-                after: black_eval(p.after, before_side),
-                expected: (p.expected_before, p.expected_after),
-                best_line: &p.best_line,
-                exact: p
-                    .exact
-                    .map(|(b, a)| (solve_cmd::value_text(b), solve_cmd::value_text(a))),
-            };
-            annotate_move(&mut record, p.index, &note);
-        }
-        to_kif(&record)
-    }
-
-    /// The evaluation graph.
-    fn graph(&self) -> String {
-        let marks = self
-            .review
-            .plies
-            .iter()
-            .flatten()
-            .filter_map(|p| {
-                p.judgement.map(|j| GraphMark {
-                    index: p.index + 1,
-                    kind: match j {
-                        Judgement::Inaccuracy => GraphMarkKind::Inaccuracy,
-                        Judgement::Mistake => GraphMarkKind::Mistake,
-                        Judgement::Blunder => GraphMarkKind::Blunder,
-                    },
-                    mover: p.mover,
-                })
-            })
-            .collect();
-        let name = if self.input.label == POSITION_LABEL {
-            "game"
-        } else {
-            self.input.label.trim_matches('`')
-        };
-        eval_graph_svg(&EvalGraph {
-            title: format!("{} ({}): expected score for Black", name, V::DISPLAY_NAME),
-            first_move: u64::from(self.game.start().ply()) - 1,
-            points: self.review.black_expected(self.game.start().side_to_move()),
-            marks,
-        })
-    }
-
-    /// `(move number, SVG)` for each blunder: the position before it, the move before it
-    /// marked, an arrow for the better move.
-    fn blunder_diagrams(&self) -> Vec<(u64, String)> {
-        let mut out = Vec::new();
-        for p in self.review.plies.iter().flatten() {
-            if p.judgement != Some(Judgement::Blunder) {
-                continue;
-            }
-            let (pos, _) = self.before(p.index);
-            let last: Option<Move> = p.index.checked_sub(1).map(|i| self.game.moves()[i]);
-            let picture = svg(&pos, last, p.best, SvgStyle::DEFAULT);
-            out.push((self.number(p.index), picture));
-        }
-        out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn evaluations_turn_to_black() {
-        assert_eq!(black_eval(Score::Cp(35), Color::White), KifEval::Cp(-35));
-        assert_eq!(black_eval(Score::Mate(3), Color::Black), KifEval::Mate(3));
-        assert_eq!(black_eval(Score::Mate(3), Color::White), KifEval::Mate(-3));
-    }
 }

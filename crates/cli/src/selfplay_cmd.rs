@@ -1,10 +1,7 @@
 //! `kshogi selfplay` (hidden from `--help`): the engine plays games against a random mover
-//! or a one-ply greedy player, for the `cargo xtask match` strength check.
-//!
-//! Every game starts from the variant's start position; the engine takes Black in the
-//! even-numbered games (0, 2, ...) and White in the others. A game ends by the rules (the
-//! game's outcome, repetition included) or, after `--max-plies` plies, as a draw. The
-//! result is the engine's wins, draws and losses; the exit status is 0 whatever they are.
+//! or a one-ply greedy player, for the `cargo xtask match` strength check. The match is
+//! [`kshogi_engine::versus`] (colours, game end, seeds); this command reads its arguments
+//! and prints the engine's wins, draws and losses; the exit status is 0 whatever they are.
 //!
 //! The opponents:
 //! - random: a uniformly random legal move;
@@ -19,18 +16,12 @@ use crate::engine_text;
 use crate::error::CliError;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
-use kshogi_core::rng::SplitMix64;
-use kshogi_core::{Color, Game, Position};
-use kshogi_engine::selfplay::{
-    self, GreedyPlayer, PlayConfig, Player, RandomPlayer, SearchPlayer, Sides,
-};
+use kshogi_core::Color;
+use kshogi_engine::versus::{self, GameResult, VersusConfig};
 use kshogi_engine::Limits;
-use kshogi_registry::{with_variant, EngineFor, Registered, VariantKind};
+use kshogi_registry::{with_variant, Registered, VariantKind};
 use serde::Serialize;
-use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The engine's time per move when neither `--movetime` nor `--depth` is given, in ms.
@@ -48,11 +39,11 @@ pub enum Opponent {
     Greedy,
 }
 
-impl Opponent {
-    fn name(self) -> &'static str {
-        match self {
-            Opponent::Random => "random",
-            Opponent::Greedy => "greedy",
+impl From<Opponent> for versus::Opponent {
+    fn from(o: Opponent) -> versus::Opponent {
+        match o {
+            Opponent::Random => versus::Opponent::Random,
+            Opponent::Greedy => versus::Opponent::Greedy,
         }
     }
 }
@@ -93,40 +84,20 @@ pub struct SelfplayArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
     /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// The match settings, independent of the variant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Config {
-    /// The opponent.
-    pub opponent: Opponent,
-    /// Number of games.
-    pub games: u32,
-    /// The engine's limits per move.
-    pub limits: Limits,
-    /// Seed.
-    pub seed: u64,
-    /// Adjudication length.
-    pub max_plies: usize,
-    /// Random plies at the start.
-    pub random_opening: usize,
-    /// Hash size of each engine, in MiB.
-    pub hash_mb: usize,
-    /// Worker threads.
-    pub threads: usize,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag())]
+    pub format: crate::format::OutputFormat,
 }
 
 impl SelfplayArgs {
     /// The match settings the arguments ask for.
-    pub fn config(&self) -> Config {
+    pub fn config(&self) -> VersusConfig {
         let movetime = match (self.movetime, self.depth) {
             (None, None) => Some(DEFAULT_MOVETIME_MS),
             (m, _) => m,
         };
-        Config {
-            opponent: self.opponent,
+        VersusConfig {
+            opponent: self.opponent.into(),
             games: self.games,
             limits: Limits {
                 depth: self.depth,
@@ -146,108 +117,10 @@ impl SelfplayArgs {
 pub fn run(args: &SelfplayArgs) -> Result<String, CliError> {
     let cfg = args.config();
     let report = with_variant!(args.variant, V => play_match::<V>(&cfg));
-    if args.json {
-        let mut s = serde_json::to_string(&report)?;
-        s.push('\n');
-        Ok(s)
-    } else {
-        Ok(report.to_text())
-    }
+    args.format.render(&report, |r| r.to_text())
 }
 
-/// The generator of game `index` of a match with `seed`.
-pub fn game_rng(seed: u64, index: u32) -> SplitMix64 {
-    let mut r = SplitMix64::new(seed ^ u64::from(index).wrapping_mul(0xD1B5_4A32_D192_ED03));
-    r.next_u64();
-    r
-}
-
-/// The engine's result in one game.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// The engine won.
-    Win,
-    /// Nobody won (by the rules, or by the length limit).
-    Draw,
-    /// The opponent won.
-    Loss,
-}
-
-/// One finished game.
-#[derive(Clone, Debug)]
-pub struct Played {
-    /// Game number from 0.
-    pub index: u32,
-    /// The engine's colour.
-    pub engine: Color,
-    /// The engine's result.
-    pub result: GameResult,
-    /// How the game ended: the outcome, or the length limit.
-    pub ending: String,
-    /// The moves in canonical USI.
-    pub moves: Vec<String>,
-}
-
-/// Plays game `index` of the match.
-pub fn play_game<V: Registered>(engine: &mut EngineFor<V>, cfg: &Config, index: u32) -> Played {
-    let engine_color = if index % 2 == 0 {
-        Color::Black
-    } else {
-        Color::White
-    };
-    let mut rng = game_rng(cfg.seed, index);
-    let mut game = Game::new(Position::<V>::start());
-    engine.clear();
-    let mut searcher = SearchPlayer {
-        engine,
-        limits: cfg.limits.clone(),
-    };
-    let mut opponent: Box<dyn Player<V>> = match cfg.opponent {
-        Opponent::Random => Box::new(RandomPlayer),
-        Opponent::Greedy => Box::new(GreedyPlayer::<V::Eval>::default()),
-    };
-    let config = PlayConfig {
-        random_opening: cfg.random_opening,
-        max_plies: cfg.max_plies,
-    };
-    let (engine_side, opponent_side): (&mut dyn Player<V>, &mut dyn Player<V>) =
-        (&mut searcher, &mut *opponent);
-    let mut sides = if engine_color == Color::Black {
-        Sides {
-            black: engine_side,
-            white: opponent_side,
-        }
-    } else {
-        Sides {
-            black: opponent_side,
-            white: engine_side,
-        }
-    };
-    selfplay::play(&mut game, &mut sides, config, &mut rng, &mut |_| {});
-    let (result, ending) = match game.outcome() {
-        Some(o) => {
-            let r = match o.winner() {
-                Some(c) if c == engine_color => GameResult::Win,
-                Some(_) => GameResult::Loss,
-                None => GameResult::Draw,
-            };
-            (r, o.to_string())
-        }
-        None => (
-            GameResult::Draw,
-            format!("draw by the length limit ({} plies)", game.moves().len()),
-        ),
-    };
-    Played {
-        index,
-        engine: engine_color,
-        result,
-        ending,
-        moves: engine_text::pv_usi::<V>(game.moves()),
-    }
-}
-
-/// Wins, draws and losses.
+/// Wins, draws and losses, as the JSON output writes them.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Tally {
     /// Engine wins.
@@ -258,12 +131,12 @@ pub struct Tally {
     pub losses: u32,
 }
 
-impl Tally {
-    fn add(&mut self, r: GameResult) {
-        match r {
-            GameResult::Win => self.wins += 1,
-            GameResult::Draw => self.draws += 1,
-            GameResult::Loss => self.losses += 1,
+impl From<versus::Tally> for Tally {
+    fn from(t: versus::Tally) -> Tally {
+        Tally {
+            wins: t.wins,
+            draws: t.draws,
+            losses: t.losses,
         }
     }
 }
@@ -369,83 +242,41 @@ fn limits_text(limits: &Limits) -> String {
     parts.join(", ")
 }
 
-/// Plays the match on `cfg.threads` threads and sums it up.
-pub fn play_match<V: Registered>(cfg: &Config) -> MatchReport {
+/// Plays the match and sums it up.
+pub fn play_match<V: Registered>(cfg: &VersusConfig) -> MatchReport {
     let start = Instant::now();
-    let next = AtomicU32::new(0);
-    let results: Mutex<Vec<Played>> = Mutex::new(Vec::new());
-    let threads = cfg
-        .threads
-        .clamp(1, usize::try_from(cfg.games).unwrap_or(1).max(1));
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                let mut engine = EngineFor::<V>::new(cfg.hash_mb);
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= cfg.games {
-                        break;
-                    }
-                    let played = play_game(&mut engine, cfg, i);
-                    results
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push(played);
-                }
-            });
-        }
-    });
-    let mut played = results
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    played.sort_by_key(|p| p.index);
-    summarise::<V>(cfg, &played, start.elapsed())
-}
-
-fn summarise<V: Registered>(cfg: &Config, played: &[Played], elapsed: Duration) -> MatchReport {
-    let mut total = Tally::default();
-    let (mut as_black, mut as_white) = (Tally::default(), Tally::default());
-    let mut plies = 0usize;
-    let mut distinct = HashSet::new();
-    let mut not_won = Vec::new();
-    for p in played {
-        total.add(p.result);
-        match p.engine {
-            Color::Black => as_black.add(p.result),
-            Color::White => as_white.add(p.result),
-        }
-        plies += p.moves.len();
-        distinct.insert(p.moves.clone());
-        if p.result != GameResult::Win && not_won.len() < MAX_LISTED {
-            let moves = if p.moves.is_empty() {
-                "startpos".to_string()
-            } else {
-                format!("startpos moves {}", p.moves.join(" "))
-            };
-            not_won.push(NotWon {
-                game: p.index,
-                engine: p.engine,
-                result: p.ending.clone(),
-                moves,
-            });
-        }
-    }
-    let n = played.len().max(1) as f64;
+    let played = versus::play_games::<V, V::Eval>(cfg);
+    let sums = versus::Summary::of(&played);
+    let not_won = played
+        .iter()
+        .filter(|p| p.result != GameResult::Win)
+        .take(MAX_LISTED)
+        .map(|p| NotWon {
+            game: p.index,
+            engine: p.engine,
+            result: p.ending.clone(),
+            moves: match engine_text::pv_usi::<V>(&p.moves).join(" ") {
+                usi if usi.is_empty() => "startpos".to_string(),
+                usi => format!("startpos moves {usi}"),
+            },
+        })
+        .collect();
+    let t = sums.total;
     MatchReport {
         variant: V::NAME,
         opponent: cfg.opponent.name(),
         games: u32::try_from(played.len()).unwrap_or(u32::MAX),
-        wins: total.wins,
-        draws: total.draws,
-        losses: total.losses,
-        win_rate: f64::from(total.wins) / n,
-        as_black,
-        as_white,
-        average_plies: plies as f64 / n,
-        distinct_games: distinct.len(),
+        wins: t.wins,
+        draws: t.draws,
+        losses: t.losses,
+        win_rate: f64::from(t.wins) / played.len().max(1) as f64,
+        as_black: sums.as_black.into(),
+        as_white: sums.as_white.into(),
+        average_plies: sums.average_plies,
+        distinct_games: sums.distinct_games,
         limits: limits_text(&cfg.limits),
         seed: cfg.seed,
-        time_ms: engine_text::millis(elapsed),
+        time_ms: engine_text::millis(start.elapsed()),
         not_won,
     }
 }
@@ -461,9 +292,9 @@ mod tests {
         move_to_usi::<V>(mv)
     }
 
-    fn cfg(opponent: Opponent, games: u32) -> Config {
-        Config {
-            opponent,
+    fn cfg(opponent: Opponent, games: u32) -> VersusConfig {
+        VersusConfig {
+            opponent: opponent.into(),
             games,
             limits: Limits {
                 depth: Some(1),
@@ -478,27 +309,15 @@ mod tests {
     }
 
     #[test]
-    fn rng_is_deterministic_and_in_range() {
-        let mut a = game_rng(1, 3);
-        let mut b = game_rng(1, 3);
-        for _ in 0..100 {
-            let x = a.below(7);
-            assert_eq!(x, b.below(7));
-            assert!(x < 7);
-        }
-        assert_ne!(game_rng(1, 3).next_u64(), game_rng(1, 4).next_u64());
-    }
-
-    #[test]
     fn greedy_takes_an_immediate_win() {
         // Hand-checked: G*5b mates at once (show_cmd's tests); G*3a covers 4a, the Silver
         // on 4c covers 4b and 5b, so White's King has no move and is not in check: a win
         // by stalemate in Kyoto. Whatever the evaluation says, greedy wins at once.
         let game = parse_game::<Kyoto>("k4/5/1S3/5/4K b G 9").unwrap();
         for seed in 0..8 {
-            let mv = selfplay::greedy_move::<Kyoto, <Kyoto as Registered>::Eval>(
+            let mv = kshogi_engine::selfplay::greedy_move::<Kyoto, <Kyoto as Registered>::Eval>(
                 &game,
-                &mut game_rng(seed, 0),
+                &mut versus::game_rng(seed, 0),
             )
             .unwrap();
             let mut g = game.clone();
@@ -544,7 +363,7 @@ mod tests {
             random_opening: 0,
             hash: 16,
             threads: 1,
-            json: false,
+            format: crate::format::OutputFormat::Text,
         };
         assert_eq!(
             args.config().limits.time,

@@ -1,6 +1,7 @@
 //! `kshogi show`: the board diagram of a position, or a JSON summary of it.
 
 use crate::error::CliError;
+use crate::format::OutputFormat;
 use crate::svg_out::SvgArgs;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
@@ -61,8 +62,9 @@ pub struct ShowArgs {
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// Print one JSON object instead of the diagram
-    #[arg(long)]
-    pub json: bool,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag())]
+    pub format: crate::format::OutputFormat,
     /// The dialect of the last move (and with --json of the SFEN)
     #[command(flatten)]
     pub dialect: crate::DialectArg,
@@ -85,7 +87,7 @@ pub fn use_color(choice: ColorChoice, no_color: Option<&OsStr>, stdout_is_termin
 
 /// Runs `kshogi show`: picks the variant, decides on colour, and renders.
 pub fn run(args: &ShowArgs) -> Result<String, CliError> {
-    args.svg.check(args.json, &[])?;
+    args.svg.check(args.format, &[])?;
     let kind = variant_select::select(args.variant, &args.position)?;
     let color = use_color(
         args.color,
@@ -97,7 +99,7 @@ pub fn run(args: &ShowArgs) -> Result<String, CliError> {
         ..DiagramStyle::PLAIN
     };
     let pos = args.position.as_str();
-    with_variant!(kind, V => show::<V>(pos, style, args.json, args.dialect.dialect, &args.svg))
+    with_variant!(kind, V => show::<V>(pos, style, args.format, args.dialect.dialect, &args.svg))
 }
 
 /// The `--json` output. Serialised with the fields in this order.
@@ -135,7 +137,7 @@ pub fn status<V: Variant>(game: &Game<V>) -> String {
 pub fn show<V: Variant>(
     position: &str,
     style: DiagramStyle,
-    json: bool,
+    format: OutputFormat,
     dialect: Dialect,
     svg_args: &SvgArgs,
 ) -> Result<String, CliError> {
@@ -146,25 +148,25 @@ pub fn show<V: Variant>(
         let picture = svg(pos, last, None, svg_args.style());
         // Standard output shows the usual text (or JSON) when the SVG goes to a file.
         let otherwise = if svg_args.output.is_some() {
-            text_or_json(&game, style, json, dialect)?
+            text_or_json(&game, style, format, dialect)?
         } else {
             String::new()
         };
         return svg_args.deliver(picture, otherwise);
     }
-    text_or_json(&game, style, json, dialect)
+    text_or_json(&game, style, format, dialect)
 }
 
 /// The diagram as text, or the `--json` object.
 fn text_or_json<V: Variant>(
     game: &Game<V>,
     style: DiagramStyle,
-    json: bool,
+    format: OutputFormat,
     dialect: Dialect,
 ) -> Result<String, CliError> {
     let pos = game.position();
     let last = game.moves().last().copied();
-    if json {
+    if format.is_json() {
         // The last move is written from the position before it (its `-` mark depends on
         // the piece that moved).
         let last_move = last.map(|mv| {
@@ -188,9 +190,7 @@ fn text_or_json<V: Variant>(
                 pos.legal_moves().len()
             },
         };
-        let mut s = serde_json::to_string(&report)?;
-        s.push('\n');
-        return Ok(s);
+        return OutputFormat::json_line(&report);
     }
     let mut out = game_diagram(game, style, dialect);
     if game.outcome().is_some() || pos.in_check() {

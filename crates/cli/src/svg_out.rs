@@ -2,6 +2,7 @@
 //! `kshogi show` and `kshogi analyze`.
 
 use crate::error::CliError;
+use crate::format::OutputFormat;
 use crate::output_path::Output;
 use clap::{Args, ValueEnum};
 use kshogi_notation::{RankLabels, SvgStyle};
@@ -60,8 +61,8 @@ impl SvgArgs {
     /// checks `-o FILE` before any work is done ([`Output::check`]: not one of `inputs`,
     /// not an existing file without `--force`, in a writable directory; the write itself
     /// checks again).
-    pub fn check(&self, json: bool, inputs: &[(&str, &Path)]) -> Result<(), CliError> {
-        if self.svg && json && self.output.is_none() {
+    pub fn check(&self, format: OutputFormat, inputs: &[(&str, &Path)]) -> Result<(), CliError> {
+        if self.svg && format.is_json() && self.output.is_none() {
             return Err(CliError::Usage(
                 "--svg and --json both write to standard output; give -o FILE for the SVG"
                     .to_string(),

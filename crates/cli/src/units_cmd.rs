@@ -98,8 +98,9 @@ struct MergeArgs {
     #[arg(value_name = "DIR", required = true)]
     dirs: Vec<PathBuf>,
     /// Print one JSON object (as `kshogi perft --divide --json`) instead of text
-    #[arg(long)]
-    json: bool,
+    #[arg(long = "json", id = "json", action = clap::ArgAction::SetTrue,
+          value_parser = crate::format::OutputFormat::flag())]
+    format: crate::format::OutputFormat,
 }
 
 /// This program, as manifests and results name it.
@@ -244,7 +245,7 @@ fn count(args: &CountArgs) -> Result<String, CliError> {
 fn merged_report<V: Variant>(
     job: &Job,
     merged: units::Merged,
-    json: bool,
+    format: crate::format::OutputFormat,
 ) -> Result<String, CliError> {
     let report = PerftReport::<V> {
         variant: V::NAME,
@@ -257,7 +258,7 @@ fn merged_report<V: Variant>(
         elapsed: merged.time,
         _variant: std::marker::PhantomData,
     };
-    report.render(json)
+    report.render(format)
 }
 
 fn merge(args: &MergeArgs) -> Result<String, CliError> {
@@ -265,6 +266,6 @@ fn merge(args: &MergeArgs) -> Result<String, CliError> {
     let results = units::read_results(&args.dirs).map_err(units_err)?;
     with_variant!(kind, V => {
         let merged = units::merge::<V>(&job, &results, &program()).map_err(units_err)?;
-        merged_report::<V>(&job, merged, args.json)
+        merged_report::<V>(&job, merged, args.format)
     })
 }

@@ -79,6 +79,7 @@ mod search;
 mod see;
 pub mod selfplay;
 mod tt;
+pub mod versus;
 pub mod wdl;
 
 pub use eval::EvalBreakdown;

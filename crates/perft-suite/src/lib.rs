@@ -11,8 +11,11 @@
 //! - [`diverge`]: the divergence finder, which walks down the divides of two move generators
 //!   (kshogi's and another engine's, behind [`DivideSource`]) to the first position where
 //!   their legal move lists differ;
-//! - [`report`]: the report file of a suite run (`kshogi perft --suite --report`) and its
-//!   comparison with a baseline report (speed within a tolerance, divides);
+//! - [`report`]: the report file of a suite run (`kshogi perft --suite --report`), the
+//!   loop that counts rows with any counter (kshogi or another engine) into it, and its
+//!   comparison with a baseline report (speed within a tolerance, best of three, divides);
+//! - [`table`]: the terminal text of a suite run (its table, a failing row explained, the
+//!   speed comparison);
 //! - [`units`]: perft as work units for batch systems: a job split into units at a chosen
 //!   depth, its manifest, one result file per unit, and the merge that checks and adds them.
 //!
@@ -36,6 +39,7 @@ pub mod diverge;
 pub mod report;
 pub mod run;
 pub mod suite;
+pub mod table;
 pub mod units;
 
 pub use diverge::{find_divergence, Difference, Divergence, DivideSource, Finding, Kshogi};
