@@ -12,7 +12,7 @@ use crate::format::OutputFormat;
 use crate::interrupt;
 use crate::output_path::Output;
 use crate::progress::Reporter;
-use crate::review_report::Report;
+use crate::review_report::{Input, Report, POSITION_LABEL};
 use crate::solve_cmd;
 use crate::variant_select;
 use clap::Args;
@@ -124,21 +124,6 @@ pub struct ReviewArgs {
     /// KIF files, `-` for standard input, or POSITIONs with moves
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<String>,
-}
-
-/// How the text output names a game given as a POSITION argument.
-pub(crate) const POSITION_LABEL: &str = "the POSITION";
-
-/// One game to review, read but not yet replayed.
-pub(crate) struct Input {
-    /// As the user named it (for messages).
-    pub(crate) label: String,
-    /// The base of the output files' names.
-    pub(crate) stem: String,
-    /// The text: a KIF record or a POSITION.
-    pub(crate) text: String,
-    /// Whether `text` is a KIF record.
-    pub(crate) kif: bool,
 }
 
 /// Reads one INPUT argument.

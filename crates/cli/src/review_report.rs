@@ -6,7 +6,6 @@ use crate::engine_text::{self, ScoreJson};
 use crate::error::CliError;
 use crate::format::OutputFormat;
 use crate::progress::human_time;
-use crate::review_cmd::{Input, POSITION_LABEL};
 use crate::solve_cmd::{self, ValueJson};
 use kshogi_analysis::review::{Judgement, PlyReview, Review, SideSummary};
 use kshogi_core::{Color, Game, Move, Position, Square};
@@ -20,6 +19,21 @@ use kshogi_registry::Registered;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::time::Duration;
+
+/// How the text output names a game given as a POSITION argument.
+pub(crate) const POSITION_LABEL: &str = "the POSITION";
+
+/// One game to review, read but not yet replayed.
+pub(crate) struct Input {
+    /// As the user named it (for messages).
+    pub(crate) label: String,
+    /// The base of the output files' names.
+    pub(crate) stem: String,
+    /// The text: a KIF record or a POSITION.
+    pub(crate) text: String,
+    /// Whether `text` is a KIF record.
+    pub(crate) kif: bool,
+}
 
 /// A score from Black's point of view, for the annotated KIF.
 fn black_eval(score: Score, side: Color) -> KifEval {
