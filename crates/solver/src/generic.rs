@@ -24,7 +24,7 @@
 //!
 //! Threads ([`std::thread::scope`]) share the table through atomics; each level is split
 //! into chunks that the threads take in turn. Memory: two bytes per entry, plus four bytes
-//! per position of the current and the next level ([`memory_estimate`]).
+//! per position of the current and the next level ([`memory_estimate`](crate::memory_estimate)).
 
 use crate::value::{Entry, Value};
 use kshogi_core::{Color, Outcome, Position, Setup, Variant};
@@ -414,7 +414,7 @@ pub fn level_capacity(entries: u64) -> u64 {
 
 /// Solves every entry of `ix` with `threads` threads; `progress` is called now and then.
 /// Memory: two bytes per entry and two level buffers of [`level_capacity`] positions (four
-/// bytes each); see [`memory_estimate`].
+/// bytes each); see [`memory_estimate`](crate::memory_estimate).
 pub fn solve<I: Indexed>(ix: I, threads: usize, progress: &(dyn Fn(Progress) + Sync)) -> Table<I> {
     let t0 = Instant::now();
     let n = ix.len();
