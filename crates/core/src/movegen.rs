@@ -653,7 +653,16 @@ where
     }
     let (move_mask, drop_mask) = match checkers.lowest() {
         Some(c) => {
-            let between = t.between[ksq.index()][c.index()];
+            let mut between = t.between[ksq.index()][c.index()];
+            if V::LINE_JUMPS {
+                // A check by a jump along a line (Tori's pheasant) cannot be blocked.
+                if let Some(checker) = p.position().board[c.index()] {
+                    let kind = checker.kind.index() % crate::MAX_KINDS;
+                    if t.step[(!us).index()][kind][c.index()].has(ksq) {
+                        between = Bitboard::EMPTY;
+                    }
+                }
+            }
             (between.with(c), between)
         }
         None => (!ours & t.board, t.board & !occ),
@@ -662,7 +671,14 @@ where
     let bundle = |kind: Kind, from: Square| {
         let mut targets = Position::<V>::piece_attacks(us, kind, from, occ) & move_mask;
         if V::SLIDERS && pinned.has(from) {
-            targets &= t.line[ksq.index()][from.index()];
+            if V::LINE_JUMPS {
+                // A piece that jumps along the pin line could land beyond the pinner: it
+                // stays on the stretch from the king to the pinner (which it may capture).
+                let d = t.direction[ksq.index()][from.index()] as usize % 8;
+                targets &= t.between[ksq.index()][from.index()] | t.ray_attacks(d, from, occ);
+            } else {
+                targets &= t.line[ksq.index()][from.index()];
+            }
         }
         targets.any().then_some(Bundle::Board {
             from,

@@ -431,6 +431,27 @@ pub(crate) const fn pieces_slide(pieces: &[PieceDef]) -> bool {
     false
 }
 
+/// Whether any piece of the table has a step that jumps along one of the eight lines (two
+/// squares straight or diagonally, as Tori's pheasant and goose do): a check by such a jump
+/// has squares between the pieces but cannot be blocked.
+pub(crate) const fn pieces_jump_along_lines(pieces: &[PieceDef]) -> bool {
+    let mut k = 0;
+    while k < pieces.len() {
+        let steps = pieces[k].movement.steps;
+        let mut i = 0;
+        while i < steps.len() {
+            let (dx, dy) = steps[i];
+            let (ax, ay) = (dx.unsigned_abs(), dy.unsigned_abs());
+            if (ax > 1 || ay > 1) && (ax == 0 || ay == 0 || ax == ay) {
+                return true;
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    false
+}
+
 /// Whether any piece of the table has a slide of limited range ([`crate::Movement::ranged`]).
 pub(crate) const fn pieces_range(pieces: &[PieceDef]) -> bool {
     let mut k = 0;
@@ -545,6 +566,9 @@ pub(crate) trait Derived: Variant {
     /// Some piece has a ranged slide ([`crate::Movement::ranged`]); without one, the code
     /// that follows ranged slides compiles away.
     const RANGED: bool;
+    /// Some piece jumps along a line (see [`pieces_jump_along_lines`]): a check by it is
+    /// not blocked by a piece between.
+    const LINE_JUMPS: bool;
     /// Some piece can be held in hand: drops exist, and hands are not always empty.
     const DROPS: bool;
     /// [`PieceDef::flips_to`] by kind, as a table (see [`flip_table`]).
@@ -567,6 +591,7 @@ pub(crate) trait Derived: Variant {
 impl<V: Variant> Derived for V {
     const SLIDERS: bool = pieces_slide(V::PIECES);
     const RANGED: bool = pieces_range(V::PIECES);
+    const LINE_JUMPS: bool = pieces_jump_along_lines(V::PIECES);
     const DROPS: bool = pieces_drop(V::PIECES);
     const FLIPS_TO: [Kind; MAX_KINDS] = flip_table(V::PIECES);
     const HAND_SLOT: [u8; MAX_KINDS] = slot_table(V::PIECES);
