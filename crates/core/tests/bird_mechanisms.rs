@@ -67,7 +67,8 @@ impl Variant for Birds {
 
     fn start() -> Setup<Birds> {
         let mut s = Setup::empty();
-        s.put(5, 4, Color::Black, KING).put(1, 0, Color::White, KING);
+        s.put(5, 4, Color::Black, KING)
+            .put(1, 0, Color::White, KING);
         s
     }
 
@@ -114,7 +115,11 @@ fn a_ranged_slide_goes_two_squares_unless_blocked() {
     // Black's hawk on 3c: one step forward to 3b, and diagonally back (toward rank e) to 2d
     // and 1e, 4d and 5e. Kings on 5a and 1a, out of the way.
     let open = position(
-        &[("5a", Black, KING), ("1a", White, KING), ("3c", Black, HAWK)],
+        &[
+            ("5a", Black, KING),
+            ("1a", White, KING),
+            ("3c", Black, HAWK),
+        ],
         Black,
     )
     .unwrap();
@@ -135,7 +140,11 @@ fn a_ranged_slide_goes_two_squares_unless_blocked() {
     assert_eq!(targets(&blocked, "3c"), vec!["2d", "3b"]);
     // From 3a the range ends at 1c and 5c: 2b, 1c, 4b, 5c (no forward square on rank a).
     let edge = position(
-        &[("5e", Black, KING), ("1e", White, KING), ("3a", Black, HAWK)],
+        &[
+            ("5e", Black, KING),
+            ("1e", White, KING),
+            ("3a", Black, HAWK),
+        ],
         Black,
     )
     .unwrap();
@@ -146,14 +155,22 @@ fn a_ranged_slide_goes_two_squares_unless_blocked() {
 fn a_ranged_slide_checks_and_pins_within_its_range_only() {
     // White's king on 1e, Black's hawk on 3c: two squares away on the diagonal, in range.
     let check = position(
-        &[("5a", Black, KING), ("1e", White, KING), ("3c", Black, HAWK)],
+        &[
+            ("5a", Black, KING),
+            ("1e", White, KING),
+            ("3c", Black, HAWK),
+        ],
         White,
     )
     .unwrap();
     assert!(check.in_check());
     // From 4b the king is three squares away: out of range, no check.
     let far = position(
-        &[("5a", Black, KING), ("1e", White, KING), ("4b", Black, HAWK)],
+        &[
+            ("5a", Black, KING),
+            ("1e", White, KING),
+            ("4b", Black, HAWK),
+        ],
         White,
     )
     .unwrap();
@@ -249,7 +266,8 @@ fn a_pinned_jumper_may_not_leap_past_its_pinner() {
 #[test]
 fn a_hand_holds_sixteen_of_a_kind() {
     let mut s = Setup::<Birds>::empty();
-    s.put(5, 4, Color::Black, KING).put(1, 0, Color::White, KING);
+    s.put(5, 4, Color::Black, KING)
+        .put(1, 0, Color::White, KING);
     s.hands[Black.index()][1] = 16;
     let mut pos = Position::from_setup(&s).unwrap();
     assert_eq!(pos.hand(Black, 1), 16);
@@ -305,7 +323,11 @@ fn perpetual_check_loses_even_for_the_side_that_did_not_complete_the_repetition(
     // the start back, completed by White, but Black checked with every move of the cycle and
     // White with none: White wins by perpetual check, not Black by repetition.
     let start = position(
-        &[("5e", Black, KING), ("2a", White, KING), ("1c", Black, ROOK)],
+        &[
+            ("5e", Black, KING),
+            ("2a", White, KING),
+            ("1c", Black, ROOK),
+        ],
         Black,
     )
     .unwrap();
