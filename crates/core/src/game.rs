@@ -114,7 +114,8 @@ impl<V: Variant> Game<V> {
     ///
     /// When perpetual check loses, the cycle examined runs from the first occurrence of the
     /// position to now: a side all of whose moves in it gave check loses. If both sides
-    /// checked on every move, or neither did, the game is drawn.
+    /// checked on every move, or neither did, the game is drawn, or, when the side completing
+    /// the repetition loses, won by the side to move.
     fn repetition(&self) -> Option<Outcome> {
         let rule = V::REPETITION;
         let h = self.position.hash();
@@ -149,6 +150,13 @@ impl<V: Variant> Game<V> {
                 }
                 _ => {}
             }
+        }
+        if rule.repeater_loses {
+            // The side that just moved completed the repetition.
+            return Some(Outcome::Win {
+                winner: self.position.side_to_move(),
+                reason: WinReason::Repetition,
+            });
         }
         Some(Outcome::Draw {
             reason: DrawReason::Repetition,

@@ -56,7 +56,26 @@ impl<V: Variant> Position<V> {
                 att |= t.ray_attacks(d, sq, occ) & pcs;
             }
         }
+        if V::RANGED {
+            att |= self.ranged_attackers_to(sq, by, occ);
+        }
         att & own
+    }
+
+    /// Pieces (of either colour; the caller keeps those of `by`) whose ranged slides, played
+    /// by `by`, reach `sq` with the occupancy `occ`: by symmetry, those on the squares the
+    /// ranged slides of the other colour reach from `sq`.
+    #[inline(always)]
+    fn ranged_attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let t = V::tables();
+        let mut att = Bitboard::EMPTY;
+        let mut rangers = t.rangers;
+        while rangers != 0 {
+            let k = rangers.trailing_zeros() as usize;
+            rangers &= rangers - 1;
+            att |= t.ranged_attacks(!by, Kind(k as u8), sq, occ) & self.by_kind[k];
+        }
+        att
     }
 
     /// Whether a piece of color `by` attacks `sq`, given the occupancy `occ`.
@@ -140,6 +159,9 @@ impl<V: Variant> Position<V> {
             {
                 return true;
             }
+            if V::RANGED && t.ranged_attacks(us, kind, to, occ).has(ksq) {
+                return true;
+            }
         }
         if !V::CHECK_RULE {
             // Without the check rule, any piece that attacked the king already counts too
@@ -157,6 +179,10 @@ impl<V: Variant> Position<V> {
         let d = t.direction[ksq.index()][from.index()] as usize;
         if d >= 8 {
             return false;
+        }
+        let ours = self.by_color[us.index()] & occ & !to_bb;
+        if V::RANGED && (self.ranged_attackers_to(ksq, us, occ) & ours).any() {
+            return true;
         }
         let pcs = self.sliders_toward(us, d);
         (t.ray_attacks(d, ksq, occ) & pcs & self.by_color[us.index()] & occ & !to_bb).any()
@@ -199,12 +225,14 @@ impl<V: Variant> Position<V> {
     }
 
     /// [`Tables::attacks`](crate::Tables::attacks), without the slide loop when the variant
-    /// has no sliders.
+    /// has no sliders and without the ranged slides when it has none.
     #[inline(always)]
     fn piece_attacks(color: Color, kind: Kind, sq: Square, occ: Bitboard) -> Bitboard {
         let t = V::tables();
-        if V::SLIDERS {
+        if V::RANGED {
             t.attacks(color, kind, sq, occ)
+        } else if V::SLIDERS {
+            t.unranged_attacks(color, kind, sq, occ)
         } else {
             t.step[color.index()][kind.index()][sq.index()]
         }
@@ -247,6 +275,30 @@ impl<V: Variant> Position<V> {
                     checkers = checkers.with(p);
                 } else if !between.more_than_one() && (between & ours).any() {
                     pinned |= between;
+                }
+            }
+        }
+        if V::RANGED {
+            // The same for ranged slides, when the king is within range.
+            let mut rangers = t.rangers;
+            while rangers != 0 {
+                let k = rangers.trailing_zeros() as usize;
+                rangers &= rangers - 1;
+                let dirs = t.ranged_dirs[them.index()][k];
+                for p in self.by_kind[k] & theirs {
+                    let d = t.direction[p.index()][ksq.index()];
+                    if d >= 8
+                        || dirs & (1 << d) == 0
+                        || !t.ranged_reach[them.index()][k][p.index()].has(ksq)
+                    {
+                        continue;
+                    }
+                    let between = t.between[p.index()][ksq.index()] & occ;
+                    if between.is_empty() {
+                        checkers = checkers.with(p);
+                    } else if !between.more_than_one() && (between & ours).any() {
+                        pinned |= between;
+                    }
                 }
             }
         }
@@ -601,7 +653,16 @@ where
     }
     let (move_mask, drop_mask) = match checkers.lowest() {
         Some(c) => {
-            let between = t.between[ksq.index()][c.index()];
+            let mut between = t.between[ksq.index()][c.index()];
+            if V::LINE_JUMPS {
+                // A check by a jump along a line (Tori's pheasant) cannot be blocked.
+                if let Some(checker) = p.position().board[c.index()] {
+                    let kind = checker.kind.index() % crate::MAX_KINDS;
+                    if t.step[(!us).index()][kind][c.index()].has(ksq) {
+                        between = Bitboard::EMPTY;
+                    }
+                }
+            }
             (between.with(c), between)
         }
         None => (!ours & t.board, t.board & !occ),
@@ -610,7 +671,14 @@ where
     let bundle = |kind: Kind, from: Square| {
         let mut targets = Position::<V>::piece_attacks(us, kind, from, occ) & move_mask;
         if V::SLIDERS && pinned.has(from) {
-            targets &= t.line[ksq.index()][from.index()];
+            if V::LINE_JUMPS {
+                // A piece that jumps along the pin line could land beyond the pinner: it
+                // stays on the stretch from the king to the pinner (which it may capture).
+                let d = t.direction[ksq.index()][from.index()] as usize % 8;
+                targets &= t.between[ksq.index()][from.index()] | t.ray_attacks(d, from, occ);
+            } else {
+                targets &= t.line[ksq.index()][from.index()];
+            }
         }
         targets.any().then_some(Bundle::Board {
             from,
@@ -709,9 +777,17 @@ impl<V: Variant> Position<V> {
         }
         if let Some(pawn) = rules.pawn {
             if kind == pawn {
-                if rules.nifu {
+                if rules.nifu && rules.pawns_per_file <= 1 {
                     for sq in self.by_kind[pawn.index()] & self.by_color[us.index()] {
                         targets &= !t.file[sq.index()];
+                    }
+                } else if rules.nifu {
+                    let pawns = self.by_kind[pawn.index()] & self.by_color[us.index()];
+                    for sq in pawns {
+                        let file = t.file[sq.index()];
+                        if (pawns & file).count() >= u32::from(rules.pawns_per_file) {
+                            targets &= !file;
+                        }
                     }
                 }
                 if rules.no_pawn_drop_mate {

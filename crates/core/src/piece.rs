@@ -51,6 +51,12 @@ pub struct Movement {
     /// Slides: the piece moves any number of squares along each unit direction until the
     /// edge or the first occupied square (which it may capture if it is an enemy).
     pub slides: &'static [(i8, i8)],
+    /// Slides of limited range: `((dx, dy), n)` moves up to `n` squares along the unit
+    /// direction `(dx, dy)`, stopping at the edge or the first occupied square (which it may
+    /// capture if it is an enemy), like a slide. Tori Shogi's eagle moves up to two squares
+    /// diagonally backward: `&[((1, -1), 2), ((-1, -1), 2)]`. A direction is either a slide
+    /// or a ranged slide of a piece, never both.
+    pub ranged: &'static [((i8, i8), u8)],
 }
 
 impl Movement {
@@ -67,41 +73,49 @@ impl Movement {
             (-1, -1),
         ],
         slides: &[],
+        ranged: &[],
     };
     /// Gold general (also tokin and other gold-movers).
     pub const GOLD: Movement = Movement {
         steps: &[(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0), (0, -1)],
         slides: &[],
+        ranged: &[],
     };
     /// Silver general.
     pub const SILVER: Movement = Movement {
         steps: &[(0, 1), (1, 1), (-1, 1), (1, -1), (-1, -1)],
         slides: &[],
+        ranged: &[],
     };
     /// Pawn.
     pub const PAWN: Movement = Movement {
         steps: &[(0, 1)],
         slides: &[],
+        ranged: &[],
     };
     /// Knight: two forward and one sideways, jumping.
     pub const KNIGHT: Movement = Movement {
         steps: &[(1, 2), (-1, 2)],
         slides: &[],
+        ranged: &[],
     };
     /// Lance: slides straight forward.
     pub const LANCE: Movement = Movement {
         steps: &[],
         slides: &[(0, 1)],
+        ranged: &[],
     };
     /// Bishop: slides diagonally.
     pub const BISHOP: Movement = Movement {
         steps: &[],
         slides: &[(1, 1), (-1, 1), (1, -1), (-1, -1)],
+        ranged: &[],
     };
     /// Rook: slides orthogonally.
     pub const ROOK: Movement = Movement {
         steps: &[],
         slides: &[(0, 1), (0, -1), (1, 0), (-1, 0)],
+        ranged: &[],
     };
 }
 

@@ -341,7 +341,22 @@ impl<V: Variant> Position<V> {
             }
         }
         if let (Some(pawn), true) = (V::DROP_RULES.pawn, V::DROP_RULES.nifu) {
+            let limit = u32::from(V::DROP_RULES.pawns_per_file);
             for c in Color::ALL {
+                if limit > 1 {
+                    for sq in pos.pieces(c, pawn) {
+                        let count = (pos.pieces(c, pawn) & t.file[sq.index()]).count();
+                        if count > limit {
+                            return Err(PositionError::Variant(format!(
+                                "{c} has {count} unpromoted {}s on file {}; at most {limit} may \
+                                 stand on a file",
+                                V::PIECES[pawn.index()].name,
+                                g.file(sq)
+                            )));
+                        }
+                    }
+                    continue;
+                }
                 let mut files = Bitboard::EMPTY;
                 for sq in pos.pieces(c, pawn) {
                     if files.has(sq) {

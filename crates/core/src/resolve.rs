@@ -472,8 +472,10 @@ impl<V: Variant> Position<V> {
         if rules.pawn == Some(kind) {
             if rules.nifu {
                 let file = self.pieces(side, kind) & t.file[to.index()];
-                if let Some(pawn) = file.into_iter().next() {
-                    return refused(DropRule::Nifu { pawn });
+                if file.count() >= u32::from(rules.pawns_per_file) {
+                    if let Some(pawn) = file.into_iter().next() {
+                        return refused(DropRule::Nifu { pawn });
+                    }
                 }
             }
             if rules.no_pawn_drop_mate {

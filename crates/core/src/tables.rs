@@ -4,8 +4,13 @@ use crate::piece::{PieceDef, MAX_KINDS, MAX_SLOTS};
 use crate::rng::SplitMix64;
 use crate::{Bitboard, Color, Geometry, Kind, Square};
 
-/// Largest hand count per slot that has its own hash key.
-pub const MAX_HAND_COUNT: usize = 16;
+/// The number of hash keys per hand slot: hand counts from 0 to `MAX_HAND_COUNT - 1` are
+/// possible (Tori Shogi's sixteen swallows can all be in one hand).
+pub const MAX_HAND_COUNT: usize = 32;
+
+/// Hand counts below this drew their hash keys first, in the order of earlier versions, so
+/// that raising [`MAX_HAND_COUNT`] changed no existing key (and no search).
+const FIRST_HAND_KEYS: usize = 16;
 
 /// Absolute directions as (file delta, rank delta); `d ^ 1` is the opposite of `d`.
 pub const DIRS: [(i8, i8); 8] = [
@@ -41,8 +46,16 @@ pub struct Tables {
     pub sliders_in_dir: [[u16; 8]; 2],
     /// Kinds (bit mask) with any step.
     pub steppers: u16,
-    /// Kinds (bit mask) with any slide.
+    /// Kinds (bit mask) with any slide (of unlimited range).
     pub sliders: u16,
+    /// Ranged-slide directions `[color][kind]` as a bit mask over [`DIRS`] (see
+    /// [`crate::Movement::ranged`]).
+    pub ranged_dirs: [[u8; MAX_KINDS]; 2],
+    /// The squares the ranged slides of `[color][kind]` reach from `[square]` on an empty
+    /// board.
+    pub ranged_reach: [[[Bitboard; 64]; MAX_KINDS]; 2],
+    /// Kinds (bit mask) with any ranged slide.
+    pub rangers: u16,
     /// Rays `[dir][square]`: squares from (excluding) the square to the edge.
     pub rays: [[Bitboard; 64]; 8],
     /// Whether index increases along the direction.
@@ -123,6 +136,9 @@ impl Tables {
             sliders_in_dir: [[0; 8]; 2],
             steppers: 0,
             sliders: 0,
+            ranged_dirs: [[0; MAX_KINDS]; 2],
+            ranged_reach: [[[Bitboard::EMPTY; 64]; MAX_KINDS]; 2],
+            rangers: 0,
             rays: [[Bitboard::EMPTY; 64]; 8],
             positive: [false; 8],
             between: [[Bitboard::EMPTY; 64]; 64],
@@ -199,6 +215,9 @@ impl Tables {
             if !def.movement.slides.is_empty() {
                 t.sliders |= 1 << k;
             }
+            if !def.movement.ranged.is_empty() {
+                t.rangers |= 1 << k;
+            }
             let mut c = 0;
             while c < 2 {
                 let mut i = 0;
@@ -208,6 +227,34 @@ impl Tables {
                     let d = dir_index(df, dr);
                     t.slide_dirs[c][k] |= 1 << d;
                     t.sliders_in_dir[c][d] |= 1 << k;
+                    i += 1;
+                }
+                let mut i = 0;
+                while i < def.movement.ranged.len() {
+                    let ((dx, dy), range) = def.movement.ranged[i];
+                    let (df, dr) = absolute(c, dx, dy);
+                    let d = dir_index(df, dr);
+                    assert!(
+                        t.slide_dirs[c][k] & (1 << d) == 0,
+                        "a direction is a slide or a ranged slide, not both"
+                    );
+                    t.ranged_dirs[c][k] |= 1 << d;
+                    let mut s = 0;
+                    while s < n {
+                        let mut cur = s;
+                        let mut j = 0;
+                        while j < range {
+                            match offset(geometry, cur, df, dr) {
+                                Some(next) => {
+                                    t.ranged_reach[c][k][s].0 |= 1u64 << next;
+                                    cur = next;
+                                }
+                                None => break,
+                            }
+                            j += 1;
+                        }
+                        s += 1;
+                    }
                     i += 1;
                 }
                 let mut s = 0;
@@ -231,6 +278,7 @@ impl Tables {
                         slid |= t.rays[dir_index(df, dr)][s].0;
                         i += 1;
                     }
+                    slid |= t.ranged_reach[c][k][s].0;
                     if bb | slid == 0 {
                         t.dead[c][k].0 |= 1u64 << s;
                     }
@@ -276,7 +324,7 @@ impl Tables {
             let mut slot = 0;
             while slot < MAX_SLOTS {
                 let mut cnt = 1;
-                while cnt < MAX_HAND_COUNT {
+                while cnt < FIRST_HAND_KEYS {
                     t.z_hand[c][slot][cnt] = SplitMix64::nth(key_seed, drawn);
                     drawn += 1;
                     cnt += 1;
@@ -292,6 +340,21 @@ impl Tables {
             t.z_extra[i] = SplitMix64::nth(key_seed, drawn);
             drawn += 1;
             i += 1;
+        }
+        // The keys of the larger hand counts come last.
+        let mut c = 0;
+        while c < 2 {
+            let mut slot = 0;
+            while slot < MAX_SLOTS {
+                let mut cnt = FIRST_HAND_KEYS;
+                while cnt < MAX_HAND_COUNT {
+                    t.z_hand[c][slot][cnt] = SplitMix64::nth(key_seed, drawn);
+                    drawn += 1;
+                    cnt += 1;
+                }
+                slot += 1;
+            }
+            c += 1;
         }
         t
     }
@@ -313,9 +376,24 @@ impl Tables {
         }
     }
 
-    /// All squares a piece of `color` and `kind` on `sq` attacks, given the occupancy.
+    /// All squares a piece of `color` and `kind` on `sq` attacks, given the occupancy: its
+    /// steps, slides and ranged slides.
     #[inline(always)]
     pub fn attacks(&self, color: Color, kind: Kind, sq: Square, occupied: Bitboard) -> Bitboard {
+        self.unranged_attacks(color, kind, sq, occupied)
+            | self.ranged_attacks(color, kind, sq, occupied)
+    }
+
+    /// The squares a piece of `color` and `kind` on `sq` attacks with its steps and slides,
+    /// leaving out its ranged slides (for a variant known to have none).
+    #[inline(always)]
+    pub fn unranged_attacks(
+        &self,
+        color: Color,
+        kind: Kind,
+        sq: Square,
+        occupied: Bitboard,
+    ) -> Bitboard {
         let mut bb = self.step[color.index()][kind.index()][sq.index()];
         let mut dirs = self.slide_dirs[color.index()][kind.index()];
         while dirs != 0 {
@@ -324,6 +402,30 @@ impl Tables {
             bb |= self.ray_attacks(d, sq, occupied);
         }
         bb
+    }
+
+    /// The squares the ranged slides of a piece of `color` and `kind` on `sq` attack, given
+    /// the occupancy: each direction's ray up to the first occupied square, cut to the
+    /// range.
+    #[inline(always)]
+    pub fn ranged_attacks(
+        &self,
+        color: Color,
+        kind: Kind,
+        sq: Square,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        let mut dirs = self.ranged_dirs[color.index()][kind.index()];
+        if dirs == 0 {
+            return Bitboard::EMPTY;
+        }
+        let mut bb = Bitboard::EMPTY;
+        while dirs != 0 {
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            bb |= self.ray_attacks(d, sq, occupied);
+        }
+        bb & self.ranged_reach[color.index()][kind.index()][sq.index()]
     }
 }
 

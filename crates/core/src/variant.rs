@@ -60,6 +60,11 @@ pub struct RepetitionRule {
     pub occurrences: u8,
     /// Whether a side whose every move in the repetition gave check loses instead of drawing.
     pub perpetual_check_loses: bool,
+    /// Whether the side that completes the repetition (plays the move that reaches the
+    /// position for the last time) loses instead of drawing (Tori Shogi). The
+    /// perpetual-check rule, when on, takes precedence: if exactly one side checked on every
+    /// move of the repetition, that side loses whoever completed it.
+    pub repeater_loses: bool,
 }
 
 /// How many physical pieces of a set group exist.
@@ -91,6 +96,9 @@ pub enum WinReason {
     RoyalCaptured,
     /// The winner's king reached its farthest rank and is not attacked there (Dobutsu's try).
     Try,
+    /// The loser completed a repetition, in a variant where that loses
+    /// ([`RepetitionRule::repeater_loses`]).
+    Repetition,
 }
 
 /// Why a game was drawn.
@@ -147,6 +155,7 @@ impl core::fmt::Display for Outcome {
                     WinReason::PerpetualCheck => "perpetual check",
                     WinReason::RoyalCaptured => "capturing the king",
                     WinReason::Try => "try",
+                    WinReason::Repetition => "repetition",
                 };
                 write!(f, "{winner} wins by {how}")
             }
@@ -169,9 +178,13 @@ pub struct DropRules {
     pub no_dead_drops: bool,
     /// The kind (face) the two pawn rules below apply to, or `None` for none.
     pub pawn: Option<Kind>,
-    /// Nifu: no drop of a pawn on a file that holds an unpromoted pawn of the same side.
-    /// Setups with two such pawns on a file are then invalid too.
+    /// Nifu: no drop of a pawn on a file that holds [`DropRules::pawns_per_file`]
+    /// unpromoted pawns of the same side (one in standard shogi). Setups with more such
+    /// pawns on a file are then invalid too.
     pub nifu: bool,
+    /// How many unpromoted pawns of one side a file may hold under [`DropRules::nifu`]: 1 in
+    /// standard shogi, 2 in Tori Shogi (whose swallows may stand two to a file).
+    pub pawns_per_file: u8,
     /// Uchifuzume: no pawn drop that checkmates (a drop giving check after which the
     /// opponent has no legal reply). A pawn drop that checks without mating is legal.
     pub no_pawn_drop_mate: bool,
@@ -183,6 +196,7 @@ impl DropRules {
         no_dead_drops: false,
         pawn: None,
         nifu: false,
+        pawns_per_file: 1,
         no_pawn_drop_mate: false,
     };
 
@@ -193,8 +207,16 @@ impl DropRules {
             no_dead_drops: true,
             pawn: Some(pawn),
             nifu: true,
+            pawns_per_file: 1,
             no_pawn_drop_mate: true,
         }
+    }
+
+    /// These rules with up to `n` unpromoted pawns of one side allowed on a file instead of
+    /// one (see [`DropRules::pawns_per_file`]).
+    pub const fn pawns_per_file(mut self, n: u8) -> DropRules {
+        self.pawns_per_file = n;
+        self
     }
 }
 
@@ -228,10 +250,15 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// capturing the king ends the game ([`WinReason::RoyalCaptured`]): a position whose side
     /// to move has lost its king is finished and has no moves.
     const CHECK_RULE: bool = true;
+    /// Whether promotion in the zone is compulsory: a piece that may promote must when its
+    /// move starts or ends in the zone (Tori Shogi), instead of choosing. Only with a
+    /// [`Variant::PROMOTION_ZONE`].
+    const PROMOTION_COMPULSORY: bool = false;
     /// The promotion zone as a number of farthest ranks (0: none). Drives the default
     /// [`Variant::flip`]: a piece with [`PieceDef::flips_to`] that is not a promoted face
     /// may promote when its move starts or ends in the zone, and must when it could never
-    /// move again from its destination. With a zone, promoted faces are never dropped: a
+    /// move again from its destination (or always, with [`Variant::PROMOTION_COMPULSORY`]).
+    /// With a zone, promoted faces are never dropped: a
     /// captured one goes to its hand slot and is dropped as the slot's unpromoted face. A
     /// variant with a zone must keep the default [`Variant::flip`]: perft counts the moves of
     /// a piece by the zone's rule, with masks, without asking `flip`.
@@ -240,8 +267,8 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     const DROP_RULES: DropRules = DropRules::FREE;
     /// True when [`Variant::flip`] never returns [`Flip::Optional`]; lets perft count
     /// leaves with one popcount per piece. Defaults to true exactly when there is no
-    /// promotion zone; a variant that overrides [`Variant::flip`] sets it to match.
-    const NO_OPTIONAL_FLIPS: bool = Self::PROMOTION_ZONE == 0;
+    /// promotion zone or promotion in it is compulsory; a variant that overrides [`Variant::flip`] sets it to match.
+    const NO_OPTIONAL_FLIPS: bool = Self::PROMOTION_ZONE == 0 || Self::PROMOTION_COMPULSORY;
     /// True when [`Variant::adjudicate`] may end a game before any move is generated.
     const HAS_ADJUDICATION: bool = false;
 
@@ -272,7 +299,9 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
         let zone = <Self as Derived>::ZONE[color.index()];
         if !zone.has(from) && !zone.has(to) {
             Flip::Never
-        } else if Self::tables().dead[color.index()][kind.index()].has(to) {
+        } else if Self::PROMOTION_COMPULSORY
+            || Self::tables().dead[color.index()][kind.index()].has(to)
+        {
             Flip::Always
         } else {
             Flip::Optional
@@ -359,7 +388,7 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
 /// promote). Empty for a kind that does not promote.
 #[inline(always)]
 pub(crate) fn optional_promotions<V: Variant>(kind: Kind, color: Color, from: Square) -> Bitboard {
-    if <V as Derived>::PROMOTES & (1 << kind.index()) == 0 {
+    if V::PROMOTION_COMPULSORY || <V as Derived>::PROMOTES & (1 << kind.index()) == 0 {
         return Bitboard::EMPTY;
     }
     let t = V::tables();
@@ -415,11 +444,45 @@ impl VariantInfo {
     }
 }
 
-/// Whether any piece of the table slides (moves any distance along a line).
+/// Whether any piece of the table slides (moves any distance along a line, or a limited
+/// distance with a ranged slide).
 pub(crate) const fn pieces_slide(pieces: &[PieceDef]) -> bool {
     let mut k = 0;
     while k < pieces.len() {
-        if !pieces[k].movement.slides.is_empty() {
+        if !pieces[k].movement.slides.is_empty() || !pieces[k].movement.ranged.is_empty() {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
+/// Whether any piece of the table has a step that jumps along one of the eight lines (two
+/// squares straight or diagonally, as Tori's pheasant and goose do): a check by such a jump
+/// has squares between the pieces but cannot be blocked.
+pub(crate) const fn pieces_jump_along_lines(pieces: &[PieceDef]) -> bool {
+    let mut k = 0;
+    while k < pieces.len() {
+        let steps = pieces[k].movement.steps;
+        let mut i = 0;
+        while i < steps.len() {
+            let (dx, dy) = steps[i];
+            let (ax, ay) = (dx.unsigned_abs(), dy.unsigned_abs());
+            if (ax > 1 || ay > 1) && (ax == 0 || ay == 0 || ax == ay) {
+                return true;
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    false
+}
+
+/// Whether any piece of the table has a slide of limited range ([`crate::Movement::ranged`]).
+pub(crate) const fn pieces_range(pieces: &[PieceDef]) -> bool {
+    let mut k = 0;
+    while k < pieces.len() {
+        if !pieces[k].movement.ranged.is_empty() {
             return true;
         }
         k += 1;
@@ -523,8 +586,15 @@ pub(crate) const fn drop_faces(pieces: &[PieceDef], not_dropped: u16) -> [u16; M
 /// hand updates). Implemented for every [`Variant`] by a blanket impl, so no variant can set
 /// them to anything but the truth.
 pub(crate) trait Derived: Variant {
-    /// Some piece slides: pins exist, and attacks depend on the occupancy.
+    /// Some piece slides (or has a ranged slide): pins exist, and attacks depend on the
+    /// occupancy.
     const SLIDERS: bool;
+    /// Some piece has a ranged slide ([`crate::Movement::ranged`]); without one, the code
+    /// that follows ranged slides compiles away.
+    const RANGED: bool;
+    /// Some piece jumps along a line (see [`pieces_jump_along_lines`]): a check by it is
+    /// not blocked by a piece between.
+    const LINE_JUMPS: bool;
     /// Some piece can be held in hand: drops exist, and hands are not always empty.
     const DROPS: bool;
     /// [`PieceDef::flips_to`] by kind, as a table (see [`flip_table`]).
@@ -546,6 +616,8 @@ pub(crate) trait Derived: Variant {
 
 impl<V: Variant> Derived for V {
     const SLIDERS: bool = pieces_slide(V::PIECES);
+    const RANGED: bool = pieces_range(V::PIECES);
+    const LINE_JUMPS: bool = pieces_jump_along_lines(V::PIECES);
     const DROPS: bool = pieces_drop(V::PIECES);
     const FLIPS_TO: [Kind; MAX_KINDS] = flip_table(V::PIECES);
     const HAND_SLOT: [u8; MAX_KINDS] = slot_table(V::PIECES);

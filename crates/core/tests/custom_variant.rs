@@ -17,6 +17,7 @@ const DRAGON: Kind = Kind(2);
 const DRAGON_MOVES: Movement = Movement {
     steps: &[(1, 1), (-1, 1), (1, -1), (-1, -1)],
     slides: &[(0, 1), (0, -1), (1, 0), (-1, 0)],
+    ranged: &[],
 };
 
 const PIECES: &[PieceDef] = &[
@@ -46,6 +47,7 @@ impl Variant for Toy {
     const REPETITION: RepetitionRule = RepetitionRule {
         occurrences: 3,
         perpetual_check_loses: false,
+        repeater_loses: false,
     };
     const NO_OPTIONAL_FLIPS: bool = false;
     type Extra = ();

@@ -157,6 +157,20 @@ const fn mobility_x10(g: Geometry, def: &PieceDef) -> i32 {
                 }
                 i += 1;
             }
+            let ranged = def.movement.ranged;
+            let mut i = 0;
+            while i < ranged.len() {
+                let ((dx, dy), range) = ranged[i];
+                let (mut nf, mut nr) = (f + dx as i32, r - dy as i32);
+                let mut n = 0;
+                while n < range && nf >= 0 && nf < w && nr >= 0 && nr < h {
+                    total += 1;
+                    nf += dx as i32;
+                    nr -= dy as i32;
+                    n += 1;
+                }
+                i += 1;
+            }
             f += 1;
         }
         r += 1;

@@ -343,10 +343,17 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
 
     /// The result of the cycle from position `from` to position `to` (same position, same
     /// side to move): a draw, or with the perpetual-check rule a loss for the side all of
-    /// whose moves in the cycle gave check (if only one side did).
+    /// whose moves in the cycle gave check (if only one side did), or where the side
+    /// completing the repetition loses, a win for the side to move at `to`.
     fn cycle_verdict(&self, from: usize, to: usize, ply: usize) -> i32 {
+        // The side to move at `to` did not complete the cycle.
+        let otherwise = if V::REPETITION.repeater_loses {
+            MATE - ply as i32
+        } else {
+            DRAW
+        };
         if !V::REPETITION.perpetual_check_loses {
-            return DRAW;
+            return otherwise;
         }
         // Move k leads from position k to k + 1 and gave check iff checks[k + 1]. Moves
         // from + 0, 2, ... are by the side to move at `to`; the others by its opponent.
@@ -363,7 +370,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         match (mover_checks, opponent_checks) {
             (true, false) => -(MATE - ply as i32),
             (false, true) => MATE - ply as i32,
-            _ => DRAW,
+            _ => otherwise,
         }
     }
 

@@ -82,6 +82,7 @@ impl Ending {
                 WinReason::PerpetualCheck => "perpetual check",
                 WinReason::RoyalCaptured => "king captured",
                 WinReason::Try => "try",
+                WinReason::Repetition => "repetition (win)",
             }
             .to_string(),
             Ending::Rules(Outcome::Draw { reason }) => match reason {

@@ -206,6 +206,13 @@ pub fn describe_illegal<V: Variant>(why: &IllegalMove, wording: Wording) -> Stri
                 DropRule::DeadDrop => {
                     format!("{} {n} dropped on {} could never move", a(n), sq(to))
                 }
+                DropRule::Nifu { pawn } if V::DROP_RULES.pawns_per_file > 1 => format!(
+                    "{side} already has {} unpromoted {n}s on file {}, the most a file may hold: \
+                     one is on {}",
+                    V::DROP_RULES.pawns_per_file,
+                    V::GEOMETRY.file(to),
+                    sq(pawn)
+                ),
                 DropRule::Nifu { pawn } => format!(
                     "{side} already has an unpromoted {n} on file {} (nifu): the one on {}",
                     V::GEOMETRY.file(to),

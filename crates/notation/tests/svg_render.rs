@@ -203,12 +203,20 @@ fn every_variant_start_renders_at_its_size_with_its_pieces() {
     // width 12 + (50 + 12 if hands) + 60 * files + 28 + (12 + 50 if hands) + 12, height
     // 40 + max(60 * ranks, 50 * (slots + 1)) + 30 + 12, and 18 more for Kinzoku's caption
     // on two lines (on 208 px between the margins; nothing_is_cut_off_in_any_variant).
-    let table: [StartRow; 5] = [
+    let table: [StartRow; 6] = [
         ("kyoto", "pgkst/5/5/5/TSKGP", 5, 5, 4, (476, 382)),
         ("micro", "kbgs/p3/4/3P/SGBK", 4, 5, 4, (416, 382)),
         ("kinzoku", "cks/1i1/3/1I1/SKC", 3, 5, 0, (232, 400)),
         ("minishogi", "rbsgk/4p/5/P4/KGSBR", 5, 5, 5, (476, 382)),
         ("dobutsu", "rkb/1p1/1P1/BKR", 3, 4, 3, (356, 322)),
+        (
+            "tori",
+            "rpckcpl/3f3/sssssss/2s1S2/SSSSSSS/3F3/LPCKCPR",
+            7,
+            7,
+            6,
+            (596, 502),
+        ),
     ];
     assert_eq!(
         VariantKind::ALL.len(),

@@ -43,10 +43,12 @@ pub const HEN: Kind = Kind(4);
 const GIRAFFE_MOVES: Movement = Movement {
     steps: &[(0, 1), (0, -1), (1, 0), (-1, 0)],
     slides: &[],
+    ranged: &[],
 };
 const ELEPHANT_MOVES: Movement = Movement {
     steps: &[(1, 1), (-1, 1), (1, -1), (-1, -1)],
     slides: &[],
+    ranged: &[],
 };
 
 /// The piece table. Hand slots follow the canonical SFEN hand order: R, B, P. The hen shares
@@ -91,6 +93,7 @@ impl Variant for Dobutsu {
     const REPETITION: RepetitionRule = RepetitionRule {
         occurrences: 4,
         perpetual_check_loses: false,
+        repeater_loses: false,
     };
     const CHECK_RULE: bool = false;
     /// The chick promotes on arrival at the farthest rank, where it could never move again,

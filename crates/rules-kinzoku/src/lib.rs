@@ -36,10 +36,12 @@ pub const COUNTDOWN_MOVES: u8 = 5;
 const COPPER_MOVES: Movement = Movement {
     steps: &[(0, 1), (0, -1), (1, 1), (-1, 1)],
     slides: &[],
+    ranged: &[],
 };
 const SOLDIER_MOVES: Movement = Movement {
     steps: &[(0, 1), (1, 0), (-1, 0)],
     slides: &[],
+    ranged: &[],
 };
 
 /// The piece table.
@@ -92,6 +94,7 @@ impl Variant for Kinzoku {
     const REPETITION: RepetitionRule = RepetitionRule {
         occurrences: 3,
         perpetual_check_loses: false,
+        repeater_loses: false,
     };
     const HAS_ADJUDICATION: bool = true;
     type Extra = Option<Countdown>;

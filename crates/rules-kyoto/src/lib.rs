@@ -87,6 +87,7 @@ impl Variant for Kyoto {
     const REPETITION: RepetitionRule = RepetitionRule {
         occurrences: 3,
         perpetual_check_loses: false,
+        repeater_loses: false,
     };
     type Extra = ();
 

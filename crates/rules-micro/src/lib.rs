@@ -88,6 +88,7 @@ impl Variant for Micro {
     const REPETITION: RepetitionRule = RepetitionRule {
         occurrences: 4,
         perpetual_check_loses: true,
+        repeater_loses: false,
     };
     type Extra = ();
 

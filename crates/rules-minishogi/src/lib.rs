@@ -46,10 +46,12 @@ pub const TOKIN: Kind = Kind(9);
 const DRAGON_MOVES: Movement = Movement {
     steps: &[(1, 1), (-1, 1), (1, -1), (-1, -1)],
     slides: Movement::ROOK.slides,
+    ranged: &[],
 };
 const HORSE_MOVES: Movement = Movement {
     steps: &[(0, 1), (0, -1), (1, 0), (-1, 0)],
     slides: Movement::BISHOP.slides,
+    ranged: &[],
 };
 
 /// The piece table. Hand slots follow the canonical SFEN hand order: R, B, G, S, P. A
@@ -107,6 +109,7 @@ impl Variant for Minishogi {
     const REPETITION: RepetitionRule = RepetitionRule {
         occurrences: 4,
         perpetual_check_loses: true,
+        repeater_loses: false,
     };
     const PROMOTION_ZONE: u8 = 1;
     const DROP_RULES: DropRules = DropRules::standard(PAWN);

@@ -187,7 +187,8 @@ fn no_move_loses_and_repetition_rule() {
         Dobutsu::REPETITION,
         RepetitionRule {
             occurrences: 4,
-            perpetual_check_loses: false
+            perpetual_check_loses: false,
+            repeater_loses: false
         }
     );
     // Lions shuffle: the fourth occurrence of the start is a draw.

@@ -348,7 +348,8 @@ fn threefold_repetition_is_a_draw() {
         Kinzoku::REPETITION,
         RepetitionRule {
             occurrences: 3,
-            perpetual_check_loses: false
+            perpetual_check_loses: false,
+            repeater_loses: false
         }
     );
     let mut game = Game::new(P::start());

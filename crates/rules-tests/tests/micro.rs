@@ -242,7 +242,8 @@ fn fourfold_repetition_draws_not_at_the_third() {
         Micro::REPETITION,
         RepetitionRule {
             occurrences: 4,
-            perpetual_check_loses: true
+            perpetual_check_loses: true,
+            repeater_loses: false
         }
     );
     // Both kings step out and back; the start occurs at plies 0, 4, 8 and 12.

@@ -146,7 +146,8 @@ fn stalemate_and_repetition_rules() {
         Minishogi::REPETITION,
         RepetitionRule {
             occurrences: 4,
-            perpetual_check_loses: true
+            perpetual_check_loses: true,
+            repeater_loses: false
         }
     );
     const { assert!(Minishogi::CHECK_RULE) };

@@ -45,6 +45,7 @@ impl Variant for Steps {
     const REPETITION: RepetitionRule = RepetitionRule {
         occurrences: 3,
         perpetual_check_loses: false,
+        repeater_loses: false,
     };
     const NO_OPTIONAL_FLIPS: bool = false;
     type Extra = ();

@@ -83,7 +83,7 @@ fn the_reference_model_reproduces_the_shared_perft_table() {
             }
             // The model covers the three seed variants only; core's counts for these rows
             // are checked in crates/notation/tests/reference_perft.rs.
-            "minishogi" | "dobutsu" => {}
+            "minishogi" | "dobutsu" | "tori" => {}
             v => panic!("unknown variant {v}"),
         }
     }

@@ -64,6 +64,9 @@ macro_rules! __variant_list {
             /// Dobutsu Shogi, 3x4: no check rule; capture the lion or complete a try.
             Dobutsu => kshogi_rules_dobutsu::Dobutsu, kshogi_engine::PieceTableEval,
                 index kshogi_solver::DobutsuIndex, wdl(395.0, 351.0);
+            /// Tori Shogi (禽将棋), 7x7: birds, ranged slides, compulsory promotion, and the
+            /// side completing a repetition loses.
+            Tori => kshogi_rules_tori::Tori, kshogi_engine::PieceTableEval;
         }
     };
 }
