@@ -259,7 +259,7 @@ fn parse_sprt(s: &str) -> Result<Sprt, String> {
         },
         _ => return Err("expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA".into()),
     };
-    sprt.validate()?;
+    sprt.validate().map_err(|e| e.to_string())?;
     Ok(sprt)
 }
 

@@ -6,7 +6,7 @@ use clap::builder::TypedValueParser as _;
 use clap::Args;
 use kshogi_core::{Position, Variant};
 use kshogi_notation::{parse_usi, to_sfen_in, Dialect};
-use kshogi_perft_suite::DivideSource;
+use kshogi_perft_suite::{DivideError, DivideSource};
 use kshogi_usi_client::{Engine, EngineError, PerftAnswer};
 use std::time::{Duration, Instant};
 
@@ -169,17 +169,14 @@ impl EngineCounter {
         &mut self,
         pos: &Position<V>,
         depth: u32,
-    ) -> Result<PerftAnswer, String> {
+    ) -> Result<PerftAnswer, EngineError> {
         let sfen = to_sfen_in(pos, self.config.dialect);
         let timeout = self.config.timeout;
         let result = self.engine().and_then(|e| {
             e.position(&sfen, &[])?;
             e.perft(depth, Instant::now() + timeout)
         });
-        result.map_err(|err| {
-            self.engine = None;
-            err.to_string()
-        })
+        result.inspect_err(|_| self.engine = None)
     }
 
     /// The engine's divide of `pos` with each move in canonical USI where kshogi reads it as
@@ -190,7 +187,7 @@ impl EngineCounter {
         depth: u32,
     ) -> Result<EngineCount, String> {
         let start = Instant::now();
-        let answer = self.perft(pos, depth)?;
+        let answer = self.perft(pos, depth).map_err(|e| e.to_string())?;
         let elapsed = start.elapsed();
         let divide = answer
             .divide
@@ -209,8 +206,8 @@ impl<V: Variant> DivideSource<V> for EngineCounter {
         format!("engine `{}`", self.config.command)
     }
 
-    fn divide(&mut self, pos: &Position<V>, depth: u32) -> Result<Vec<(String, u64)>, String> {
-        Ok(self.perft(pos, depth)?.divide)
+    fn divide(&mut self, pos: &Position<V>, depth: u32) -> Result<Vec<(String, u64)>, DivideError> {
+        Ok(self.perft(pos, depth).map_err(DivideError::new)?.divide)
     }
 }
 

@@ -274,8 +274,8 @@ pub fn run(
         ));
     }
     let tier = args.tier.unwrap_or(Tier::Quick);
-    let chosen =
-        select(&rows, tier, variant.map(VariantKind::name), &origin).map_err(CliError::Suite)?;
+    let chosen = select(&rows, tier, variant.map(VariantKind::name), &origin)
+        .map_err(|e| CliError::Suite(e.to_string()))?;
     engine.check().map_err(CliError::Suite)?;
     if engine.engines.len() > 1 {
         return Err(CliError::Suite(
@@ -306,7 +306,7 @@ pub fn run(
                 message: e.to_string(),
             })?;
             Some((
-                Baseline::parse(&text, &name).map_err(CliError::Suite)?,
+                Baseline::parse(&text, &name).map_err(|e| CliError::Suite(e.to_string()))?,
                 name,
             ))
         }

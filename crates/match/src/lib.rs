@@ -33,7 +33,7 @@ mod summary;
 pub use play::{go, GoAnswer};
 pub use runner::run_match;
 pub use shard::{merge, MergedMatch, Shard};
-pub use stats::{Sprt, SprtDecision};
+pub use stats::{Sprt, SprtDecision, SprtError};
 pub use summary::{GameReport, ReasonCount, SprtReport, Summary};
 
 use kshogi_notation::Dialect;

@@ -138,7 +138,8 @@ pub fn run_match(
         ));
     }
     if let Some(s) = &cfg.sprt {
-        s.validate().map_err(MatchError::Config)?;
+        s.validate()
+            .map_err(|e| MatchError::Config(e.to_string()))?;
     }
     if let Some(s) = &cfg.shard {
         if s.count == 0 || s.index >= s.count {

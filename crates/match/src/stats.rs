@@ -145,16 +145,16 @@ pub enum SprtDecision {
 
 impl Sprt {
     /// Checks the parameters: elo0 < elo1, alpha and beta in (0, 1/2).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), SprtError> {
         if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo0 < self.elo1) {
-            return Err(format!(
-                "SPRT: elo0 ({}) must be below elo1 ({})",
-                self.elo0, self.elo1
-            ));
+            return Err(SprtError::Bounds {
+                elo0: self.elo0,
+                elo1: self.elo1,
+            });
         }
-        for (name, v) in [("alpha", self.alpha), ("beta", self.beta)] {
-            if !(v > 0.0 && v < 0.5) {
-                return Err(format!("SPRT: {name} ({v}) must be between 0 and 0.5"));
+        for (name, value) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(value > 0.0 && value < 0.5) {
+                return Err(SprtError::Probability { name, value });
             }
         }
         Ok(())
@@ -172,6 +172,40 @@ impl Sprt {
         }
     }
 }
+
+/// Why an [`Sprt`] is not a test: what [`Sprt::validate`] found wrong.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SprtError {
+    /// The hypotheses are not two finite Elo values with `elo0` below `elo1`.
+    Bounds {
+        /// H0's Elo.
+        elo0: f64,
+        /// H1's Elo.
+        elo1: f64,
+    },
+    /// An error probability is not strictly between 0 and 0.5.
+    Probability {
+        /// Which one: `alpha` or `beta`.
+        name: &'static str,
+        /// Its value.
+        value: f64,
+    },
+}
+
+impl std::fmt::Display for SprtError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SprtError::Bounds { elo0, elo1 } => {
+                write!(f, "SPRT: elo0 ({elo0}) must be below elo1 ({elo1})")
+            }
+            SprtError::Probability { name, value } => {
+                write!(f, "SPRT: {name} ({value}) must be between 0 and 0.5")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
 
 #[cfg(test)]
 mod tests {
@@ -258,8 +292,19 @@ mod tests {
         assert_eq!(s.decide(3.0), SprtDecision::H1);
         assert_eq!(s.decide(-3.0), SprtDecision::H0);
         assert_eq!(s.decide(0.0), SprtDecision::Undecided);
-        assert!(Sprt { elo0: 5.0, ..s }.validate().is_err());
-        assert!(Sprt { alpha: 0.0, ..s }.validate().is_err());
-        assert!(Sprt { beta: 0.7, ..s }.validate().is_err());
+        let bounds = Sprt { elo0: 5.0, ..s }.validate().unwrap_err();
+        assert!(matches!(bounds, SprtError::Bounds { elo0, .. } if elo0 == 5.0));
+        assert_eq!(
+            Sprt { alpha: 0.0, ..s }.validate(),
+            Err(SprtError::Probability {
+                name: "alpha",
+                value: 0.0
+            })
+        );
+        let beta = Sprt { beta: 0.7, ..s }.validate().unwrap_err();
+        assert_eq!(
+            beta.to_string(),
+            "SPRT: beta (0.7) must be between 0 and 0.5"
+        );
     }
 }

@@ -20,7 +20,37 @@ pub trait DivideSource<V: Variant> {
     /// The legal moves of `pos` with the leaf count below each at `depth - 1` (`depth` is at
     /// least 1), each move written as the source writes it (USI, either dialect). `Err`
     /// says why the source gave no answer.
-    fn divide(&mut self, pos: &Position<V>, depth: u32) -> Result<Vec<(String, u64)>, String>;
+    fn divide(&mut self, pos: &Position<V>, depth: u32) -> Result<Vec<(String, u64)>, DivideError>;
+}
+
+/// Why a [`DivideSource`] gave no divide: the source's own error (an engine that did not
+/// start, died, timed out or wrote something else), kept as it is so that a caller can
+/// look at it (`std::error::Error::source`) and print it.
+#[derive(Debug)]
+pub struct DivideError(Box<dyn std::error::Error + Send + Sync + 'static>);
+
+impl DivideError {
+    /// Wraps the source's error.
+    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>) -> Self {
+        DivideError(error.into())
+    }
+
+    /// The source's error.
+    pub fn get_ref(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        &*self.0
+    }
+}
+
+impl std::fmt::Display for DivideError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for DivideError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
+    }
 }
 
 /// kshogi's own move generator as a [`DivideSource`].
@@ -35,7 +65,7 @@ impl<V: Variant> DivideSource<V> for Kshogi {
         "kshogi".to_string()
     }
 
-    fn divide(&mut self, pos: &Position<V>, depth: u32) -> Result<Vec<(String, u64)>, String> {
+    fn divide(&mut self, pos: &Position<V>, depth: u32) -> Result<Vec<(String, u64)>, DivideError> {
         Ok(divide_texts(pos, depth, self.threads.max(1)))
     }
 }
@@ -120,33 +150,37 @@ pub enum Finding<V: Variant> {
 }
 
 /// Why the search stopped without a finding.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct DiffError {
     /// The source that failed.
     pub source: String,
     /// The moves from the root to the position it failed on (canonical USI).
     pub path: Vec<String>,
     /// What went wrong.
-    pub message: String,
+    pub cause: DivideError,
 }
 
 impl std::fmt::Display for DiffError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.path.is_empty() {
-            write!(f, "{}: {}", self.source, self.message)
+            write!(f, "{}: {}", self.source, self.cause)
         } else {
             write!(
                 f,
                 "{} (after {}): {}",
                 self.source,
                 self.path.join(" "),
-                self.message
+                self.cause
             )
         }
     }
 }
 
-impl std::error::Error for DiffError {}
+impl std::error::Error for DiffError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.cause)
+    }
+}
 
 /// A source's divide, keyed by what each move means.
 struct Keyed {
@@ -208,10 +242,10 @@ pub fn find_divergence<V: Variant>(
     let mut path: Vec<Step> = Vec::new();
     let mut root_nodes = None;
     loop {
-        let fail = |source: &dyn DivideSource<V>, message: String, path: &[Step]| DiffError {
+        let fail = |source: &dyn DivideSource<V>, cause: DivideError, path: &[Step]| DiffError {
             source: source.name(),
             path: path.iter().map(|s| move_to_usi::<V>(s.mv)).collect(),
-            message,
+            cause,
         };
         let da = a.divide(&pos, left).map_err(|e| fail(&*a, e, &path))?;
         let db = b.divide(&pos, left).map_err(|e| fail(&*b, e, &path))?;
@@ -328,7 +362,7 @@ mod tests {
             &mut self,
             pos: &Position<Kyoto>,
             depth: u32,
-        ) -> Result<Vec<(String, u64)>, String> {
+        ) -> Result<Vec<(String, u64)>, DivideError> {
             let mut p = *pos;
             let moves = p.legal_moves();
             let mut out = Vec::new();
@@ -407,7 +441,7 @@ mod tests {
             &mut self,
             pos: &Position<Kyoto>,
             depth: u32,
-        ) -> Result<Vec<(String, u64)>, String> {
+        ) -> Result<Vec<(String, u64)>, DivideError> {
             let mut list = Kshogi { threads: 1 }.divide(pos, depth)?;
             list.push((self.0.to_string(), 1));
             Ok(list)

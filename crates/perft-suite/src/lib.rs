@@ -42,9 +42,13 @@ pub mod suite;
 pub mod table;
 pub mod units;
 
-pub use diverge::{find_divergence, Difference, Divergence, DivideSource, Finding, Kshogi};
+pub use diverge::{
+    find_divergence, DiffError, Difference, Divergence, DivideError, DivideSource, Finding, Kshogi,
+};
 pub use run::{rows_of, run_rows, run_rows_with, Report, RowResult, RunOptions};
-pub use suite::{parse_suite, parse_table, select, Layout, SuiteError, SuiteRow, Tier};
+pub use suite::{
+    parse_suite, parse_table, select, Layout, SelectError, SuiteError, SuiteRow, Tier,
+};
 pub use units::{
     merge, read_results, run_unit, task_units, Job, Merged, UnitOutcome, UnitResult, UnitsError,
 };

@@ -294,9 +294,10 @@ pub struct Baseline {
 
 impl Baseline {
     /// Reads a baseline report; `origin` names the file in the error.
-    pub fn parse(text: &str, origin: &str) -> Result<Baseline, String> {
-        serde_json::from_str(text).map_err(|e| {
-            format!("{origin}: not a perft report (as written by `kshogi perft --suite FILE --report FILE`): {e}")
+    pub fn parse(text: &str, origin: &str) -> Result<Baseline, BaselineError> {
+        serde_json::from_str(text).map_err(|error| BaselineError {
+            origin: origin.to_string(),
+            error,
         })
     }
 
@@ -305,6 +306,31 @@ impl Baseline {
         self.rows
             .iter()
             .find(|b| b.variant == variant && b.sfen == sfen && b.depth == depth)
+    }
+}
+
+/// Why a baseline report could not be read: the file and the JSON error.
+#[derive(Debug)]
+pub struct BaselineError {
+    /// The file as named by the caller.
+    pub origin: String,
+    /// What the JSON reader found wrong, with its line and column.
+    pub error: serde_json::Error,
+}
+
+impl std::fmt::Display for BaselineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: not a perft report (as written by `kshogi perft --suite FILE --report FILE`): {}",
+            self.origin, self.error
+        )
+    }
+}
+
+impl std::error::Error for BaselineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
     }
 }
 
@@ -684,6 +710,9 @@ mod tests {
         );
         assert!(base.find(("kyoto", "startpos", 2)).is_none());
         let err = Baseline::parse("{\"rows\": 3}", "r.json").unwrap_err();
-        assert!(err.starts_with("r.json: not a perft report"), "{err}");
+        assert!(
+            err.to_string().starts_with("r.json: not a perft report"),
+            "{err}"
+        );
     }
 }

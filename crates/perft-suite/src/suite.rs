@@ -291,6 +291,58 @@ fn parse_number<T: std::str::FromStr>(text: &str) -> Option<T> {
     text.parse().ok()
 }
 
+/// Why [`select`] chose no rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SelectError {
+    /// The suite has no row of the variant asked for.
+    NoVariant {
+        /// The file as named by the caller.
+        origin: String,
+        /// The variant asked for.
+        variant: String,
+        /// The variants the suite has rows of, sorted.
+        known: Vec<String>,
+    },
+    /// No row is of the tier asked for (and of the variant, when one was asked for).
+    NoRows {
+        /// The file as named by the caller.
+        origin: String,
+        /// The tier asked for.
+        tier: Tier,
+        /// The variant asked for, if any.
+        variant: Option<String>,
+    },
+}
+
+impl fmt::Display for SelectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SelectError::NoVariant {
+                origin,
+                variant,
+                known,
+            } => write!(
+                f,
+                "{origin} has no row of variant `{variant}` (its variants: {})",
+                known.join(", ")
+            ),
+            SelectError::NoRows {
+                origin,
+                tier,
+                variant,
+            } => {
+                write!(f, "{origin} has no row of tier `{tier}`")?;
+                match variant {
+                    Some(v) => write!(f, " for variant `{v}`"),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for SelectError {}
+
 /// The rows a run takes: those of `tier` (see [`Tier::includes`]) and, when given, of
 /// `variant`. An unknown variant is an error that lists the suite's variants.
 pub fn select<'a>(
@@ -298,14 +350,15 @@ pub fn select<'a>(
     tier: Tier,
     variant: Option<&str>,
     origin: &str,
-) -> Result<Vec<&'a SuiteRow>, String> {
+) -> Result<Vec<&'a SuiteRow>, SelectError> {
     if let Some(v) = variant {
         if !rows.iter().any(|r| r.variant == v) {
             let known: BTreeSet<&str> = rows.iter().map(|r| r.variant.as_str()).collect();
-            return Err(format!(
-                "{origin} has no row of variant `{v}` (its variants: {})",
-                known.into_iter().collect::<Vec<_>>().join(", ")
-            ));
+            return Err(SelectError::NoVariant {
+                origin: origin.to_string(),
+                variant: v.to_string(),
+                known: known.into_iter().map(str::to_string).collect(),
+            });
         }
     }
     let chosen: Vec<&SuiteRow> = rows
@@ -313,12 +366,11 @@ pub fn select<'a>(
         .filter(|r| tier.includes(r.tier) && variant.map_or(true, |v| r.variant == v))
         .collect();
     if chosen.is_empty() {
-        return Err(format!(
-            "{origin} has no row of tier `{tier}`{}",
-            variant
-                .map(|v| format!(" for variant `{v}`"))
-                .unwrap_or_default()
-        ));
+        return Err(SelectError::NoRows {
+            origin: origin.to_string(),
+            tier,
+            variant: variant.map(str::to_string),
+        });
     }
     Ok(chosen)
 }
@@ -476,11 +528,15 @@ mod tests {
         );
         let only_full = parse_suite("micro\tstartpos\t7\t8118500\tfull\n", "s").unwrap();
         assert_eq!(
-            select(&only_full, Tier::Quick, Some("micro"), "s").unwrap_err(),
+            select(&only_full, Tier::Quick, Some("micro"), "s")
+                .unwrap_err()
+                .to_string(),
             "s has no row of tier `quick` for variant `micro`"
         );
         assert_eq!(
-            select(&rows, Tier::Full, Some("chess"), "s").unwrap_err(),
+            select(&rows, Tier::Full, Some("chess"), "s")
+                .unwrap_err()
+                .to_string(),
             "s has no row of variant `chess` (its variants: kyoto, micro)"
         );
     }
