@@ -667,25 +667,9 @@ where
         }
         None => (!ours & t.board, t.board & !occ),
     };
-    // The bundle of the piece showing `kind` on `from`, if it has a legal move.
-    let bundle = |kind: Kind, from: Square| {
-        let mut targets = Position::<V>::piece_attacks(us, kind, from, occ) & move_mask;
-        if V::SLIDERS && pinned.has(from) {
-            if V::LINE_JUMPS {
-                // A piece that jumps along the pin line could land beyond the pinner: it
-                // stays on the stretch from the king to the pinner (which it may capture).
-                let d = t.direction[ksq.index()][from.index()] as usize % 8;
-                targets &= t.between[ksq.index()][from.index()] | t.ray_attacks(d, from, occ);
-            } else {
-                targets &= t.line[ksq.index()][from.index()];
-            }
-        }
-        targets.any().then_some(Bundle::Board {
-            from,
-            kind,
-            targets,
-        })
-    };
+    // The bundle of each piece comes from a function, not a closure, so that it is always
+    // inlined (a closure was not, in Tori, once slides were looked up by line).
+    let bundle = |kind, from| board_bundle::<V>(us, kind, from, occ, move_mask, pinned, ksq);
     if ORDERED || t.kinds <= KIND_PASS_MAX {
         for k in 0..t.kinds {
             if k == king.index() {
@@ -715,6 +699,38 @@ where
         return generate_drops(&mut p, drop_mask, f);
     }
     false
+}
+
+/// The bundle of the piece of `us` showing `kind` on `from`, if it has a legal move: its
+/// attacks (with the occupancy `occ`) within `move_mask`, kept on the line to the king `ksq`
+/// when the piece is `pinned`.
+#[inline(always)]
+fn board_bundle<V: Variant>(
+    us: Color,
+    kind: Kind,
+    from: Square,
+    occ: Bitboard,
+    move_mask: Bitboard,
+    pinned: Bitboard,
+    ksq: Square,
+) -> Option<Bundle> {
+    let t = V::tables();
+    let mut targets = Position::<V>::piece_attacks(us, kind, from, occ) & move_mask;
+    if V::SLIDERS && pinned.has(from) {
+        if V::LINE_JUMPS {
+            // A piece that jumps along the pin line could land beyond the pinner: it
+            // stays on the stretch from the king to the pinner (which it may capture).
+            let d = t.direction[ksq.index()][from.index()] as usize % 8;
+            targets &= t.between[ksq.index()][from.index()] | t.ray_attacks(d, from, occ);
+        } else {
+            targets &= t.line[ksq.index()][from.index()];
+        }
+    }
+    targets.any().then_some(Bundle::Board {
+        from,
+        kind,
+        targets,
+    })
 }
 
 /// The drop part of [`generate_given`]: calls `f` with the bundle of legal drops of each

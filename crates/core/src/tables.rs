@@ -538,10 +538,11 @@ impl Tables {
     ) -> Bitboard {
         let mut bb = Bitboard::EMPTY;
         if self.line_lookup {
-            while lines != 0 {
-                let l = lines.trailing_zeros() as usize;
-                lines &= lines - 1;
-                bb |= self.line_attacks(l, sq, occupied);
+            let _ = &mut lines;
+            for l in 0..4 {
+                if lines & (1 << l) != 0 {
+                    bb |= self.line_attacks(l, sq, occupied);
+                }
             }
         } else {
             while dirs != 0 {
