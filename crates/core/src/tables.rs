@@ -531,14 +531,13 @@ impl Tables {
     fn slides(
         &self,
         mut dirs: u8,
-        mut lines: u8,
+        lines: u8,
         reach: Bitboard,
         sq: Square,
         occupied: Bitboard,
     ) -> Bitboard {
         let mut bb = Bitboard::EMPTY;
         if self.line_lookup {
-            let _ = &mut lines;
             for l in 0..4 {
                 if lines & (1 << l) != 0 {
                     bb |= self.line_attacks(l, sq, occupied);
