@@ -443,6 +443,69 @@ impl<V: Variant> Position<V> {
         n
     }
 
+    /// The number of legal replies to the move of the side to move that puts a piece
+    /// showing `now` on `to` (from `from`, or dropped when it is `None`), counted without
+    /// making the move, from `replies` (the opponent's board moves, summed up here): zero
+    /// when the move captures the royal piece; otherwise the board moves corrected for a
+    /// capture, and the drops onto the squares empty after the move. Only for a variant
+    /// where [`replies_derivable`] holds, without drop limits, and for a move after which
+    /// [`Variant::no_adjudication_after`] promises no adjudication.
+    #[inline(always)]
+    pub(crate) fn count_replies_unmade(
+        &self,
+        replies: Replies,
+        from: Option<Square>,
+        to: Square,
+        now: Kind,
+    ) -> u64 {
+        debug_assert!(replies_derivable::<V>() && !V::DROP_LIMITS);
+        let t = V::tables();
+        let them = !self.side;
+        let captured = self.board[to.index()].map(|p| Kind(p.kind.0 % crate::MAX_KINDS as u8));
+        let mut n = replies.board_moves;
+        if let Some(kind) = captured {
+            if kind == t.king {
+                return 0;
+            }
+            // As in `count_leaves_after`: the captured piece's moves go, and the opponent's
+            // pieces that attack its square (which stay where they are) may capture there.
+            n -=
+                u64::from((t.step[them.index()][kind.index()][to.index()] & !replies.ours).count());
+            n += u64::from(self.attackers_to(to, them, self.occupied()).count());
+        }
+        if V::DROPS {
+            let mut empty = (t.board & !self.occupied()).without(to);
+            if let Some(from) = from {
+                empty = empty.with(from);
+            }
+            let mut faces = replies.drop_faces;
+            while faces != 0 {
+                let kind = Kind(faces.trailing_zeros() as u8);
+                faces &= faces - 1;
+                n += u64::from(V::drop_targets(self, them, kind, empty).count());
+            }
+        }
+        debug_assert!(V::no_adjudication_after(self, from, to, now));
+        debug_assert_eq!(
+            n,
+            {
+                let mut child = *self;
+                let mv = match from {
+                    Some(from) => Move::board(
+                        from,
+                        to,
+                        self.board[from.index()].map(|p| p.kind) != Some(now),
+                    ),
+                    None => Move::drop(now, to),
+                };
+                child.make(mv);
+                child.count_leaves()
+            },
+            "replies counted before the move to {to:?} in {self:?}"
+        );
+        n
+    }
+
     /// The board moves of the side not to move, summed up (see [`Replies`]). Only meaningful
     /// when [`replies_derivable`] holds.
     #[inline(always)]
