@@ -13,13 +13,13 @@ pub const MAX_HAND_COUNT: usize = 32;
 const FIRST_HAND_KEYS: usize = 16;
 
 /// The most squares of one line, other than its two ends and the slider's own square, whose
-/// occupancy indexes [`Tables::line_attacks`]. The boards of up to seven files and ranks
+/// occupancy indexes [`Tables::line_table`]. The boards of up to seven files and ranks
 /// are looked up (the tests check which); a board where some line is longer than eight
 /// squares, or where one multiplication cannot gather a line's squares (eight by eight),
 /// walks rays instead.
 const LINE_BITS: u32 = 6;
 
-/// Entries per square and line of [`Tables::line_attacks`].
+/// Entries per square and line of [`Tables::line_table`].
 pub const LINE_INDEXES: usize = 1 << LINE_BITS;
 
 /// Absolute directions as (file delta, rank delta); `d ^ 1` is the opposite of `d`, and
@@ -71,7 +71,7 @@ pub struct Tables {
     pub rays: [[Bitboard; 64]; 8],
     /// Whether index increases along the direction.
     pub positive: [bool; 8],
-    /// Whether slides are looked up by the occupancy of their line ([`Tables::line_attacks`])
+    /// Whether slides are looked up by the occupancy of their line ([`Tables::line_table`])
     /// rather than walked ray by ray: true unless a line of the board is too long for it.
     pub line_lookup: bool,
     /// The squares of each line (`[square][line]`, line `d / 2` of direction `d`) whose
@@ -84,8 +84,8 @@ pub struct Tables {
     pub line_magic: [[u64; 4]; 64],
     /// The squares a slider on `[square]` attacks along `[line]`, both ways, up to and
     /// including the first occupied square each way, `[index]`ed by the gathered occupancy.
-    pub line_attacks: [[[Bitboard; LINE_INDEXES]; 4]; 64],
-    /// The lines `[color][kind]` slides on (bit mask over lines), for [`Tables::line_attacks`].
+    pub line_table: [[[Bitboard; LINE_INDEXES]; 4]; 64],
+    /// The lines `[color][kind]` slides on (bit mask over lines), for [`Tables::line_table`].
     pub slide_lines: [[u8; MAX_KINDS]; 2],
     /// The squares the slides of `[color][kind]` reach from `[square]` on an empty board:
     /// its lines' attacks, masked by this, are its slides (one way only, for a lance).
@@ -230,11 +230,11 @@ const fn build_lines(t: &mut Tables, n: usize) -> bool {
                     }
                     side += 1;
                 }
-                if filled[index] && t.line_attacks[s][l][index].0 != att {
+                if filled[index] && t.line_table[s][l][index].0 != att {
                     return false;
                 }
                 filled[index] = true;
-                t.line_attacks[s][l][index] = Bitboard(att);
+                t.line_table[s][l][index] = Bitboard(att);
                 subset += 1;
             }
             l += 1;
@@ -269,7 +269,7 @@ impl Tables {
             line_lookup: true,
             line_mask: [[Bitboard::EMPTY; 4]; 64],
             line_magic: [[0; 4]; 64],
-            line_attacks: [[[Bitboard::EMPTY; LINE_INDEXES]; 4]; 64],
+            line_table: [[[Bitboard::EMPTY; LINE_INDEXES]; 4]; 64],
             slide_lines: [[0; MAX_KINDS]; 2],
             slide_reach: [[[Bitboard::EMPTY; 64]; MAX_KINDS]; 2],
             ranged_lines: [[0; MAX_KINDS]; 2],
@@ -515,13 +515,13 @@ impl Tables {
 
     /// The squares a slider on `sq` attacks along `line` (both ways), given the occupancy:
     /// one multiplication gathers the occupancy of the line into an index of
-    /// [`Tables::line_attacks`]. Only when [`Tables::line_lookup`] holds.
+    /// [`Tables::line_table`]. Only when [`Tables::line_lookup`] holds.
     #[inline(always)]
     pub fn line_attacks(&self, line: usize, sq: Square, occupied: Bitboard) -> Bitboard {
         let (s, line) = (sq.index() % 64, line % 4);
         let gathered =
             (occupied.0 & self.line_mask[s][line].0).wrapping_mul(self.line_magic[s][line]);
-        self.line_attacks[s][line][(gathered >> (64 - LINE_BITS)) as usize]
+        self.line_table[s][line][(gathered >> (64 - LINE_BITS)) as usize]
     }
 
     /// The squares the slides in the directions `dirs` (a mask over [`DIRS`]) on the lines
