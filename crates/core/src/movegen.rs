@@ -443,6 +443,69 @@ impl<V: Variant> Position<V> {
         n
     }
 
+    /// The number of legal replies to the move of the side to move that puts a piece
+    /// showing `now` on `to` (from `from`, or dropped when it is `None`), counted without
+    /// making the move, from `replies` (the opponent's board moves, summed up here): zero
+    /// when the move captures the royal piece; otherwise the board moves corrected for a
+    /// capture, and the drops onto the squares empty after the move. Only for a variant
+    /// where [`replies_derivable`] holds, without drop limits, and for a move after which
+    /// [`Variant::no_adjudication_after`] promises no adjudication.
+    #[inline(always)]
+    pub(crate) fn count_replies_unmade(
+        &self,
+        replies: Replies,
+        from: Option<Square>,
+        to: Square,
+        now: Kind,
+    ) -> u64 {
+        debug_assert!(replies_derivable::<V>() && !V::DROP_LIMITS);
+        let t = V::tables();
+        let them = !self.side;
+        let captured = self.board[to.index()].map(|p| Kind(p.kind.0 % crate::MAX_KINDS as u8));
+        let mut n = replies.board_moves;
+        if let Some(kind) = captured {
+            if kind == t.king {
+                return 0;
+            }
+            // As in `count_leaves_after`: the captured piece's moves go, and the opponent's
+            // pieces that attack its square (which stay where they are) may capture there.
+            n -=
+                u64::from((t.step[them.index()][kind.index()][to.index()] & !replies.ours).count());
+            n += u64::from(self.attackers_to(to, them, self.occupied()).count());
+        }
+        if V::DROPS {
+            let mut empty = (t.board & !self.occupied()).without(to);
+            if let Some(from) = from {
+                empty = empty.with(from);
+            }
+            let mut faces = replies.drop_faces;
+            while faces != 0 {
+                let kind = Kind(faces.trailing_zeros() as u8);
+                faces &= faces - 1;
+                n += u64::from(V::drop_targets(self, them, kind, empty).count());
+            }
+        }
+        debug_assert!(V::no_adjudication_after(self, from, to, now));
+        debug_assert_eq!(
+            n,
+            {
+                let mut child = *self;
+                let mv = match from {
+                    Some(from) => Move::board(
+                        from,
+                        to,
+                        self.board[from.index()].map(|p| p.kind) != Some(now),
+                    ),
+                    None => Move::drop(now, to),
+                };
+                child.make(mv);
+                child.count_leaves()
+            },
+            "replies counted before the move to {to:?} in {self:?}"
+        );
+        n
+    }
+
     /// The board moves of the side not to move, summed up (see [`Replies`]). Only meaningful
     /// when [`replies_derivable`] holds.
     #[inline(always)]
@@ -667,25 +730,9 @@ where
         }
         None => (!ours & t.board, t.board & !occ),
     };
-    // The bundle of the piece showing `kind` on `from`, if it has a legal move.
-    let bundle = |kind: Kind, from: Square| {
-        let mut targets = Position::<V>::piece_attacks(us, kind, from, occ) & move_mask;
-        if V::SLIDERS && pinned.has(from) {
-            if V::LINE_JUMPS {
-                // A piece that jumps along the pin line could land beyond the pinner: it
-                // stays on the stretch from the king to the pinner (which it may capture).
-                let d = t.direction[ksq.index()][from.index()] as usize % 8;
-                targets &= t.between[ksq.index()][from.index()] | t.ray_attacks(d, from, occ);
-            } else {
-                targets &= t.line[ksq.index()][from.index()];
-            }
-        }
-        targets.any().then_some(Bundle::Board {
-            from,
-            kind,
-            targets,
-        })
-    };
+    // The bundle of each piece comes from a function, not a closure, so that it is always
+    // inlined (a closure was not, in Tori, once slides were looked up by line).
+    let bundle = |kind, from| board_bundle::<V>(us, kind, from, occ, move_mask, pinned, ksq);
     if ORDERED || t.kinds <= KIND_PASS_MAX {
         for k in 0..t.kinds {
             if k == king.index() {
@@ -715,6 +762,38 @@ where
         return generate_drops(&mut p, drop_mask, f);
     }
     false
+}
+
+/// The bundle of the piece of `us` showing `kind` on `from`, if it has a legal move: its
+/// attacks (with the occupancy `occ`) within `move_mask`, kept on the line to the king `ksq`
+/// when the piece is `pinned`.
+#[inline(always)]
+fn board_bundle<V: Variant>(
+    us: Color,
+    kind: Kind,
+    from: Square,
+    occ: Bitboard,
+    move_mask: Bitboard,
+    pinned: Bitboard,
+    ksq: Square,
+) -> Option<Bundle> {
+    let t = V::tables();
+    let mut targets = Position::<V>::piece_attacks(us, kind, from, occ) & move_mask;
+    if V::SLIDERS && pinned.has(from) {
+        if V::LINE_JUMPS {
+            // A piece that jumps along the pin line could land beyond the pinner: it
+            // stays on the stretch from the king to the pinner (which it may capture).
+            let d = t.direction[ksq.index()][from.index()] as usize % 8;
+            targets &= t.between[ksq.index()][from.index()] | t.ray_attacks(d, from, occ);
+        } else {
+            targets &= t.line[ksq.index()][from.index()];
+        }
+    }
+    targets.any().then_some(Bundle::Board {
+        from,
+        kind,
+        targets,
+    })
 }
 
 /// The drop part of [`generate_given`]: calls `f` with the bundle of legal drops of each

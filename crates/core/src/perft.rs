@@ -67,6 +67,21 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                 for to in targets {
                     let (mut flip, last) = flip_range::<V>(kind, us, from, to, occ);
                     loop {
+                        if unmade::<V>(last_but_one) {
+                            let now = if flip {
+                                V::FLIPS_TO[kind.index()]
+                            } else {
+                                kind
+                            };
+                            if V::no_adjudication_after(pos, Some(from), to, now) {
+                                n += pos.count_replies_unmade(replies, Some(from), to, now);
+                                if flip == last {
+                                    break;
+                                }
+                                flip = true;
+                                continue;
+                            }
+                        }
                         let mv = Move::board(from, to, flip);
                         let undo = pos.make_unhashed(mv);
                         let threats = derive::<V>().then(|| {
@@ -95,6 +110,10 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
             }
             Bundle::Drop { kind, targets } => {
                 for to in targets {
+                    if unmade::<V>(last_but_one) && V::no_adjudication_after(pos, None, to, kind) {
+                        n += pos.count_replies_unmade(replies, None, to, kind);
+                        continue;
+                    }
                     let mv = Move::drop(kind, to);
                     let undo = pos.make_unhashed(mv);
                     let threats =
@@ -113,6 +132,14 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
         false
     });
     n
+}
+
+/// Whether perft may count the replies to a move at the last ply but one without making it
+/// (see [`Position::count_replies_unmade`]), when [`Variant::no_adjudication_after`] agrees:
+/// where the replies follow from the parent, and the drops need no drop limits.
+#[inline(always)]
+fn unmade<V: Variant>(last_but_one: bool) -> bool {
+    replies_derivable::<V>() && !V::DROP_LIMITS && last_but_one
 }
 
 /// Whether perft derives the threats to each child from the parent (see `StepAttacks`):

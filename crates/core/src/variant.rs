@@ -352,6 +352,24 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
         None
     }
 
+    /// Whether [`Variant::adjudicate`] is sure to find nothing once the side to move in `pos`
+    /// (a position it did not decide) has put a piece showing `now` on `to`, moved from
+    /// `from` or dropped (`None`), capturing nothing royal. Answering true also promises that
+    /// [`Variant::drop_targets`] of the other side reads nothing of the position but the
+    /// empty squares it is given. Perft then counts the replies to such a move without
+    /// making it (only in a variant without the check rule, sliders and optional flips,
+    /// where the replies follow from the position before the move; debug builds check the
+    /// count against the position after it). The default, false, is always right.
+    #[inline(always)]
+    fn no_adjudication_after(
+        _pos: &Position<Self>,
+        _from: Option<Square>,
+        _to: Square,
+        _now: Kind,
+    ) -> bool {
+        false
+    }
+
     /// Reads the text form of the variant state (the fifth SFEN field, such as Kinzoku's
     /// `b3`). The error says what is wrong, in words a user understands. The default accepts
     /// nothing: a variant without state has no such field.

@@ -18,7 +18,7 @@
 
 use kshogi_core::{
     Color, DrawReason, Geometry, GroupLimit, Kind, Movement, Outcome, PieceDef, Position,
-    RepetitionRule, Setup, StalemateRule, Tables, Variant, WinReason,
+    RepetitionRule, Setup, Square, StalemateRule, Tables, Variant, WinReason,
 };
 
 /// The lion, the royal piece (`K`; the reference engine writes `L`).
@@ -162,5 +162,23 @@ impl Variant for Dobutsu {
             }),
             [false, false] => None,
         }
+    }
+
+    /// The try needs a lion on its own farthest rank: after a move, only the mover's lion if
+    /// it arrives there or stood there already, or the opponent's if it stands there.
+    #[inline(always)]
+    fn no_adjudication_after(
+        pos: &Position<Dobutsu>,
+        _from: Option<Square>,
+        to: Square,
+        now: Kind,
+    ) -> bool {
+        let us = pos.side_to_move();
+        let ours_home = if now == LION {
+            TABLES.farthest_rank[us.index()].has(to)
+        } else {
+            (pos.pieces(us, LION) & TABLES.farthest_rank[us.index()]).any()
+        };
+        !ours_home && (pos.pieces(!us, LION) & TABLES.farthest_rank[(!us).index()]).is_empty()
     }
 }

@@ -188,3 +188,41 @@ fn minishogi_and_dobutsu_shortcuts_count_what_the_move_list_counts() {
     check::<kshogi_rules_minishogi::Minishogi>(30, 3);
     check::<kshogi_rules_dobutsu::Dobutsu>(30, 4);
 }
+
+/// Perft counts Dobutsu's last ply without making the move when the variant promises that
+/// the try cannot be decided after it (`Variant::no_adjudication_after`). The promise is
+/// checked here against the rule itself: for every legal move of the positions of the walks
+/// and of their children, a promise means that the position after the move is not
+/// adjudicated. The walks must also meet moves after which the try is decided (where the
+/// promise must not be given), or the test would not test much.
+#[test]
+fn dobutsu_promises_no_try_only_where_there_is_none() {
+    use kshogi_rules_dobutsu::Dobutsu;
+    let mut positions = Vec::new();
+    for start in walks::<Dobutsu>(40) {
+        positions.push(start);
+        for &mv in start.legal_moves().iter() {
+            positions.push(start.after(mv));
+        }
+    }
+    let (mut promised, mut decided) = (0, 0);
+    for pos in positions {
+        if pos.outcome().is_some() {
+            continue;
+        }
+        for &mv in pos.legal_moves().iter() {
+            let child = pos.after(mv);
+            let now = child.piece_at(mv.to()).map(|p| p.kind).unwrap_or(Kind(0));
+            let promise = Dobutsu::no_adjudication_after(&pos, mv.from(), mv.to(), now);
+            let adjudicated = Dobutsu::adjudicate(&child).is_some();
+            assert!(
+                !(promise && adjudicated),
+                "{mv:?} in {pos:?}: promised no adjudication, but the try decides"
+            );
+            promised += usize::from(promise);
+            decided += usize::from(adjudicated);
+        }
+    }
+    assert!(promised > 100, "{promised} moves promised");
+    assert!(decided > 0, "no move decided the game by the try");
+}
