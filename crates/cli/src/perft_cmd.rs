@@ -274,8 +274,15 @@ fn count<V: Variant>(args: &PerftArgs, position: &str, depth: u32) -> Result<Str
         ));
     }
     let stop = interrupt::stop_flag();
-    run_perft::<V>(position, depth, args.divide, threads, stop, args.dialect.dialect)?
-        .render(args.format)
+    run_perft::<V>(
+        position,
+        depth,
+        args.divide,
+        threads,
+        stop,
+        args.dialect.dialect,
+    )?
+    .render(args.format)
 }
 
 #[cfg(test)]

@@ -109,7 +109,13 @@ fn render<V: Variant>(args: &ShowArgs) -> Result<String, CliError> {
         color,
         ..DiagramStyle::PLAIN
     };
-    show::<V>(&args.position, style, args.format, args.dialect.dialect, &args.svg)
+    show::<V>(
+        &args.position,
+        style,
+        args.format,
+        args.dialect.dialect,
+        &args.svg,
+    )
 }
 
 /// The `--json` output. Serialised with the fields in this order.

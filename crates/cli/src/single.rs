@@ -127,14 +127,18 @@ mod tests {
     use kshogi_rules_micro::Micro;
 
     fn parse(args: &[&str]) -> Result<clap::ArgMatches, clap::Error> {
-        command::<Micro>("micro-only").try_get_matches_from(std::iter::once("micro-only").chain(args.iter().copied()))
+        command::<Micro>("micro-only")
+            .try_get_matches_from(std::iter::once("micro-only").chain(args.iter().copied()))
     }
 
     #[test]
     fn variant_takes_only_the_programs_variant() {
         // Micro's name and aliases (crates/rules-micro), in any case.
         for name in ["micro", "MicroShogi", "micro-shogi"] {
-            assert!(parse(&["moves", "--variant", name, "startpos"]).is_ok(), "{name}");
+            assert!(
+                parse(&["moves", "--variant", name, "startpos"]).is_ok(),
+                "{name}"
+            );
         }
         let e = parse(&["perft", "--variant", "kyoto", "startpos", "1"]).unwrap_err();
         assert_eq!(e.kind(), clap::error::ErrorKind::InvalidValue);
@@ -154,7 +158,11 @@ mod tests {
         // The Micro start has 9 legal moves (perft/reference.tsv, depth 1): the divide
         // lists each with 1 leaf, then the total.
         let text = perft_cmd::run_single::<Micro>(&args).unwrap();
-        assert_eq!(text.lines().filter(|l| l.ends_with(": 1")).count(), 9, "{text}");
+        assert_eq!(
+            text.lines().filter(|l| l.ends_with(": 1")).count(),
+            9,
+            "{text}"
+        );
         assert!(text.contains("\nnodes 9\n"), "{text}");
     }
 }

@@ -9,7 +9,7 @@
 //! search uses and its win/draw/loss model); nothing in kshogi names it.
 
 use kshogi_core::{
-    Color, GroupLimit, Geometry, Kind, Movement, PieceDef, RepetitionRule, Setup, StalemateRule,
+    Color, Geometry, GroupLimit, Kind, Movement, PieceDef, RepetitionRule, Setup, StalemateRule,
     Tables, Variant,
 };
 use kshogi_engine::{PieceTableEval, WdlModel};

@@ -27,10 +27,18 @@ fn perft_counts_the_start() {
     assert!(o.status.success(), "{o:?}");
     assert_eq!(stdout(&o).lines().next(), Some("nodes 15"));
     // The variant may be named, in any case, by its name or alias.
-    let o = pocket(&["perft", "--variant", "PocketShogi", "--json", "startpos", "1"]);
+    let o = pocket(&[
+        "perft",
+        "--variant",
+        "PocketShogi",
+        "--json",
+        "startpos",
+        "1",
+    ]);
     assert!(o.status.success(), "{o:?}");
     assert!(
-        stdout(&o).starts_with(r#"{"variant":"pocket","sfen":"fkg/3/3/GKF b - 1","depth":1,"nodes":5,"#),
+        stdout(&o)
+            .starts_with(r#"{"variant":"pocket","sfen":"fkg/3/3/GKF b - 1","depth":1,"nodes":5,"#),
         "{}",
         stdout(&o)
     );
@@ -65,7 +73,9 @@ fn analyze_gives_a_legal_best_move() {
     let text = stdout(&o);
     assert!(text.contains(r#""legal_moves":5"#), "{text}");
     assert!(
-        START_MOVES.iter().any(|m| text.contains(&format!(r#""pv":["{m}""#))),
+        START_MOVES
+            .iter()
+            .any(|m| text.contains(&format!(r#""pv":["{m}""#))),
         "{text}"
     );
 }
@@ -90,12 +100,23 @@ fn usi_answers_go_with_a_legal_move() {
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
     assert!(
-        lines.contains(&"option name USI_Variant type combo default pocket var pocket var pocketshogi"),
+        lines.contains(
+            &"option name USI_Variant type combo default pocket var pocket var pocketshogi"
+        ),
         "{text}"
     );
-    assert!(lines.contains(&"usiok") && lines.contains(&"readyok"), "{text}");
-    let best = lines.last().and_then(|l| l.strip_prefix("bestmove ")).expect(&text);
-    assert!(START_MOVES.contains(&best), "{best} is not a legal start move: {text}");
+    assert!(
+        lines.contains(&"usiok") && lines.contains(&"readyok"),
+        "{text}"
+    );
+    let best = lines
+        .last()
+        .and_then(|l| l.strip_prefix("bestmove "))
+        .expect(&text);
+    assert!(
+        START_MOVES.contains(&best),
+        "{best} is not a legal start move: {text}"
+    );
 }
 
 #[test]
@@ -107,6 +128,9 @@ fn another_variant_and_bad_input_are_errors() {
     // A 5x5 board is no Pocket Shogi position: wrong input, exit status 1.
     let o = pocket(&["moves", "pgkst/5/5/5/TSKGP b - 1"]);
     assert_eq!(o.status.code(), Some(1), "{o:?}");
-    assert!(String::from_utf8_lossy(&o.stderr).starts_with("error: "), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).starts_with("error: "),
+        "{o:?}"
+    );
     assert!(o.stdout.is_empty());
 }

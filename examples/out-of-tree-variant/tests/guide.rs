@@ -24,7 +24,11 @@ fn the_guide_quotes_this_crate_exactly() {
     for (path, lang, text) in [
         ("Cargo.toml", "toml", include_str!("../Cargo.toml")),
         ("src/main.rs", "rust", include_str!("../src/main.rs")),
-        ("tests/conformance.rs", "rust", include_str!("conformance.rs")),
+        (
+            "tests/conformance.rs",
+            "rust",
+            include_str!("conformance.rs"),
+        ),
     ] {
         assert!(
             quoted(path, lang) == text,

@@ -8,7 +8,16 @@ type Piece = (usize, usize);
 /// The steps of each kind, as (file, rank) offsets. Every set is symmetric under turning the
 /// board, so both colours move by the same offsets.
 const STEPS: [&[(i32, i32)]; 3] = [
-    &[(1, 1), (1, 0), (1, -1), (0, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1)],
+    &[
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, 1),
+        (0, -1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+    ],
     &[(0, 1), (0, -1), (1, 0), (-1, 0)],
     &[(1, 1), (-1, 1), (1, -1), (-1, -1)],
 ];
