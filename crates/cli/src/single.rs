@@ -37,11 +37,17 @@ const COMMANDS: &[&str] = &["perft", "moves", "show", "analyze", "usi"];
 /// of variants is left out: `perft --suite` (a variant's own rows run in its tests with
 /// `kshogi_perft_suite`) and `--db` (kshogi solves no database of an outside variant).
 ///
-/// A variant's `main.rs`:
+/// A variant's `main.rs` (`examples/out-of-tree-variant/src/main.rs`), here with the first
+/// registered variant standing in for the variant's own type:
 ///
-/// ```rust,ignore
+/// ```no_run
+/// use kshogi_registry::{with_variant, VariantKind};
+///
 /// fn main() -> std::process::ExitCode {
-///     kshogi_cli::run_single::<my_variant::MyVariant>("my-variant", std::env::args_os().skip(1))
+///     let args = std::env::args_os().skip(1);
+///     with_variant!(VariantKind::ALL[0], MyVariant => {
+///         kshogi_cli::run_single::<MyVariant>("my-variant", args)
+///     })
 /// }
 /// ```
 pub fn run_single<V: Registered>(

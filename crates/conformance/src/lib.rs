@@ -140,11 +140,18 @@ impl Rng {
 /// the evaluation's colour symmetry and a USI session of `V` alone. Returns the failures
 /// as one report (see [`Failures::report`]) when there is any.
 ///
-/// ```rust,ignore
-/// let rows = kshogi_perft_suite::parse_suite(include_str!("../perft.tsv"), "perft.tsv")?;
-/// if let Err(report) = kshogi_conformance::check_variant::<MyVariant>(&rows) {
-///     panic!("{report}");
-/// }
+/// In a variant crate's tests (`examples/out-of-tree-variant/tests/conformance.rs`), here
+/// with the first registered variant standing in for the variant's own type:
+///
+/// ```no_run
+/// use kshogi_registry::{with_variant, VariantKind};
+///
+/// let rows = kshogi_perft_suite::parse_suite("", "perft.tsv").expect("perft.tsv reads");
+/// with_variant!(VariantKind::ALL[0], MyVariant => {
+///     if let Err(report) = kshogi_conformance::check_variant::<MyVariant>(&rows) {
+///         panic!("{report}");
+///     }
+/// });
 /// ```
 pub fn check_variant<V: Registered>(rows: &[SuiteRow]) -> Result<(), String> {
     let mut f = Failures::new(V::NAME);
