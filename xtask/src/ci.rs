@@ -57,6 +57,9 @@ impl Step {
     }
 }
 
+/// The manifest of the example variant crate outside the workspace.
+pub const EXAMPLE_MANIFEST: &str = "examples/out-of-tree-variant/Cargo.toml";
+
 /// The steps of `cargo xtask ci`, in the order they run. To add a step, add an entry here.
 ///
 /// The perft step runs the full tier: on the 2-core reference machine the whole suite takes
@@ -110,6 +113,27 @@ pub const CI_STEPS: &[Step] = &[
             args: &[
                 "test",
                 "--workspace",
+                "--release",
+                "--",
+                "--include-ignored",
+            ],
+            env: &[],
+        },
+    },
+    Step {
+        // The variant outside the workspace (docs/adding-a-variant.md): its own crate and
+        // lock file, built against the crates of this tree as an outside crate is, its
+        // tests run. It shares the workspace's target directory, and with CI's profile its
+        // dependencies are the ones the test step built.
+        name: "example",
+        action: Action::Cargo {
+            args: &[
+                "test",
+                "--manifest-path",
+                EXAMPLE_MANIFEST,
+                "--target-dir",
+                "target",
+                "--locked",
                 "--release",
                 "--",
                 "--include-ignored",
@@ -250,7 +274,7 @@ mod tests {
         let names: Vec<_> = CI_STEPS.iter().map(|s| s.name).collect();
         assert_eq!(
             names,
-            ["fmt", "tidy", "package", "clippy", "test", "perft", "bench", "doc"]
+            ["fmt", "tidy", "package", "clippy", "test", "example", "perft", "bench", "doc"]
         );
         let lines: Vec<_> = CI_STEPS.iter().map(Step::command_line).collect();
         assert_eq!(
@@ -261,6 +285,8 @@ mod tests {
                 "cargo publish --workspace --dry-run --no-verify",
                 "cargo clippy --workspace --all-targets -- -D warnings",
                 "cargo test --workspace --release -- --include-ignored",
+                "cargo test --manifest-path examples/out-of-tree-variant/Cargo.toml \
+                 --target-dir target --locked --release -- --include-ignored",
                 "cargo xtask perft --tier full",
                 "cargo xtask bench",
                 "RUSTDOCFLAGS=\"-D warnings\" cargo doc --workspace --no-deps",
@@ -281,13 +307,13 @@ mod tests {
     fn failure_message_names_the_step() {
         let failure = StepFailure {
             number: 4,
-            total: 8,
+            total: 9,
             step: CI_STEPS[3],
             reason: "exit code 101".into(),
         };
         assert_eq!(
             failure.to_string(),
-            "step 4/8 `clippy` failed (exit code 101): \
+            "step 4/9 `clippy` failed (exit code 101): \
              cargo clippy --workspace --all-targets -- -D warnings"
         );
     }
@@ -305,7 +331,7 @@ mod tests {
         })
         .unwrap_err();
         assert_eq!(ran, ["fmt", "tidy", "package", "clippy"]);
-        assert_eq!((failure.number, failure.total), (4, 8));
+        assert_eq!((failure.number, failure.total), (4, 9));
         assert_eq!(failure.step.name, "clippy");
         assert_eq!(failure.reason, "exit code 101");
 
@@ -317,7 +343,7 @@ mod tests {
         assert!(all.is_ok());
         assert_eq!(
             ran,
-            ["fmt", "tidy", "package", "clippy", "test", "perft", "bench", "doc"]
+            ["fmt", "tidy", "package", "clippy", "test", "example", "perft", "bench", "doc"]
         );
     }
 }

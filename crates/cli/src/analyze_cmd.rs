@@ -194,6 +194,31 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
     let db_input = args.db.as_deref().map(|db| ("the database", db));
     args.svg.check(args.format, db_input.as_slice())?;
     let kind = variant_select::select(args.variant, &args.position)?;
+    let (stop, progress, style) = prepare(args);
+    let settings = args.settings();
+    let pos = args.position.as_str();
+    let db = args.db.as_deref();
+    with_variant!(kind, V => {
+        analyze_with_db::<V>(kind, pos, &settings, db, stop, progress)?.emit(args, style)
+    })
+}
+
+/// Runs `analyze` in the program of the one variant `V` ([`crate::run_single`]): the
+/// search and the mate solver, as for a registered variant the solver has no database of.
+pub fn run_single<V: Registered>(args: &AnalyzeArgs) -> Result<String, CliError> {
+    if args.db.is_some() {
+        return Err(CliError::Usage(format!(
+            "--db: kshogi solves no database of {}",
+            V::NAME
+        )));
+    }
+    args.svg.check(args.format, &[])?;
+    let (stop, progress, style) = prepare(args);
+    analyze::<V>(&args.position, &args.settings(), None, stop, progress)?.emit(args, style)
+}
+
+/// The Ctrl-C stop flag (installed), whether to show progress, and the diagram's style.
+fn prepare(args: &AnalyzeArgs) -> (&'static AtomicBool, bool, DiagramStyle) {
     let stop = interrupt::stop_flag();
     let progress = std::io::stderr().is_terminal();
     let style = DiagramStyle {
@@ -204,12 +229,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
         ),
         ..DiagramStyle::PLAIN
     };
-    let settings = args.settings();
-    let pos = args.position.as_str();
-    let db = args.db.as_deref();
-    with_variant!(kind, V => {
-        analyze_with_db::<V>(kind, pos, &settings, db, stop, progress)?.emit(args, style)
-    })
+    (stop, progress, style)
 }
 
 /// Analyses the position for variant `V` (of `kind`), with its database when the solver

@@ -63,6 +63,11 @@ pub fn run(args: &MovesArgs) -> Result<String, CliError> {
     with_variant!(kind, V => moves::<V>(pos, args.format, args.dialect.dialect))
 }
 
+/// Runs `moves` in the program of the one variant `V` ([`crate::run_single`]).
+pub fn run_single<V: Variant>(args: &MovesArgs) -> Result<String, CliError> {
+    moves::<V>(&args.position, args.format, args.dialect.dialect)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

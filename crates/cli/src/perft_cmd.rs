@@ -232,14 +232,40 @@ pub fn run(args: &PerftArgs) -> Result<String, CliError> {
         }
         return perft_suite_cmd::run(&args.suite, args.variant.variant, threads, &args.engine);
     }
+    let (position, depth) = position_and_depth(args)?;
+    let kind = variant_select::select(args.variant.variant, position)?;
+    with_variant!(kind, V => count::<V>(args, position, depth))
+}
+
+/// Runs `perft` in the program of the one variant `V` ([`crate::run_single`]): one count or
+/// `--diff`, as `kshogi perft` does for a registered variant. `--suite` is the registry's
+/// (its rows name registered variants); a variant's own rows run in its tests.
+pub fn run_single<V: Variant>(args: &PerftArgs) -> Result<String, CliError> {
+    if args.suite.suite.is_some() {
+        return Err(CliError::Usage(format!(
+            "--suite runs suites of kshogi's variants; run the rows of {} with \
+             kshogi_perft_suite::run_rows in its tests",
+            V::NAME
+        )));
+    }
+    let (position, depth) = position_and_depth(args)?;
+    count::<V>(args, position, depth)
+}
+
+/// The `POSITION` and the checked `DEPTH` of a count.
+fn position_and_depth(args: &PerftArgs) -> Result<(&str, u32), CliError> {
     let (position, depth) = (
         args.position.as_deref().unwrap_or_default(),
         args.depth.as_deref().unwrap_or_default(),
     );
-    let depth = parse_depth(depth)?;
-    let kind = variant_select::select(args.variant.variant, position)?;
+    Ok((position, parse_depth(depth)?))
+}
+
+/// One count of `V` (or, with `--diff`, the comparison with another engine).
+fn count<V: Variant>(args: &PerftArgs, position: &str, depth: u32) -> Result<String, CliError> {
+    let threads = usize::from(args.threads);
     if args.diff {
-        return with_variant!(kind, V => perft_diff_cmd::run::<V>(position, depth, threads, &args.engine));
+        return perft_diff_cmd::run::<V>(position, depth, threads, &args.engine);
     }
     if !args.engine.engines.is_empty() {
         return Err(CliError::Suite(
@@ -248,11 +274,15 @@ pub fn run(args: &PerftArgs) -> Result<String, CliError> {
         ));
     }
     let stop = interrupt::stop_flag();
-    let (pos, div) = (position, args.divide);
-    with_variant!(kind, V => {
-        run_perft::<V>(pos, depth, div, threads, stop, args.dialect.dialect)?
-            .render(args.format)
-    })
+    run_perft::<V>(
+        position,
+        depth,
+        args.divide,
+        threads,
+        stop,
+        args.dialect.dialect,
+    )?
+    .render(args.format)
 }
 
 #[cfg(test)]

@@ -89,6 +89,17 @@ pub fn use_color(choice: ColorChoice, no_color: Option<&OsStr>, stdout_is_termin
 pub fn run(args: &ShowArgs) -> Result<String, CliError> {
     args.svg.check(args.format, &[])?;
     let kind = variant_select::select(args.variant, &args.position)?;
+    with_variant!(kind, V => render::<V>(args))
+}
+
+/// Runs `show` in the program of the one variant `V` ([`crate::run_single`]).
+pub fn run_single<V: Variant>(args: &ShowArgs) -> Result<String, CliError> {
+    args.svg.check(args.format, &[])?;
+    render::<V>(args)
+}
+
+/// Decides on colour and renders the position as `V`'s.
+fn render<V: Variant>(args: &ShowArgs) -> Result<String, CliError> {
     let color = use_color(
         args.color,
         std::env::var_os("NO_COLOR").as_deref(),
@@ -98,8 +109,13 @@ pub fn run(args: &ShowArgs) -> Result<String, CliError> {
         color,
         ..DiagramStyle::PLAIN
     };
-    let pos = args.position.as_str();
-    with_variant!(kind, V => show::<V>(pos, style, args.format, args.dialect.dialect, &args.svg))
+    show::<V>(
+        &args.position,
+        style,
+        args.format,
+        args.dialect.dialect,
+        &args.svg,
+    )
 }
 
 /// The `--json` output. Serialised with the fields in this order.

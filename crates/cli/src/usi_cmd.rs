@@ -5,7 +5,7 @@ use crate::error::CliError;
 use crate::variant_select;
 use clap::builder::TypedValueParser as _;
 use clap::Args;
-use kshogi_registry::VariantKind;
+use kshogi_registry::{Registered, VariantKind};
 use kshogi_usi as usi;
 
 /// The arguments of `kshogi usi`.
@@ -47,6 +47,23 @@ pub fn run(args: &UsiArgs) -> Result<String, CliError> {
         variant: args.variant,
         mode: usi::SearchMode::Threaded,
         databases,
+        dialect: args.dialect,
+    });
+    Ok(String::new())
+}
+
+/// Runs `usi` in the program of the one variant `V` ([`crate::run_single`]): the same loop,
+/// with `USI_Variant` naming `V` alone, until `quit` or end of input.
+pub fn run_single<V: Registered>(args: &UsiArgs) -> Result<String, CliError> {
+    if args.db.is_some() {
+        return Err(CliError::Usage(format!(
+            "--db: kshogi solves no database of {}",
+            V::NAME
+        )));
+    }
+    usi::serve_variant_stdio::<V>(&usi::VariantConfig {
+        mode: usi::SearchMode::Threaded,
+        databases: usi::Databases::none(),
         dialect: args.dialect,
     });
     Ok(String::new())

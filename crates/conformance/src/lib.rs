@@ -1,10 +1,176 @@
 //! # kshogi-conformance
 //!
-//! The conformance suite: what every registered variant must satisfy, checked for each
-//! entry of the variant list through the dispatch, so that a newly registered variant is
-//! covered without an edit to the suite. The tests live in `tests/conformance.rs` (reference
-//! perft, random games, USI sessions, the engine); see its documentation.
+//! The conformance suite: what every variant must satisfy, as generic checks over a
+//! variant type, from perft to USI sessions. Its own tests (`tests/conformance.rs`) run
+//! every check for each entry of the variant list through the dispatch, so that a newly
+//! registered variant is covered without an edit to the suite; a crate outside kshogi runs
+//! the same checks on its own variant with [`check_variant`] (see
+//! `docs/adding-a-variant.md`).
 //!
-//! This crate has no code and is never published; other crates must not depend on it. It sits above
-//! every crate it drives (the registry, the engine and the USI loop), so that none of them
-//! needs a dev-dependency on a crate above it.
+//! - **Perft rows** ([`perft`]): rows of a perft suite (counts of independent
+//!   implementations) give the same count.
+//! - **Random games** ([`games`]): seeded random games from the start and from positions
+//!   after random moves. At every position: the SFEN round trip (equal position, hash and
+//!   text), the incremental hash against the hash from scratch, the move count against the
+//!   move list, every move's canonical USI text read back to the same move (and no two moves
+//!   sharing a text), make/unmake restoring position and hash, perft 2 against making each
+//!   move and counting the replies, and "no legal move" exactly when there is an outcome.
+//!   Each game: the KIF round trip (start, moves, final position, outcome) and the game's
+//!   outcome against the last position's or a repetition.
+//! - **USI** ([`usi`]): bounded in-process sessions of the USI loop (`usi`, `isready`,
+//!   `go depth 2` from the start, `go nodes 200` after the answer); every `bestmove` must be
+//!   legal.
+//! - **Engine** ([`engine`]): a depth-2 search from the start gives legal lines, and the
+//!   evaluation of the start equals that of its colour-mirrored position.
+//!
+//! Every failure names the variant, the position (SFEN) and the move where there is one;
+//! the checks collect all failures in a [`Failures`] before anything panics.
+//!
+//! This crate names no variant: it is generic over [`kshogi_registry::Registered`] (a
+//! variant with its evaluator), which a variant outside the registry implements too. It
+//! must not depend on the command line, and nothing in kshogi depends on it but its own
+//! tests.
+
+pub mod engine;
+pub mod games;
+pub mod perft;
+pub mod usi;
+
+use kshogi_perft_suite::SuiteRow;
+use kshogi_registry::Registered;
+
+/// The most failures printed per variant (all are counted).
+const MAX_SHOWN: usize = 25;
+
+/// The failures of one variant in one test.
+pub struct Failures {
+    variant: &'static str,
+    count: usize,
+    shown: Vec<String>,
+}
+
+impl Failures {
+    /// No failures yet, of the variant named `variant`.
+    pub fn new(variant: &'static str) -> Failures {
+        Failures {
+            variant,
+            count: 0,
+            shown: Vec::new(),
+        }
+    }
+
+    /// Records a failure.
+    pub fn fail(&mut self, message: impl Into<String>) {
+        self.count += 1;
+        if self.shown.len() < MAX_SHOWN {
+            self.shown.push(message.into());
+        }
+    }
+
+    /// Records the failure `message()` unless `ok`.
+    pub fn check(&mut self, ok: bool, message: impl FnOnce() -> String) {
+        if !ok {
+            self.fail(message());
+        }
+    }
+
+    /// The number of failures so far.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The failures as text: a line naming the variant and the count, then one line per
+    /// failure shown; empty when there is none.
+    pub fn report(&self) -> String {
+        let mut report = String::new();
+        append(&mut report, self);
+        report
+    }
+}
+
+/// Appends the failures of one variant to a report.
+fn append(report: &mut String, f: &Failures) {
+    if f.count == 0 {
+        return;
+    }
+    report.push_str(&format!("variant {}: {} failures\n", f.variant, f.count));
+    for m in &f.shown {
+        report.push_str(&format!("  [{}] {m}\n", f.variant));
+    }
+    if f.count > f.shown.len() {
+        report.push_str(&format!(
+            "  [{}] ... and {} more\n",
+            f.variant,
+            f.count - f.shown.len()
+        ));
+    }
+}
+
+/// A small seeded generator (splitmix64): the same seed gives the same games everywhere.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator for one variant: the seed mixed with the variant's name, so that each
+    /// variant plays its own games without the suite naming any.
+    pub fn for_variant(seed: u64, name: &str) -> Rng {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in name.bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        Rng(seed ^ h)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (which must not be 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Runs the whole suite on `V`: its rows of `rows` (the rows whose variant column is
+/// `V::NAME`; there must be at least one), the random games, the search from the start,
+/// the evaluation's colour symmetry and a USI session of `V` alone. Returns the failures
+/// as one report (see [`Failures::report`]) when there is any.
+///
+/// In a variant crate's tests (`examples/out-of-tree-variant/tests/conformance.rs`), here
+/// with the first registered variant standing in for the variant's own type:
+///
+/// ```no_run
+/// use kshogi_registry::{with_variant, VariantKind};
+///
+/// let rows = kshogi_perft_suite::parse_suite("", "perft.tsv").expect("perft.tsv reads");
+/// with_variant!(VariantKind::ALL[0], MyVariant => {
+///     if let Err(report) = kshogi_conformance::check_variant::<MyVariant>(&rows) {
+///         panic!("{report}");
+///     }
+/// });
+/// ```
+pub fn check_variant<V: Registered>(rows: &[SuiteRow]) -> Result<(), String> {
+    let mut f = Failures::new(V::NAME);
+    let mine: Vec<&SuiteRow> = kshogi_perft_suite::rows_of::<V>(rows).collect();
+    f.check(!mine.is_empty(), || {
+        format!(
+            "no perft row names `{}`: add rows with counts from an independent \
+             implementation",
+            V::NAME
+        )
+    });
+    perft::run_rows::<V>(&mine, &mut f);
+    games::random_games::<V>(&mut f);
+    engine::search_from_start::<V>(&mut f);
+    engine::mirror_evaluates_the_same::<V>(&mut f);
+    usi::usi_session::<V>(&mut f);
+    if f.count() == 0 {
+        Ok(())
+    } else {
+        Err(f.report())
+    }
+}

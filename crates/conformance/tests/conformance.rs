@@ -1,79 +1,30 @@
-//! The conformance suite: what every registered variant must satisfy, checked for each entry
-//! of [`VariantKind::ALL`] through [`with_variant!`]. Nothing here names a variant, so a
-//! newly registered variant is covered without an edit to this suite.
+//! The conformance suite over every registered variant: each generic check of the
+//! `kshogi-conformance` library run for each entry of [`VariantKind::ALL`] through
+//! [`with_variant!`], and what only the registry has (the reference table's variant names,
+//! USI sessions that switch variants). Nothing here names a variant, so a newly registered
+//! variant is covered without an edit to this suite.
 //!
 //! - **Reference perft** ([`reference`]): every row of `perft/reference.tsv` (counts of
 //!   independent implementations) whose variant is registered gives the same count; a row
 //!   naming an unknown variant, or a registered variant without rows, fails. Rows up to
 //!   [`reference::QUICK_LIMIT`] nodes run by default; the rest are the `#[ignore]`d deep
 //!   tier (`cargo test --release -p kshogi-conformance --test conformance -- --include-ignored`).
-//! - **Random games** ([`games`]): seeded random games from the start and from positions
-//!   after random moves. At every position: the SFEN round trip (equal position, hash and
-//!   text), the incremental hash against the hash from scratch, the move count against the
-//!   move list, every move's canonical USI text read back to the same move (and no two moves
-//!   sharing a text), make/unmake restoring position and hash, perft 2 against making each
-//!   move and counting the replies, and "no legal move" exactly when there is an outcome.
-//!   Each game: the KIF round trip (start, moves, final position, outcome) and the game's
-//!   outcome against the last position's or a repetition.
-//! - **USI** ([`usi`]): bounded in-process sessions of the USI loop (`usi`, `isready`,
-//!   `go depth 2` from the start, `go nodes 200` after the answer), also after switching to
-//!   the variant with `setoption name USI_Variant`; every `bestmove` must be legal.
-//! - **Engine** ([`engine`]): a depth-2 search from the start gives legal lines, and the
-//!   evaluation of the start equals that of its colour-mirrored position.
+//! - **Random games**, **engine** and **USI**: the library's checks (see its
+//!   documentation), and USI sessions of the registry's loop, started in each variant and
+//!   switched to it with `setoption name USI_Variant`.
 //!
-//! Every failure names the variant, the position (SFEN) and the move where there is one;
-//! a test collects all failures of all variants before it panics.
+//! A test collects all failures of all variants before it panics.
 
-use kshogi_registry::VariantKind;
+use kshogi_conformance::engine::{mirror_evaluates_the_same, search_from_start};
+use kshogi_conformance::games::{random_games, GAMES, PLIES};
+use kshogi_conformance::usi::{check_usi, play_two, session, usi_session};
+use kshogi_conformance::{check_variant, Failures};
+use kshogi_core::Variant;
+use kshogi_registry::{with_variant, VariantKind};
+use kshogi_usi::{serve_with, Budget, SearchMode};
 
-#[path = "conformance/engine.rs"]
-mod engine;
-#[path = "conformance/games.rs"]
-mod games;
 #[path = "conformance/reference.rs"]
 mod reference;
-#[path = "conformance/usi.rs"]
-mod usi;
-
-/// The most failures printed per variant (all are counted).
-const MAX_SHOWN: usize = 25;
-
-/// The failures of one variant in one test.
-pub struct Failures {
-    variant: &'static str,
-    count: usize,
-    shown: Vec<String>,
-}
-
-impl Failures {
-    fn new(variant: &'static str) -> Failures {
-        Failures {
-            variant,
-            count: 0,
-            shown: Vec::new(),
-        }
-    }
-
-    /// Records a failure.
-    pub fn fail(&mut self, message: impl Into<String>) {
-        self.count += 1;
-        if self.shown.len() < MAX_SHOWN {
-            self.shown.push(message.into());
-        }
-    }
-
-    /// Records the failure `message()` unless `ok`.
-    pub fn check(&mut self, ok: bool, message: impl FnOnce() -> String) {
-        if !ok {
-            self.fail(message());
-        }
-    }
-
-    /// The number of failures so far.
-    pub fn count(&self) -> usize {
-        self.count
-    }
-}
 
 /// Runs `test` for every registered variant, then panics with every failure, by variant.
 pub fn for_each_variant(test: &str, mut run: impl FnMut(VariantKind, &mut Failures)) {
@@ -82,55 +33,134 @@ pub fn for_each_variant(test: &str, mut run: impl FnMut(VariantKind, &mut Failur
     for &kind in VariantKind::ALL {
         let mut f = Failures::new(kind.name());
         run(kind, &mut f);
-        total += f.count;
-        append(&mut report, &f);
+        total += f.count();
+        report.push_str(&f.report());
     }
     assert!(total == 0, "{test}: {total} failures\n{report}");
 }
 
-/// Appends the failures of one variant to a report.
-fn append(report: &mut String, f: &Failures) {
-    if f.count == 0 {
-        return;
-    }
-    report.push_str(&format!("variant {}: {} failures\n", f.variant, f.count));
-    for m in &f.shown {
-        report.push_str(&format!("  [{}] {m}\n", f.variant));
-    }
-    if f.count > f.shown.len() {
-        report.push_str(&format!(
-            "  [{}] ... and {} more\n",
-            f.variant,
-            f.count - f.shown.len()
-        ));
-    }
+/// Every registered variant's name, as `USI_Variant` must list them.
+fn all_names() -> Vec<&'static str> {
+    VariantKind::ALL.iter().map(|k| k.name()).collect()
 }
 
-/// A small seeded generator (splitmix64): the same seed gives the same games everywhere.
-pub struct Rng(u64);
+/// A session of the registry's loop (which switches variants), started in `initial`.
+fn registry_session(
+    initial: VariantKind,
+    f: &mut Failures,
+    script: impl FnOnce(&mut kshogi_conformance::usi::Driver<'_>),
+) {
+    session(
+        f,
+        |input, out| serve_with(input, out, initial, SearchMode::Bounded(Budget::TINY)),
+        script,
+    );
+}
 
-impl Rng {
-    /// A generator for one variant: the seed mixed with the variant's name, so that each
-    /// variant plays its own games without the suite naming any.
-    pub fn for_variant(seed: u64, name: &str) -> Rng {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in name.bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+fn started_in<V: Variant>(kind: VariantKind, f: &mut Failures) {
+    registry_session(kind, f, |d| {
+        check_usi(d, kind.name(), &all_names());
+        d.send("isready");
+        d.expect("readyok");
+        play_two::<V>(d);
+    });
+}
+
+fn switched_to<V: Variant>(kind: VariantKind, f: &mut Failures) {
+    // Start in the next variant of the registry (the same one if it is the only one).
+    let i = VariantKind::ALL
+        .iter()
+        .position(|&k| k == kind)
+        .unwrap_or(0);
+    let other = VariantKind::ALL[(i + 1) % VariantKind::ALL.len()];
+    registry_session(other, f, |d| {
+        d.send("isready");
+        d.expect("readyok");
+        d.send(&format!("setoption name USI_Variant value {}", kind.name()));
+        check_usi(d, kind.name(), &all_names());
+        d.send("isready");
+        d.expect("readyok");
+        play_two::<V>(d);
+    });
+}
+
+#[test]
+fn usi_session_in_each_variant() {
+    for_each_variant("usi_session_in_each_variant", |kind, f| {
+        with_variant!(kind, V => started_in::<V>(kind, f));
+    });
+}
+
+#[test]
+fn usi_session_switching_to_each_variant() {
+    for_each_variant("usi_session_switching_to_each_variant", |kind, f| {
+        with_variant!(kind, V => switched_to::<V>(kind, f));
+    });
+}
+
+/// The loop of one variant alone (`kshogi_usi::serve_variant`, what a variant outside the
+/// registry gets), for each registered variant.
+#[test]
+fn usi_session_of_each_variant_alone() {
+    for_each_variant("usi_session_of_each_variant_alone", |kind, f| {
+        with_variant!(kind, V => usi_session::<V>(f));
+    });
+}
+
+#[test]
+fn random_games_keep_the_invariants() {
+    for_each_variant("random_games_keep_the_invariants", |kind, f| {
+        let t = with_variant!(kind, V => random_games::<V>(f));
+        eprintln!(
+            "{}: {GAMES} games (up to {PLIES} plies), {} finished ({} by repetition), {} positions, {} moves \
+             made and unmade, {} final positions without an SFEN round trip (no valid setup)",
+            kind.name(),
+            t.finished,
+            t.repetitions,
+            t.positions,
+            t.moves_checked,
+            t.skipped_sfen
+        );
+    });
+}
+
+#[test]
+fn search_from_the_start_gives_legal_lines() {
+    for_each_variant("search_from_the_start_gives_legal_lines", |kind, f| {
+        with_variant!(kind, V => search_from_start::<V>(f));
+    });
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    for_each_variant("evaluation_is_colour_symmetric", |kind, f| {
+        let ran = with_variant!(kind, V => mirror_evaluates_the_same::<V>(f));
+        if !ran {
+            eprintln!(
+                "{}: the colour-mirrored start is no valid position; mirror test skipped",
+                kind.name()
+            );
         }
-        Rng(seed ^ h)
-    }
+    });
+}
 
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (which must not be 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
+/// `check_variant`, what a crate outside the registry runs on its variant, fails without
+/// rows of the variant and on a wrong count, and passes on a right one. Depth 0 counts the
+/// one leaf of the root (the perft convention), so 1 is right and 2 is wrong.
+#[test]
+fn check_variant_needs_rows_and_right_counts() {
+    let kind = VariantKind::ALL[0];
+    let suite = |nodes: u64| {
+        let text = format!("{}\tstartpos\t0\t{nodes}\tquick\n", kind.name());
+        kshogi_perft_suite::parse_suite(&text, "rows.tsv").expect("a valid suite")
+    };
+    with_variant!(kind, V => {
+        let e = check_variant::<V>(&[]).expect_err("no rows must fail");
+        assert!(e.contains("no perft row names"), "{e}");
+        let e = check_variant::<V>(&suite(2)).expect_err("a wrong count must fail");
+        assert!(e.contains("expected 2 nodes, got 1"), "{e}");
+        if let Err(e) = check_variant::<V>(&suite(1)) {
+            panic!("{e}");
+        }
+    });
 }

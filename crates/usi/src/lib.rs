@@ -35,6 +35,6 @@ pub use options::{
     MIN_ELO, MIN_SKILL,
 };
 pub use session::{
-    serve, serve_config, serve_stdio, serve_with, usi_help, Budget, Config, Out, SearchMode,
-    MATE_NODES,
+    serve, serve_config, serve_stdio, serve_variant, serve_variant_stdio, serve_with, usi_help,
+    Budget, Config, Out, SearchMode, VariantConfig, MATE_NODES,
 };

@@ -5,8 +5,8 @@
 //! does to the session is applied in one `match` over [`Opt`] in the session.
 
 use crate::time_manager;
+use kshogi_core::VariantInfo;
 use kshogi_notation::Dialect;
-use kshogi_registry::VariantKind;
 use kshogi_usi_protocol::{shorten, EngineMessage, OptionDecl, OptionType, Protocol};
 use std::fmt::Write as _;
 
@@ -109,12 +109,15 @@ pub(crate) struct Decl {
     pub help: &'static str,
 }
 
-/// What the handshake shows that depends on the session: the start-up variant and the
-/// dialect the protocol writes by default.
+/// What the handshake shows that depends on the session: the start-up variant, the
+/// variants the session can play and the dialect the protocol writes by default.
 #[derive(Copy, Clone, Debug)]
-pub(crate) struct Shown {
+pub(crate) struct Shown<'a> {
     /// The `USI_Variant` default.
-    pub variant: VariantKind,
+    pub variant: VariantInfo,
+    /// The variants `USI_Variant` can name: every registered one, or the one variant of a
+    /// session that plays a single variant.
+    pub roster: &'a [VariantInfo],
     /// The `Dialect` default.
     pub dialect: Dialect,
 }
@@ -137,13 +140,13 @@ pub(crate) enum Value {
 /// lishogi send those).
 fn variant_combo(shown: &Shown) -> (String, Vec<String>) {
     let mut vars = Vec::new();
-    for v in VariantKind::ALL.iter() {
-        vars.push(v.name().to_string());
-        for alias in v.info().aliases.iter().filter(|a| !a.contains('-')) {
+    for v in shown.roster {
+        vars.push(v.name.to_string());
+        for alias in v.aliases.iter().filter(|a| !a.contains('-')) {
             vars.push((*alias).to_string());
         }
     }
-    (shown.variant.name().to_string(), vars)
+    (shown.variant.name.to_string(), vars)
 }
 
 /// The dialects.

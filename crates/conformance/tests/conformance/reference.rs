@@ -1,8 +1,8 @@
 //! Reference perft: every row of `perft/reference.tsv` (tab-separated `variant sfen depth
 //! nodes`, `#` comments), a verbatim copy of the counts of independent implementations.
 
-use crate::{for_each_variant, Failures};
-use kshogi_perft_suite::{parse_table, run_rows, Layout, SuiteRow};
+use crate::for_each_variant;
+use kshogi_perft_suite::{parse_table, Layout, SuiteRow};
 use kshogi_registry::{with_variant, VariantKind};
 
 /// Rows with at most this many nodes run in the default (debug) test; the rest are the deep
@@ -30,36 +30,6 @@ fn rows() -> (Vec<SuiteRow>, Vec<String>) {
         Ok(rows) => (rows, Vec::new()),
         Err(e) => (Vec::new(), vec![e.to_string()]),
     }
-}
-
-/// Runs rows of one variant; returns how many ran.
-fn run<V: kshogi_core::Variant>(rows: &[&SuiteRow], f: &mut Failures) -> usize {
-    let report = run_rows::<V>(rows.iter().copied());
-    for r in report.mismatches() {
-        let row = &r.row;
-        let what = match &r.got {
-            Ok(got) => format!("expected {} nodes, got {got}", row.nodes),
-            Err(e) => e.clone(),
-        };
-        let divide: Vec<String> = r
-            .divide
-            .iter()
-            .flatten()
-            .map(|(mv, n)| format!("{mv} {n}"))
-            .collect();
-        f.fail(format!(
-            "line {}: position `{}` depth {}: {what}{}",
-            row.line,
-            row.sfen,
-            row.depth,
-            if divide.is_empty() {
-                String::new()
-            } else {
-                format!(" (divide: {})", divide.join(", "))
-            }
-        ));
-    }
-    rows.len()
 }
 
 /// Checks the table's names, then runs the rows `select` picks for every registered variant.
@@ -91,7 +61,7 @@ fn check(test: &str, select: impl Fn(&SuiteRow) -> bool) {
             .iter()
             .filter(|r| VariantKind::from_name(&r.variant) == Some(kind) && select(r))
             .collect();
-        ran += with_variant!(kind, V => run::<V>(&mine, f));
+        ran += with_variant!(kind, V => kshogi_conformance::perft::run_rows::<V>(&mine, f));
     });
     assert!(ran > 0, "{test}: no rows selected");
     eprintln!("{test}: {ran} rows ran");

@@ -4,7 +4,7 @@
 use super::{send, send_message, Next, Session, Settings};
 use crate::options::{self, Opt, Shown, Value, DEFAULT_HASH_MB};
 use kshogi_notation::{parse_game, Dialect};
-use kshogi_registry::{Registered, VariantKind};
+use kshogi_registry::Registered;
 use kshogi_usi_protocol::{
     shorten, EngineMessage, ErrorKind, Go, GuiMessage, PositionArgs, Protocol, Setup,
 };
@@ -60,6 +60,7 @@ impl<'o, V: Registered> Session<'o, V> {
     fn handshake(&self, settings: &Settings) {
         let shown = Shown {
             variant: settings.initial,
+            roster: settings.roster.infos(),
             dialect: settings.writing().dialect,
         };
         let lines: Vec<String> = options::handshake(settings.protocol, &shown)
@@ -98,12 +99,12 @@ impl<'o, V: Registered> Session<'o, V> {
             _ => String::new(),
         };
         match decl.opt {
-            Opt::Variant => match VariantKind::from_name(&text(&value)) {
-                Some(kind) if kind == settings.variant => {}
-                Some(kind) => return Some(Next::Switch(kind)),
+            Opt::Variant => match settings.roster.find(&text(&value)) {
+                Some(info) if info == settings.variant => {}
+                Some(info) => return Some(Next::Switch(info)),
                 None => self.error(&format!(
-                    "option {name} takes one of {} (or kyotoshogi and the like), found `{}`",
-                    VariantKind::names(),
+                    "option {name} takes {}, found `{}`",
+                    settings.roster.expected(),
                     shorten(&text(&value))
                 )),
             },

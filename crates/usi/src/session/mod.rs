@@ -32,7 +32,7 @@ use crate::options::{self, DEFAULT_HASH_MB};
 use crate::time_manager;
 use crate::writing::{info_string, Writing};
 use kshogi_analysis::{Analyzer, Databases, Skill};
-use kshogi_core::{Game, Position};
+use kshogi_core::{Game, Position, VariantInfo};
 use kshogi_notation::Dialect;
 use kshogi_registry::{with_variant, Registered, VariantKind};
 use kshogi_usi_protocol::Protocol;
@@ -172,9 +172,11 @@ struct Settings {
     /// Threaded or bounded searches.
     mode: SearchMode,
     /// The variant at start-up (the `USI_Variant` default shown by `usi`).
-    initial: VariantKind,
+    initial: VariantInfo,
     /// The current variant.
-    variant: VariantKind,
+    variant: VariantInfo,
+    /// The variants `USI_Variant` may name.
+    roster: Roster,
     /// `USI_Hash`.
     hash_mb: usize,
     /// `MultiPV`.
@@ -203,11 +205,17 @@ struct Settings {
 
 impl Settings {
     /// The settings at start-up: every option at its default.
-    fn new(mode: SearchMode, variant: VariantKind, databases: Databases) -> Settings {
+    fn new(
+        mode: SearchMode,
+        variant: VariantInfo,
+        roster: Roster,
+        databases: Databases,
+    ) -> Settings {
         Settings {
             mode,
             initial: variant,
             variant,
+            roster,
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
             threads: 1,
@@ -270,12 +278,51 @@ impl Settings {
     }
 }
 
+/// The variants a session can play, which `USI_Variant` lists and accepts.
+#[derive(Copy, Clone, Debug)]
+enum Roster {
+    /// Every registered variant ([`serve_config`]).
+    Registered,
+    /// One variant only ([`serve_variant`]): a variant outside the registry, or one fixed.
+    Single(VariantInfo),
+}
+
+impl Roster {
+    /// The variants, in the order `usi` lists them.
+    fn infos(&self) -> &[VariantInfo] {
+        match self {
+            Roster::Registered => VariantKind::infos(),
+            Roster::Single(info) => std::slice::from_ref(info),
+        }
+    }
+
+    /// The variant `name` names (its name or an alias, in any case), if the roster has it.
+    fn find(&self, name: &str) -> Option<VariantInfo> {
+        self.infos().iter().copied().find(|v| v.is_named(name))
+    }
+
+    /// What `USI_Variant` takes, for messages: `one of kyoto, micro, ... (or kyotoshogi
+    /// and the like)`, or the one variant's name.
+    fn expected(&self) -> String {
+        match self {
+            Roster::Registered => format!(
+                "one of {} (or kyotoshogi and the like)",
+                VariantKind::names()
+            ),
+            Roster::Single(info) => format!(
+                "only {} (or one of its aliases): this engine plays {} alone",
+                info.name, info.display_name
+            ),
+        }
+    }
+}
+
 /// What ends a [`Session`].
 enum Next {
     /// `quit` or end of input.
     Quit,
-    /// `setoption name USI_Variant` named another variant.
-    Switch(VariantKind),
+    /// `setoption name USI_Variant` named another variant of the roster.
+    Switch(VariantInfo),
 }
 
 /// Runs `kshogi usi`: the protocol on standard input and output, with threaded searches,
@@ -325,18 +372,88 @@ pub fn serve_with<R: BufRead>(input: R, out: &Out, variant: VariantKind, mode: S
 /// returns.
 pub fn serve_config<R: BufRead>(input: R, out: &Out, config: &Config) {
     let mut reader = LineReader::new(input);
-    let variant = config.variant.unwrap_or(VariantKind::ALL[0]);
-    let mut settings = Settings::new(config.mode, variant, config.databases.clone());
+    let mut kind = config.variant.unwrap_or(VariantKind::ALL[0]);
+    let mut settings = Settings::new(
+        config.mode,
+        *kind.info(),
+        Roster::Registered,
+        config.databases.clone(),
+    );
     settings.dialect = config.dialect;
     loop {
-        let next = with_variant!(settings.variant, V => {
+        let next = with_variant!(kind, V => {
             Session::<V>::new(out, &settings).run(&mut reader, &mut settings)
         });
         match next {
             Next::Quit => return,
-            Next::Switch(kind) => settings.variant = kind,
+            Next::Switch(info) => match VariantKind::from_name(info.name) {
+                Some(k) => {
+                    kind = k;
+                    settings.variant = info;
+                }
+                // The roster is the registry's: every name in it is registered.
+                None => return,
+            },
         }
     }
+}
+
+/// What a session of one variant ([`serve_variant`]) starts with.
+#[derive(Clone, Debug, Default)]
+pub struct VariantConfig {
+    /// Threaded or bounded searches.
+    pub mode: SearchMode,
+    /// The perfect-play databases to follow where they cover the position (only the one
+    /// for the session's variant is ever asked).
+    pub databases: Databases,
+    /// The `Dialect` to start with; `None`: the protocol's default.
+    pub dialect: Option<Dialect>,
+}
+
+/// Runs the protocol for the one variant `V` on `input`, writing to `out`, until `quit` or
+/// end of input, as `config` says: the same loop as [`serve_config`], with `USI_Variant`
+/// listing and accepting only `V`'s name and aliases (another name is an error and changes
+/// nothing). `V` need not be in the registry: a crate outside kshogi that implements
+/// [`Registered`] for its own variant gets a USI engine with this call. Every search started
+/// is finished (and has printed its answer) when this returns.
+///
+/// ```
+/// use kshogi_registry::with_variant;
+/// use kshogi_usi::{serve_variant, Budget, Out, SearchMode, VariantConfig, VariantKind};
+/// use std::sync::{Arc, Mutex};
+///
+/// let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+/// let out: Out = buf.clone();
+/// let config = VariantConfig {
+///     mode: SearchMode::Bounded(Budget::TINY),
+///     ..VariantConfig::default()
+/// };
+/// let script = "position startpos\ngo depth 2\n";
+/// // Any type implementing `Registered` will do; here the first registered variant.
+/// with_variant!(VariantKind::ALL[0], V => serve_variant::<V, _>(script.as_bytes(), &out, &config));
+/// let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+/// assert!(text.lines().last().unwrap().starts_with("bestmove "));
+/// ```
+pub fn serve_variant<V: Registered, R: BufRead>(input: R, out: &Out, config: &VariantConfig) {
+    let mut reader = LineReader::new(input);
+    let info = VariantInfo::of::<V>();
+    let mut settings = Settings::new(
+        config.mode,
+        info,
+        Roster::Single(info),
+        config.databases.clone(),
+    );
+    settings.dialect = config.dialect;
+    // A single roster never switches: `USI_Variant` naming `V` changes nothing.
+    let _ = Session::<V>::new(out, &settings).run(&mut reader, &mut settings);
+}
+
+/// [`serve_variant`] on standard input and output, with threaded searches unless `config`
+/// says otherwise: the USI engine of a variant's own program.
+pub fn serve_variant_stdio<V: Registered>(config: &VariantConfig) {
+    let out: Out = Arc::new(Mutex::new(std::io::stdout()));
+    let stdin = std::io::stdin();
+    serve_variant::<V, _>(stdin.lock(), &out, config);
 }
 
 /// The analysis service of a registered variant.

@@ -543,7 +543,12 @@ fn bounded_mode_caps_the_hash_and_keeps_the_options() {
     assert_eq!(multipv.len(), 3, "{multipv:#?}");
     let settings = Settings {
         hash_mb: 4096,
-        ..Settings::new(BOUNDED, VariantKind::Kyoto, Databases::none())
+        ..Settings::new(
+            BOUNDED,
+            *VariantKind::Kyoto.info(),
+            Roster::Registered,
+            Databases::none(),
+        )
     };
     assert_eq!(settings.table_mb(), 0);
     let threaded = Settings {
@@ -819,7 +824,12 @@ fn move_overhead_is_taken_off_the_time_and_checked() {
         "{out:?}"
     );
     let game = Game::new(Position::<Kyoto>::start());
-    let mut settings = Settings::new(SearchMode::Threaded, VariantKind::Kyoto, Databases::none());
+    let mut settings = Settings::new(
+        SearchMode::Threaded,
+        *VariantKind::Kyoto.info(),
+        Roster::Registered,
+        Databases::none(),
+    );
     let time = |settings: &Settings| {
         let params = go_params("go movetime 100");
         match job_for(&params, &game, settings) {
@@ -970,4 +980,60 @@ fn dobutsu_is_played_from_its_database() {
     let info: Vec<_> = out.iter().filter(|l| l.starts_with("info ")).collect();
     assert_eq!(info.len(), 1, "{info:?}");
     assert!(info[0].contains(" score mate 1 nodes 0 "), "{}", info[0]);
+}
+
+/// Runs a bounded session of the one variant `V` ([`serve_variant`]) on `script`.
+fn single_session<V: Registered>(script: &str) -> Vec<String> {
+    let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+    let out: Out = buf.clone();
+    let config = VariantConfig {
+        mode: SearchMode::Bounded(Budget::TINY),
+        ..VariantConfig::default()
+    };
+    serve_variant::<V, _>(script.as_bytes(), &out, &config);
+    let bytes = buf.lock().unwrap().clone();
+    String::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_single_variant_session_offers_and_takes_only_its_variant() {
+    // Micro's name is `micro` and its aliases (`docs/notation.md`) are `microshogi` and
+    // `micro-shogi`; the combo leaves out names with a hyphen, as for the registry.
+    let out = single_session::<Micro>(
+        "usi\nsetoption name USI_Variant value kyoto\nsetoption name USI_Variant value \
+         MICROSHOGI\nisready\n",
+    );
+    let variant_line = out
+        .iter()
+        .find(|l| l.starts_with("option name USI_Variant "))
+        .expect("a USI_Variant option");
+    assert_eq!(
+        variant_line,
+        "option name USI_Variant type combo default micro var micro var microshogi"
+    );
+    let errors: Vec<&String> = out.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(
+        errors,
+        [
+            "info string error: option USI_Variant takes only micro (or one of its aliases): \
+          this engine plays Micro Shogi alone, found `kyoto`"
+        ]
+    );
+    assert_eq!(out.last().map(String::as_str), Some("readyok"));
+}
+
+#[test]
+fn a_single_variant_session_answers_go_with_a_legal_move() {
+    let out = single_session::<Kinzoku>("position startpos\ngo depth 2\n");
+    let last = out.last().expect("an answer");
+    let mv = last.strip_prefix("bestmove ").expect("bestmove");
+    let start = Position::<Kinzoku>::start();
+    assert!(
+        kshogi_notation::parse_usi(&start, mv).is_ok(),
+        "{mv} is not a legal move of the start"
+    );
 }

@@ -1,11 +1,10 @@
 //! Random games: the invariants of positions, moves, notation and games, checked at every
 //! position of seeded random games (some of which seek repetitions).
 
-use crate::{for_each_variant, Failures, Rng};
+use crate::{Failures, Rng};
 use kshogi_core::{perft, DrawReason, Game, Outcome, Position, Variant, WinReason};
 use kshogi_notation::kif::{parse_kif, to_kif, KifRecord};
 use kshogi_notation::{move_to_usi, parse_sfen, parse_usi, to_sfen};
-use kshogi_registry::with_variant;
 use std::collections::HashSet;
 
 /// Games per variant.
@@ -18,15 +17,18 @@ const MAX_OPENING: usize = 12;
 const SEED: u64 = 0x6b73_686f_6769_0001;
 
 /// What the games of one variant covered.
-#[derive(Default)]
-struct Tally {
-    positions: usize,
-    moves_checked: usize,
-    finished: usize,
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    /// Positions checked.
+    pub positions: usize,
+    /// Moves made and unmade.
+    pub moves_checked: usize,
+    /// Games that ended (the others stopped at [`PLIES`]).
+    pub finished: usize,
     /// Games ended by a repetition rule.
-    repetitions: usize,
+    pub repetitions: usize,
     /// Final positions that do not read back from SFEN and are no valid setup either.
-    skipped_sfen: usize,
+    pub skipped_sfen: usize,
 }
 
 /// Where a problem is: the game, the ply and the position's SFEN (and the move, if any).
@@ -39,7 +41,12 @@ fn at<V: Variant>(game: usize, pos: &Position<V>) -> String {
 }
 
 /// Checks one position and each of its legal moves.
-fn check_position<V: Variant>(game: usize, pos: &Position<V>, f: &mut Failures, t: &mut Tally) {
+pub(crate) fn check_position<V: Variant>(
+    game: usize,
+    pos: &Position<V>,
+    f: &mut Failures,
+    t: &mut Tally,
+) {
     t.positions += 1;
     let here = || at(game, pos);
     let sfen = to_sfen(pos);
@@ -241,7 +248,10 @@ fn start_for<V: Variant>(n: usize, rng: &mut Rng) -> Position<V> {
     pos
 }
 
-fn random_games<V: Variant>(f: &mut Failures) -> Tally {
+/// Plays [`GAMES`] seeded random games of `V` (of up to [`PLIES`] plies; every other one
+/// from a few random moves in, every fourth seeking repetitions) and checks every position
+/// and every game, recording what is wrong in `f`.
+pub fn random_games<V: Variant>(f: &mut Failures) -> Tally {
     let mut rng = Rng::for_variant(SEED, V::NAME);
     let mut t = Tally::default();
     for n in 0..GAMES {
@@ -286,21 +296,4 @@ fn random_games<V: Variant>(f: &mut Failures) -> Tally {
         check_game(n, &game, f);
     }
     t
-}
-
-#[test]
-fn random_games_keep_the_invariants() {
-    for_each_variant("random_games_keep_the_invariants", |kind, f| {
-        let t = with_variant!(kind, V => random_games::<V>(f));
-        eprintln!(
-            "{}: {GAMES} games (up to {PLIES} plies), {} finished ({} by repetition), {} positions, {} moves \
-             made and unmade, {} final positions without an SFEN round trip (no valid setup)",
-            kind.name(),
-            t.finished,
-            t.repetitions,
-            t.positions,
-            t.moves_checked,
-            t.skipped_sfen
-        );
-    });
 }

@@ -1,16 +1,16 @@
 //! The engine with each variant's evaluator: a short search gives legal lines, and the
 //! evaluation does not depend on which colour has which pieces.
 
-use crate::{for_each_variant, Failures};
+use crate::Failures;
 use kshogi_core::{Game, Piece, Position, Setup, Variant};
 use kshogi_engine::{Evaluator, Info, Limits};
 use kshogi_notation::{move_to_usi, to_sfen};
-use kshogi_registry::{with_variant, EngineFor, Registered};
+use kshogi_registry::{EngineFor, Registered};
 use std::sync::atomic::AtomicBool;
 
 /// A depth-2 search from the start: at least one line, each a legal sequence of moves that
 /// starts with its move.
-fn search_from_start<V: Registered>(f: &mut Failures) {
+pub fn search_from_start<V: Registered>(f: &mut Failures) {
     let start = Position::<V>::start();
     let sfen = to_sfen(&start);
     let limits = Limits {
@@ -78,7 +78,7 @@ fn mirrored<V: Variant>(pos: &Position<V>) -> Option<Setup<V>> {
 
 /// The start position's evaluation equals its mirror's (both from the side to move); the
 /// check is skipped when the mirror is no valid position. Returns whether it ran.
-fn mirror_evaluates_the_same<V: Registered>(f: &mut Failures) -> bool {
+pub fn mirror_evaluates_the_same<V: Registered>(f: &mut Failures) -> bool {
     let start = Position::<V>::start();
     let Some(setup) = mirrored(&start) else {
         return false;
@@ -96,24 +96,4 @@ fn mirror_evaluates_the_same<V: Registered>(f: &mut Failures) -> bool {
         )
     });
     true
-}
-
-#[test]
-fn search_from_the_start_gives_legal_lines() {
-    for_each_variant("search_from_the_start_gives_legal_lines", |kind, f| {
-        with_variant!(kind, V => search_from_start::<V>(f));
-    });
-}
-
-#[test]
-fn evaluation_is_colour_symmetric() {
-    for_each_variant("evaluation_is_colour_symmetric", |kind, f| {
-        let ran = with_variant!(kind, V => mirror_evaluates_the_same::<V>(f));
-        if !ran {
-            eprintln!(
-                "{}: the colour-mirrored start is no valid position; mirror test skipped",
-                kind.name()
-            );
-        }
-    });
 }

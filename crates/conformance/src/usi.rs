@@ -1,11 +1,16 @@
 //! Bounded USI sessions: the protocol loop of `kshogi usi`, run in-process with a tiny
 //! search budget, driven one command at a time and every answer checked.
+//!
+//! [`usi_session`] runs the session of one variant (the loop of
+//! [`kshogi_usi::serve_variant`]); [`session`], [`check_usi`] and [`play_two`] are its
+//! parts, for sessions of a loop started otherwise (the registry's, which switches
+//! variants).
 
-use crate::{for_each_variant, Failures};
+use crate::Failures;
 use kshogi_core::{Position, Variant};
 use kshogi_notation::{move_to_usi, parse_usi};
-use kshogi_registry::{with_variant, VariantKind};
-use kshogi_usi::{serve_with, Budget, Out, SearchMode};
+use kshogi_registry::Registered;
+use kshogi_usi::{serve_variant, Budget, Out, SearchMode, VariantConfig};
 use std::io::{BufReader, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -16,7 +21,7 @@ const PATIENCE: Duration = Duration::from_secs(30);
 
 /// The loop's input: the lines the test sends, as bytes; the end of input once the test
 /// drops its sender.
-struct Commands {
+pub struct Commands {
     rx: Receiver<String>,
     pending: Vec<u8>,
     at: usize,
@@ -66,7 +71,7 @@ impl Write for Answers {
 }
 
 /// The test's end of a session.
-struct Driver<'f> {
+pub struct Driver<'f> {
     tx: Option<Sender<String>>,
     rx: Receiver<String>,
     /// Everything sent and received so far, for failure messages.
@@ -77,7 +82,8 @@ struct Driver<'f> {
 }
 
 impl Driver<'_> {
-    fn send(&mut self, line: &str) {
+    /// Sends one line (the line end is added).
+    pub fn send(&mut self, line: &str) {
         self.log.push(format!("> {line}"));
         if let Some(tx) = &self.tx {
             let _ = tx.send(format!("{line}\n"));
@@ -86,7 +92,7 @@ impl Driver<'_> {
 
     /// The next line that is not an `info` line; an `info string error:` line (the loop
     /// rejecting a command) fails.
-    fn next(&mut self, waiting_for: &str) -> Option<String> {
+    pub fn next(&mut self, waiting_for: &str) -> Option<String> {
         if self.broken {
             return None;
         }
@@ -113,7 +119,7 @@ impl Driver<'_> {
     }
 
     /// Expects exactly `want` as the next line.
-    fn expect(&mut self, want: &str) {
+    pub fn expect(&mut self, want: &str) {
         if let Some(l) = self.next(want) {
             if l != want {
                 let log = self.transcript();
@@ -123,7 +129,11 @@ impl Driver<'_> {
     }
 
     /// Expects a `bestmove` that is one of the legal moves of `pos`, and returns it.
-    fn bestmove<V: Variant>(&mut self, pos: &Position<V>, position_cmd: &str) -> Option<String> {
+    pub fn bestmove<V: Variant>(
+        &mut self,
+        pos: &Position<V>,
+        position_cmd: &str,
+    ) -> Option<String> {
         let l = self.next("bestmove")?;
         let legal: Vec<String> = pos
             .legal_moves()
@@ -146,14 +156,27 @@ impl Driver<'_> {
         }
     }
 
-    fn transcript(&self) -> String {
+    /// The last lines sent and received, for a failure message.
+    pub fn transcript(&self) -> String {
         let start = self.log.len().saturating_sub(30);
         self.log[start..].join("\n")
     }
+
+    /// The failures of the session, to record more.
+    pub fn failures(&mut self) -> &mut Failures {
+        self.f
+    }
 }
 
-/// Runs `script` against the loop started in `initial`, in the bounded mode.
-fn session(initial: VariantKind, f: &mut Failures, script: impl FnOnce(&mut Driver<'_>)) {
+/// Runs `script` against a USI loop that `serve` starts on the given input and output
+/// (best in the bounded mode, [`Budget::TINY`], so that the session is quick and its
+/// answers depend on its input alone), then sends `quit` and ends the input; a loop that
+/// panics, or an answer that does not come within 30 seconds, is a failure.
+pub fn session(
+    f: &mut Failures,
+    serve: impl FnOnce(BufReader<Commands>, &Out) + Send,
+    script: impl FnOnce(&mut Driver<'_>),
+) {
     let (cmd_tx, cmd_rx) = mpsc::channel::<String>();
     let (out_tx, out_rx) = mpsc::channel::<String>();
     let out: Out = Arc::new(Mutex::new(Answers {
@@ -167,9 +190,7 @@ fn session(initial: VariantKind, f: &mut Failures, script: impl FnOnce(&mut Driv
     });
     std::thread::scope(|s| {
         let out = &out;
-        let server = s.spawn(move || {
-            serve_with(input, out, initial, SearchMode::Bounded(Budget::TINY));
-        });
+        let server = s.spawn(move || serve(input, out));
         let mut d = Driver {
             tx: Some(cmd_tx),
             rx: out_rx,
@@ -188,8 +209,8 @@ fn session(initial: VariantKind, f: &mut Failures, script: impl FnOnce(&mut Driv
     });
 }
 
-/// `usi`: the `USI_Variant` option lists `name` (and every registered variant), then `usiok`.
-fn check_usi(d: &mut Driver<'_>, name: &str) {
+/// `usi`: the `USI_Variant` option lists `name` and every name of `all`, then `usiok`.
+pub fn check_usi(d: &mut Driver<'_>, name: &str, all: &[&str]) {
     d.send("usi");
     let mut option = None;
     loop {
@@ -212,16 +233,17 @@ fn check_usi(d: &mut Driver<'_>, name: &str) {
                 .skip(1)
                 .map(|v| v.split_whitespace().next().unwrap_or(""))
                 .collect();
-            let all = VariantKind::ALL.iter().all(|k| vars.contains(&k.name()));
-            d.f.check(vars.contains(&name) && all, || {
-                format!("`{l}` does not list `{name}` and every registered variant\n{log}")
+            let every = all.iter().all(|n| vars.contains(n));
+            d.f.check(vars.contains(&name) && every, || {
+                format!("`{l}` does not list `{name}` and every one of {all:?}\n{log}")
             });
         }
     }
 }
 
-/// `position startpos`, `go depth 2`, then the answer played and `go nodes 200`.
-fn play_two<V: Variant>(d: &mut Driver<'_>) {
+/// `position startpos`, `go depth 2`, then the answer played and `go nodes 200`; each
+/// `bestmove` must be legal.
+pub fn play_two<V: Variant>(d: &mut Driver<'_>) {
     let start = Position::<V>::start();
     d.send("position startpos");
     d.send("go depth 2");
@@ -237,43 +259,21 @@ fn play_two<V: Variant>(d: &mut Driver<'_>) {
     d.bestmove(&start.after(m), &cmd);
 }
 
-fn started_in<V: Variant>(kind: VariantKind, f: &mut Failures) {
-    session(kind, f, |d| {
-        check_usi(d, kind.name());
-        d.send("isready");
-        d.expect("readyok");
-        play_two::<V>(d);
-    });
-}
-
-fn switched_to<V: Variant>(kind: VariantKind, f: &mut Failures) {
-    // Start in the next variant of the registry (the same one if it is the only one).
-    let i = VariantKind::ALL
-        .iter()
-        .position(|&k| k == kind)
-        .unwrap_or(0);
-    let other = VariantKind::ALL[(i + 1) % VariantKind::ALL.len()];
-    session(other, f, |d| {
-        d.send("isready");
-        d.expect("readyok");
-        d.send(&format!("setoption name USI_Variant value {}", kind.name()));
-        check_usi(d, kind.name());
-        d.send("isready");
-        d.expect("readyok");
-        play_two::<V>(d);
-    });
-}
-
-#[test]
-fn usi_session_in_each_variant() {
-    for_each_variant("usi_session_in_each_variant", |kind, f| {
-        with_variant!(kind, V => started_in::<V>(kind, f));
-    });
-}
-
-#[test]
-fn usi_session_switching_to_each_variant() {
-    for_each_variant("usi_session_switching_to_each_variant", |kind, f| {
-        with_variant!(kind, V => switched_to::<V>(kind, f));
-    });
+/// The USI session of `V` alone ([`kshogi_usi::serve_variant`], bounded): `usi` lists `V`
+/// as `USI_Variant`, `isready`, then [`play_two`]; every answer is checked and recorded in `f`.
+pub fn usi_session<V: Registered>(f: &mut Failures) {
+    let config = VariantConfig {
+        mode: SearchMode::Bounded(Budget::TINY),
+        ..VariantConfig::default()
+    };
+    session(
+        f,
+        |input, out| serve_variant::<V, _>(input, out, &config),
+        |d| {
+            check_usi(d, V::NAME, &[V::NAME]);
+            d.send("isready");
+            d.expect("readyok");
+            play_two::<V>(d);
+        },
+    );
 }
