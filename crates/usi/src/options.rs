@@ -303,6 +303,66 @@ pub(crate) const OPTIONS: &[Decl] = &[
     },
 ];
 
+/// Why a `setoption` value does not fit its option; each case names the
+/// option as it was sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueError {
+    /// A check option was given something other than `true` or `false`.
+    NotCheck {
+        /// The option's name as sent.
+        name: String,
+        /// The value sent (empty when none was).
+        found: String,
+    },
+    /// A spin option was sent without a value.
+    NoValue {
+        /// The option's name as sent.
+        name: String,
+        /// The least value.
+        min: i64,
+        /// The greatest value.
+        max: i64,
+    },
+    /// A spin option's value is not a whole number from `min` to `max`.
+    NotInRange {
+        /// The option's name as sent.
+        name: String,
+        /// The least value.
+        min: i64,
+        /// The greatest value.
+        max: i64,
+        /// The value sent.
+        found: String,
+    },
+}
+
+impl std::fmt::Display for ValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ValueError::NotCheck { name, found } => write!(
+                f,
+                "option {name} takes true or false, found `{}`",
+                shorten(found)
+            ),
+            ValueError::NoValue { name, min, max } => {
+                write!(f, "option {name} needs `value <{min}-{max}>`")
+            }
+            ValueError::NotInRange {
+                name,
+                min,
+                max,
+                found,
+            } => write!(
+                f,
+                "option {name} takes a whole number from {min} to {max}, found `{}`",
+                shorten(found)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ValueError {}
+
 /// Option names compare without regard to case, and a space counts as `_`.
 fn key(name: &str) -> String {
     name.trim().to_ascii_lowercase().replace(' ', "_")
@@ -326,27 +386,33 @@ impl Decl {
 
     /// Reads a `setoption` value for this option; `name` is the name as sent, for the
     /// message. An error says what the option takes.
-    pub fn read(&self, name: &str, value: Option<&str>) -> Result<Value, String> {
+    pub fn read(&self, name: &str, value: Option<&str>) -> Result<Value, ValueError> {
         let text = value.map(str::trim);
         match self.ty {
             Type::Check(_) => match text.map(str::to_ascii_lowercase).as_deref() {
                 Some("true") => Ok(Value::Bool(true)),
                 Some("false") => Ok(Value::Bool(false)),
-                _ => Err(format!(
-                    "option {name} takes true or false, found `{}`",
-                    shorten(text.unwrap_or(""))
-                )),
+                _ => Err(ValueError::NotCheck {
+                    name: name.to_string(),
+                    found: text.unwrap_or("").to_string(),
+                }),
             },
             Type::Spin { min, max, .. } => {
                 let Some(v) = text else {
-                    return Err(format!("option {name} needs `value <{min}-{max}>`"));
+                    return Err(ValueError::NoValue {
+                        name: name.to_string(),
+                        min,
+                        max,
+                    });
                 };
                 match v.parse::<i64>() {
                     Ok(n) if (min..=max).contains(&n) => Ok(Value::Int(n)),
-                    _ => Err(format!(
-                        "option {name} takes a whole number from {min} to {max}, found `{}`",
-                        shorten(v)
-                    )),
+                    _ => Err(ValueError::NotInRange {
+                        name: name.to_string(),
+                        min,
+                        max,
+                        found: v.to_string(),
+                    }),
                 }
             }
             Type::Combo(_) | Type::Text(_) => Ok(Value::Text(text.unwrap_or("").to_string())),
@@ -464,6 +530,16 @@ mod tests {
         let skill = find("Skill Level").unwrap();
         assert_eq!(skill.read("Skill Level", Some(" -4 ")), Ok(Value::Int(-4)));
         let e = skill.read("Skill Level", Some("21")).unwrap_err();
+        assert_eq!(
+            e,
+            ValueError::NotInRange {
+                name: "Skill Level".into(),
+                min: -20,
+                max: 20,
+                found: "21".into()
+            }
+        );
+        let e = e.to_string();
         assert!(e.contains("from -20 to 20") && e.contains("`21`"), "{e}");
         let wdl = find("UCI_ShowWDL").unwrap();
         assert_eq!(wdl.read("UCI_ShowWDL", Some("True")), Ok(Value::Bool(true)));

@@ -85,7 +85,7 @@ impl<'o, V: Registered> Session<'o, V> {
         let value = match decl.read(name, value) {
             Ok(v) => v,
             Err(e) => {
-                self.error(&e);
+                self.error(&e.to_string());
                 return None;
             }
         };
