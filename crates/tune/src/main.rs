@@ -7,7 +7,9 @@
 use kshogi_registry::{with_variant, VariantKind};
 use kshogi_tune::data::GenConfig;
 use kshogi_tune::fit::FitConfig;
-use kshogi_tune::{summary, tune, weights_source, weights_table, GENERATED_HEADER};
+use kshogi_tune::{
+    initial_source, summary, tune, weights_source, weights_table, GENERATED_HEADER,
+};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -33,6 +35,8 @@ Options:
                     mobility, zone_attack, zone_defend, hand_threat, safe_check, hanging
   --out FILE        write the weights as Rust source for kshogi-tuned-eval; an existing
                     FILE is replaced only if the tuner wrote it
+  --init            play and fit nothing: write the current evaluation's weights as they
+                    are to --out (the first weights file of a variant)
 ";
 
 struct Args {
@@ -40,6 +44,7 @@ struct Args {
     gen: GenConfig,
     fit: FitConfig,
     out: Option<PathBuf>,
+    init: bool,
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
@@ -56,6 +61,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
     let mut gen = GenConfig::default();
     let mut fit = FitConfig::default();
     let mut out = None;
+    let mut init = false;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         match flag.as_str() {
@@ -89,10 +95,14 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
                 }
             }
             "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--init" => init = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
     let variant = variant.ok_or("`--variant` is required")?;
+    if init && out.is_none() {
+        return Err("`--init` needs `--out FILE`".into());
+    }
     if gen.games < HOLD_OUT_MIN {
         return Err(format!(
             "`--games` must be at least {HOLD_OUT_MIN} (one game in ten is held out)"
@@ -112,6 +122,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
         gen,
         fit,
         out,
+        init,
     }))
 }
 
@@ -151,6 +162,16 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if a.init {
+        let source = with_variant!(a.variant, V => initial_source::<V>());
+        let out = a.out.as_deref().unwrap_or(Path::new(""));
+        if let Err(e) = write_out(out, &source) {
+            eprintln!("kshogi-tune: error: {e}");
+            return ExitCode::FAILURE;
+        }
+        println!("wrote {}", out.display());
+        return ExitCode::SUCCESS;
+    }
     let started = Instant::now();
     let total = a.gen.games;
     let step = (total / 10).max(1);
