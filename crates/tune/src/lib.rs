@@ -11,14 +11,21 @@
 //! - [`fit`]: the logistic fit (`K` first, then full-batch Adam on the weights), in plain
 //!   `f64` Rust;
 //! - [`tune`] runs both, scores the weights before and after on held-out games, and
-//!   [`weights_source`] writes the result.
+//!   [`weights_source`] writes the result;
+//! - [`pipeline`]: the one-command run of `cargo xtask tune`: the data in chunks, the fit,
+//!   a fixed-node SPRT of the fitted weights against the current ones ([`candidate`]:
+//!   the registered evaluator with weights set at run time), the weights file written when
+//!   it is accepted; every stage recorded in a directory, so that a stopped run resumes.
 //!
-//! This crate is a development tool above the registry: it depends on core, the engine
-//! and the registry only (variants are reached through `with_variant!`, never named); it
-//! must not depend on notation or the command line, and no crate may depend on it.
+//! This crate is a development tool above the registry: it depends on core, the engine,
+//! the registry (variants are reached through `with_variant!`, never named) and the match
+//! runner's statistics (the SPRT's LLR); it must not depend on the command line, and no
+//! crate may depend on it.
 
+pub mod candidate;
 pub mod data;
 pub mod fit;
+pub mod pipeline;
 
 use data::{GameData, GenConfig, Sample};
 use fit::{FitConfig, Problem};

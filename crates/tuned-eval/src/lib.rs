@@ -314,13 +314,13 @@ pub mod kinzoku {
 mod tests {
     use super::*;
     use kshogi_core::Setup;
+    use kshogi_engine::eval::TEMPO;
+    use kshogi_notation::parse_sfen;
     use kshogi_rules_dobutsu::Dobutsu;
     use kshogi_rules_kinzoku::Kinzoku;
     use kshogi_rules_kyoto::Kyoto;
     use kshogi_rules_micro::Micro;
     use kshogi_rules_minishogi::Minishogi;
-    use kshogi_engine::eval::TEMPO;
-    use kshogi_notation::parse_sfen;
 
     /// The position turned 180 degrees with colors (and hands, side, countdown) swapped.
     fn mirrored<V: Variant>(pos: &Position<V>, extra: V::Extra) -> Position<V> {
@@ -459,7 +459,12 @@ mod tests {
         // soldier 200, its promoted face 520; mobility 6, zone attack 16, zone defence 12.
         use kshogi_rules_kinzoku as kz;
         let p = KinzokuEval::PARAMS;
-        let board = [(kz::SILVER, 450), (kz::COPPER, 380), (kz::SOLDIER, 200), (kz::GOLD, 520)];
+        let board = [
+            (kz::SILVER, 450),
+            (kz::COPPER, 380),
+            (kz::SOLDIER, 200),
+            (kz::GOLD, 520),
+        ];
         for (kind, v) in board {
             assert_eq!(p.board[kind.index()], v);
         }
