@@ -952,3 +952,243 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<Outcome, 
         written,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kshogi_registry::types::Micro;
+
+    /// A fresh directory under the system's temporary directory.
+    fn temp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("kshogi-tune-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// A tiny run of Micro: 12 games in chunks of 4 at 100 nodes, a short fit, at most 3
+    /// SPRT pairs (fewer than an SPRT decides on, so it ends undecided).
+    fn tiny(dir: &Path, threads: usize) -> Config {
+        Config {
+            gen: GenConfig {
+                games: 12,
+                nodes: 100,
+                opening: 4,
+                max_plies: 80,
+                seed: 3,
+                threads,
+            },
+            chunk: 4,
+            fit: FitConfig {
+                iterations: 30,
+                rate: 2.0,
+                only: Vec::new(),
+            },
+            sprt: Some(SprtConfig {
+                nodes: 100,
+                max_pairs: 3,
+                opening: 4,
+                max_plies: 80,
+                ..SprtConfig::default()
+            }),
+            dir: dir.join("run"),
+            out: dir.join("micro.rs"),
+        }
+    }
+
+    /// What a run must give the same whether it was stopped or not.
+    fn results(cfg: &Config) -> (Vec<i32>, String, Vec<u8>) {
+        let fit: FitStage = read_json(&cfg.dir.join("fit.json")).unwrap().unwrap();
+        let sprt: SprtStage = read_json(&cfg.dir.join("sprt.json")).unwrap().unwrap();
+        (fit.after, fit.source, sprt.pairs)
+    }
+
+    #[test]
+    fn a_stopped_run_resumes_to_the_same_result() {
+        let quiet = Progress::new(true);
+        let a = tiny(&temp("whole"), 2);
+        let whole = run::<Micro>(&a, &quiet).unwrap();
+        assert_eq!(whole.verdict, Verdict::Undecided);
+        assert!(!whole.written && !a.out.exists());
+        let expected = results(&a);
+        assert_eq!(expected.2.len(), 3);
+
+        // The same run on one thread, stopped at every stage: a chunk never written
+        // (only its temporary file), a chunk cut short, no fit yet, one SPRT pair.
+        let b = tiny(&temp("stopped"), 1);
+        run::<Micro>(&b, &quiet).unwrap();
+        let data = b.dir.join("data");
+        std::fs::remove_file(data.join("chunk-00001.json")).unwrap();
+        std::fs::write(data.join("chunk-00001.json.tmp"), "{\"par").unwrap();
+        let c2 = data.join("chunk-00002.json");
+        let text = std::fs::read_to_string(&c2).unwrap();
+        std::fs::write(&c2, &text[..text.len() / 2]).unwrap();
+        std::fs::remove_file(b.dir.join("fit.json")).unwrap();
+        let mut sprt: SprtStage = read_json(&b.dir.join("sprt.json")).unwrap().unwrap();
+        sprt.pairs.truncate(1);
+        std::fs::write(b.dir.join("sprt.json"), to_json(&sprt)).unwrap();
+        let resumed = run::<Micro>(&b, &quiet).unwrap();
+        assert_eq!(results(&b), expected);
+        assert_eq!(resumed.json["data"]["chunks_played"], 2);
+        assert_eq!(resumed.json["data"]["chunks_found"], 1);
+
+        // Run again as it is: nothing left to play.
+        let again = run::<Micro>(&b, &quiet).unwrap();
+        assert_eq!(again.json["data"]["chunks_played"], 0);
+        assert_eq!(results(&b), expected);
+        for d in [&a, &b] {
+            std::fs::remove_dir_all(d.dir.parent().unwrap()).unwrap();
+        }
+    }
+
+    #[test]
+    fn other_parameters_are_refused_threads_are_not() {
+        let root = temp("mismatch");
+        let cfg = tiny(&root, 2);
+        open_dir::<Micro>(&cfg).unwrap();
+        // The number of threads changes no result: the same directory.
+        open_dir::<Micro>(&Config {
+            gen: GenConfig {
+                threads: 1,
+                ..cfg.gen.clone()
+            },
+            ..cfg.clone()
+        })
+        .unwrap();
+        let other = Config {
+            gen: GenConfig {
+                games: 20,
+                ..cfg.gen.clone()
+            },
+            chunk: 5,
+            ..cfg.clone()
+        };
+        let e = open_dir::<Micro>(&other).unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, PipelineError::Mismatch { ref fields, .. } if fields.len() == 2));
+        assert!(msg.contains("games 12 there, 20 now"), "{msg}");
+        assert!(msg.contains("chunk 4 there, 5 now"), "{msg}");
+        assert!(msg.contains("another --dir"), "{msg}");
+        // The directory's record is untouched.
+        open_dir::<Micro>(&cfg).unwrap();
+        // A record that is not the pipeline's is named, not overwritten.
+        std::fs::write(cfg.dir.join("params.json"), "not json").unwrap();
+        let e = open_dir::<Micro>(&cfg).unwrap_err().to_string();
+        assert!(
+            e.contains("params.json") && e.contains("not a file of this pipeline"),
+            "{e}"
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn the_sprt_decides_by_the_pairs() {
+        let cfg = SprtConfig {
+            max_pairs: 30,
+            ..SprtConfig::default()
+        };
+        // 30 pairs all won: far above the upper bound ln(0.95 / 0.05) = 2.94.
+        assert_eq!(decide(&cfg, &[4; 30]).0, Verdict::Accepted);
+        // All lost: far below the lower bound.
+        assert_eq!(decide(&cfg, &[0; 30]).0, Verdict::Rejected);
+        // Fewer pairs than the match runner decides on: still running.
+        assert_eq!(decide(&cfg, &[4; 10]).0, Verdict::Running);
+        // Pairs won and lost in turn: pair scores 1 and 0, mean 1/2, variance 1/4, so with
+        // s0 = 1/2 and s1 = L(10) = 0.51439 the LLR is n (s1 - s0) (2m - s0 - s1) / (2v) =
+        // 30 * 0.01439 * (-0.01439) / 0.5 = -0.0124: inside the bounds at the last pair.
+        let mixed: Vec<u8> = (0..30).map(|i| if i % 2 == 0 { 4 } else { 0 }).collect();
+        let (v, llr) = decide(&cfg, &mixed);
+        assert_eq!(v, Verdict::Undecided);
+        assert!((llr + 0.0124).abs() < 0.0005, "{llr}");
+        assert_eq!(pentanomial(&mixed), [15, 0, 0, 0, 15]);
+    }
+
+    #[test]
+    fn only_an_accepted_fit_is_written_and_only_over_a_generated_file() {
+        let quiet = Progress::new(true);
+        let root = temp("write");
+        // Without an SPRT the fit is written, as the one-shot tuner did.
+        let cfg = Config {
+            sprt: None,
+            ..tiny(&root, 2)
+        };
+        let o = run::<Micro>(&cfg, &quiet).unwrap();
+        assert_eq!(o.verdict, Verdict::Skipped);
+        assert!(o.written);
+        let text = std::fs::read_to_string(&cfg.out).unwrap();
+        assert!(text.starts_with(GENERATED_HEADER));
+        // The same weights as the one-shot tuner's, byte for byte: same games, same fit.
+        let report = crate::tune::<Micro>(&cfg.gen, &cfg.fit, &|_| {});
+        assert_eq!(text, weights_source::<Micro>(&report));
+        // Again: already there, not written again.
+        assert!(!run::<Micro>(&cfg, &quiet).unwrap().written);
+        // A file the tuner did not write is never replaced, and the error names it.
+        let mine = root.join("mine.rs");
+        std::fs::write(&mine, "fn precious() {}\n").unwrap();
+        let e = run::<Micro>(
+            &Config {
+                out: mine.clone(),
+                ..cfg.clone()
+            },
+            &quiet,
+        )
+        .unwrap_err();
+        assert!(matches!(e, PipelineError::NotGenerated { .. }), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(&mine).unwrap(),
+            "fn precious() {}\n"
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// The whole pipeline as `cargo xtask tune` runs it, small: a few games, few nodes, a
+    /// small SPRT that decides (its pairs are many at few nodes), the file written to a
+    /// temporary `--out` only if accepted.
+    #[test]
+    #[ignore = "end-to-end smoke run (about a minute in release mode)"]
+    fn smoke_run_end_to_end() {
+        let root = temp("smoke");
+        let out = root.join("kyoto.rs");
+        std::fs::write(&out, format!("{GENERATED_HEADER}: the old file\n")).unwrap();
+        let cfg = Config {
+            gen: GenConfig {
+                games: 60,
+                nodes: 300,
+                opening: 6,
+                max_plies: 200,
+                seed: 5,
+                threads: 2,
+            },
+            chunk: 20,
+            fit: FitConfig {
+                iterations: 300,
+                rate: 2.0,
+                only: Vec::new(),
+            },
+            sprt: Some(SprtConfig {
+                nodes: 300,
+                max_pairs: 200,
+                opening: 6,
+                max_plies: 200,
+                ..SprtConfig::default()
+            }),
+            dir: root.join("run"),
+            out: out.clone(),
+        };
+        type K = kshogi_registry::types::Kyoto;
+        let o = run::<K>(&cfg, &Progress::new(false)).unwrap();
+        eprintln!("{}", o.text);
+        let text = std::fs::read_to_string(&out).unwrap();
+        match o.verdict {
+            Verdict::Accepted => assert!(o.written && text.contains("EvalParams {")),
+            Verdict::Rejected | Verdict::Undecided => {
+                assert!(!o.written && text.ends_with("the old file\n"))
+            }
+            v => panic!("unexpected verdict {v:?}"),
+        }
+        let summary: Value = read_json(&cfg.dir.join("summary.json")).unwrap().unwrap();
+        assert_eq!(summary["data"]["games"], 60);
+        assert!(summary["sprt"]["pairs"].as_u64().unwrap() >= 1);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
