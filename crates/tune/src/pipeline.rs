@@ -1145,7 +1145,7 @@ mod tests {
     /// small SPRT that decides (its pairs are many at few nodes), the file written to a
     /// temporary `--out` only if accepted.
     #[test]
-    #[ignore = "end-to-end smoke run (about a minute in release mode)"]
+    #[ignore = "end-to-end smoke run (a few seconds in release mode, a minute in debug)"]
     fn smoke_run_end_to_end() {
         let root = temp("smoke");
         let out = root.join("kyoto.rs");
