@@ -403,7 +403,7 @@ impl Progress {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let now = Instant::now();
-        if force || last.is_none_or(|t| now.duration_since(t).as_secs_f64() >= 2.0) {
+        if force || last.map_or(true, |t| now.duration_since(t).as_secs_f64() >= 2.0) {
             *last = Some(now);
             eprintln!("kshogi-tune: {}", line());
         }
