@@ -185,7 +185,12 @@ fn write_out(path: &Path, text: &str) -> Result<(), String> {
 /// The workspace this tuner was built in (the default directory and weights files are
 /// there).
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .nth(2)
+        .unwrap_or(manifest)
+        .to_path_buf()
 }
 
 fn main() -> ExitCode {
