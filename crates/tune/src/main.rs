@@ -295,6 +295,26 @@ mod tests {
         assert!(err("--variant kyoto --rate -1").contains("`--rate`"));
         assert!(err("--variant kyoto --bogus").contains("unknown argument `--bogus`"));
         assert!(err("--variant kyoto --out").contains("`--out` needs a value"));
+        assert!(err("--variant kyoto --chunk 0").contains("`--chunk`"));
+        assert!(err("--variant kyoto --elo0 5 --elo1 0").contains("elo0 (5) must be below"));
+        assert!(err("--variant kyoto --alpha 0.7").contains("alpha (0.7)"));
+        assert!(err("--variant kyoto --init").contains("`--init` needs `--out"));
+        // The SPRT follows the data's settings unless told otherwise; `--no-sprt` drops it.
+        let a = parse(&args(
+            "--variant kyoto --nodes 700 --opening 3 --sprt-pairs 9",
+        ))
+        .unwrap()
+        .unwrap();
+        let s = a.sprt.unwrap();
+        assert_eq!((s.nodes, s.opening, s.max_pairs), (700, 3, 9));
+        assert_eq!(a.gen.threads, 2);
+        let a = parse(&args(
+            "--variant kyoto --sprt-nodes 50 --no-sprt --dir d --chunk 7",
+        ))
+        .unwrap()
+        .unwrap();
+        assert!(a.sprt.is_none());
+        assert_eq!((a.dir, a.chunk), (Some(PathBuf::from("d")), 7));
     }
 
     #[test]
