@@ -324,12 +324,13 @@ impl Default for TrainConfig {
 }
 
 /// Trains `net` on `samples` with Adam; `progress` is called after each epoch with the
-/// epoch (from 1) and the mean loss of its minibatches, measured before each step.
+/// epoch (from 1), the mean loss of its minibatches (each measured before its step) and the
+/// net as it is then (to score it on held-out data or keep a copy).
 pub fn train(
     net: &mut FloatNet,
     samples: &[Sample],
     cfg: &TrainConfig,
-    progress: &mut dyn FnMut(usize, f64),
+    progress: &mut dyn FnMut(usize, f64, &FloatNet),
 ) {
     let p = net.parts();
     let n = samples.len();
@@ -401,7 +402,7 @@ pub fn train(
                 *w = w.clamp(-out_limit, out_limit);
             }
         }
-        progress(epoch, epoch_loss / n as f64);
+        progress(epoch, epoch_loss / n as f64, net);
     }
 }
 
@@ -478,7 +479,7 @@ mod tests {
         let mut net = FloatNet::new(features, 16, 3);
         let before = net.loss(&held_out, 1);
         let mut epochs = Vec::new();
-        train(&mut net, &train_set, &small_config(2), &mut |e, l| {
+        train(&mut net, &train_set, &small_config(2), &mut |e, l, _| {
             epochs.push((e, l))
         });
         let after = net.loss(&held_out, 1);
@@ -496,7 +497,7 @@ mod tests {
         let samples = material_samples(60, 4);
         let features = Layout::of::<V>().features();
         let mut net = FloatNet::new(features, 16, 5);
-        train(&mut net, &samples, &small_config(1), &mut |_, _| {});
+        train(&mut net, &samples, &small_config(1), &mut |_, _, _| {});
         let scale = 200u16;
         let q = net.quantise::<V>(scale).expect("a valid net");
         // Tolerance: each weight is rounded to 1/127 (transformer) or 1/128 (output), an
@@ -530,14 +531,14 @@ mod tests {
                 batch: 600,
                 ..small_config(threads)
             };
-            train(&mut net, &samples, &cfg, &mut |_, _| {});
+            train(&mut net, &samples, &cfg, &mut |_, _, _| {});
             net.quantise::<V>(300).expect("valid").to_bytes()
         };
         let one = run(1);
         assert_eq!(one, run(1), "same seed, same bytes");
         assert_eq!(one, run(3), "the thread count changes nothing");
         let mut other = FloatNet::new(features, 8, 12);
-        train(&mut other, &samples, &small_config(1), &mut |_, _| {});
+        train(&mut other, &samples, &small_config(1), &mut |_, _, _| {});
         assert_ne!(one, other.quantise::<V>(300).expect("valid").to_bytes());
     }
 

@@ -269,13 +269,17 @@ fn run_train<V: Registered>(
         net.loss(&train_set, tc.threads),
         net.loss(&held, tc.threads),
     );
-    train::train(&mut net, &train_set, tc, &mut |e, l| {
-        eprintln!("  epoch {e}/{}: loss {l:.5}", tc.epochs);
+    // The net of the epoch with the lowest held-out loss is kept (early stopping).
+    let mut best = (before.1, 0usize, net.clone());
+    train::train(&mut net, &train_set, tc, &mut |e, l, now| {
+        let h = now.loss(&held, tc.threads);
+        eprintln!("  epoch {e}/{}: training loss {l:.5}, held out {h:.5}", tc.epochs);
+        if h < best.0 {
+            best = (h, e, now.clone());
+        }
     });
-    let after = (
-        net.loss(&train_set, tc.threads),
-        net.loss(&held, tc.threads),
-    );
+    let (_, best_epoch, net) = best;
+    let after = (net.loss(&train_set, tc.threads), net.loss(&held, tc.threads));
     let t_train = t1.elapsed();
     let quantised = net
         .quantise::<V>(scale.round().clamp(1.0, 65535.0) as u16)
@@ -298,8 +302,8 @@ fn run_train<V: Registered>(
         lambda
     );
     println!(
-        "loss           training {:.5} -> {:.5}, held out {:.5} -> {:.5}",
-        before.0, after.0, before.1, after.1
+        "loss           training {:.5} -> {:.5}, held out {:.5} -> {:.5} (epoch {best_epoch} of {}, the lowest held out)",
+        before.0, after.0, before.1, after.1, tc.epochs
     );
     println!(
         "registered     training {base_train:.5}, held out {base_held:.5} (the registered evaluation's loss on the same targets)"
