@@ -17,8 +17,22 @@ fn temp(name: &str) -> PathBuf {
 fn train(out: &PathBuf, threads: &str) -> std::process::Output {
     bin()
         .args([
-            "train", "--variant", "micro", "--games", "6", "--nodes", "200", "--epochs", "2",
-            "--hidden", "8", "--seed", "3", "--threads", threads, "--out",
+            "train",
+            "--variant",
+            "micro",
+            "--games",
+            "6",
+            "--nodes",
+            "200",
+            "--epochs",
+            "2",
+            "--hidden",
+            "8",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+            "--out",
         ])
         .arg(out)
         .output()
@@ -45,7 +59,15 @@ fn the_same_options_give_the_same_bytes() {
 #[test]
 fn bad_arguments_and_files_are_named() {
     let out = bin()
-        .args(["train", "--variant", "micro", "--hidden", "500", "--out", "x"])
+        .args([
+            "train",
+            "--variant",
+            "micro",
+            "--hidden",
+            "500",
+            "--out",
+            "x",
+        ])
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
