@@ -33,7 +33,8 @@ use versus::MatchConfig;
 const USAGE: &str = "\
 Usage: kshogi-nnue train --variant V [OPTIONS] --out FILE
        kshogi-nnue speed --variant V --net FILE [--positions N]
-       kshogi-nnue match --variant V --net FILE [--games N] [--nodes N] [--seed S] [--threads N]
+       kshogi-nnue match --variant V --net FILE [--games N] [--nodes N | --movetime MS]
+                         [--seed S] [--threads N]
 
 train: plays self-play games of V with the engine and its registered evaluation, trains a
 net on their quiet positions (target: the game's result mixed with the evaluation's score)
@@ -53,7 +54,8 @@ and writes the net file. The same options give the same bytes, whatever --thread
 speed: times the net's evaluation (refreshed per call) and the registered one on positions
 of random games.
 match: the net against the registered evaluation at a fixed node count, pairs of games
-from one random opening with colours swapped (defaults: 100 games, 5000 nodes, seed 1).
+from one random opening with colours swapped (defaults: 100 games, 5000 nodes, seed 1);
+--movetime MS gives both sides MS milliseconds a move instead (an equal-time match).
 ";
 
 #[derive(Clone, Debug)]
@@ -113,6 +115,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     let (mut out, mut net, mut positions) = (None, None, 2000usize);
     let mut games = None;
     let mut nodes = None;
+    let mut movetime: Option<u64> = None;
     while let Some(flag) = it.next() {
         match flag.as_str() {
             "-h" | "--help" => return Ok(None),
@@ -133,6 +136,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
             "--lambda" => lambda = number(flag, value(flag, &mut it)?)?,
             "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
             "--net" => net = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--movetime" => movetime = Some(number(flag, value(flag, &mut it)?)?),
             "--positions" => positions = number(flag, value(flag, &mut it)?)?,
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -176,6 +180,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
             cfg: MatchConfig {
                 games: games.unwrap_or(100).max(1),
                 nodes: nodes.unwrap_or(5000),
+                movetime: movetime.map(std::time::Duration::from_millis),
                 opening: gen.opening,
                 max_plies: gen.max_plies,
                 seed: gen.seed,
@@ -409,10 +414,13 @@ fn run_match<V: Registered>(path: &Path, cfg: &MatchConfig) -> Result<(), String
             eprintln!("  games {n}");
         }
     });
+    let limit = match cfg.movetime {
+        Some(t) => format!("{} ms", t.as_millis()),
+        None => format!("{} nodes", cfg.nodes),
+    };
     println!(
-        "{}: net vs registered evaluation, {} nodes a move, {} games: +{} ={} -{}, score {:.1}% ({:+.0} Elo), {:.0}s",
+        "{}: net vs registered evaluation, {limit} a move, {} games: +{} ={} -{}, score {:.1}% ({:+.0} Elo), {:.0}s",
         V::NAME,
-        cfg.nodes,
         tally.wins + tally.draws + tally.losses,
         tally.wins,
         tally.draws,

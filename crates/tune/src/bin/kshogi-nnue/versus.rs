@@ -18,6 +18,8 @@ pub struct MatchConfig {
     pub games: u32,
     /// Nodes per move for both sides.
     pub nodes: u64,
+    /// Time per move for both sides instead of a node count (an equal-time match).
+    pub movetime: Option<std::time::Duration>,
     /// Random plies of each opening.
     pub opening: usize,
     /// Plies after which a game is a draw.
@@ -64,9 +66,15 @@ fn play_one<V: Registered>(
     let mut game = Game::new(Position::<V>::start());
     net.clear();
     base.clear();
-    let limits = Limits {
-        nodes: Some(cfg.nodes),
-        ..Limits::default()
+    let limits = match cfg.movetime {
+        Some(t) => Limits {
+            time: Some(t),
+            ..Limits::default()
+        },
+        None => Limits {
+            nodes: Some(cfg.nodes),
+            ..Limits::default()
+        },
     };
     let net_player = SearchPlayer {
         engine: net,
