@@ -142,6 +142,73 @@ impl<V: Variant> Network<V> {
         self.apply(acc, &d, false);
     }
 
+    /// Changes `acc`, the accumulator of `from`, into the accumulator of `to`, by the
+    /// squares and hand counts in which the two positions differ, or by a refresh when they
+    /// differ in more than `max_changes` squares. Returns whether it updated (rather than
+    /// refreshed). For an evaluator that keeps the last position it evaluated: positions a
+    /// search evaluates one after another differ in a few squares.
+    #[inline]
+    pub fn update_between(
+        &self,
+        acc: &mut Accumulator,
+        from: &Position<V>,
+        to: &Position<V>,
+        max_changes: usize,
+    ) -> bool {
+        let h = self.hidden;
+        let mut changed = [0u8; 64];
+        let mut n = 0usize;
+        for i in 0..self.layout.squares.min(64) {
+            let sq = kshogi_core::Square::new(i as u8);
+            if from.piece_at(sq) != to.piece_at(sq) {
+                if n == max_changes {
+                    self.refresh(to, acc);
+                    return false;
+                }
+                changed[n] = i as u8;
+                n += 1;
+            }
+        }
+        for persp in Color::ALL {
+            let a = &mut acc.values[persp.index()][..h];
+            for &i in &changed[..n] {
+                let sq = kshogi_core::Square::new(i);
+                if let Some(p) = from.piece_at(sq) {
+                    let f = self.layout.board::<V>(persp, p, sq);
+                    for (x, w) in a.iter_mut().zip(self.row(f)) {
+                        *x = x.wrapping_sub(*w);
+                    }
+                }
+                if let Some(p) = to.piece_at(sq) {
+                    let f = self.layout.board::<V>(persp, p, sq);
+                    for (x, w) in a.iter_mut().zip(self.row(f)) {
+                        *x = x.wrapping_add(*w);
+                    }
+                }
+            }
+            for c in Color::ALL {
+                for slot in 0..self.layout.slots {
+                    let most = self.layout.hand_max[slot];
+                    let old = from.hand(c, slot).min(most);
+                    let new = to.hand(c, slot).min(most);
+                    for i in new + 1..=old {
+                        let f = self.layout.hand(persp, c, slot, i);
+                        for (x, w) in a.iter_mut().zip(self.row(f)) {
+                            *x = x.wrapping_sub(*w);
+                        }
+                    }
+                    for i in old + 1..=new {
+                        let f = self.layout.hand(persp, c, slot, i);
+                        for (x, w) in a.iter_mut().zip(self.row(f)) {
+                            *x = x.wrapping_add(*w);
+                        }
+                    }
+                }
+            }
+        }
+        true
+    }
+
     /// The raw output sum for `side` to move: the float output times `qa * qb`.
     #[inline]
     pub fn output(&self, acc: &Accumulator, side: Color) -> i32 {

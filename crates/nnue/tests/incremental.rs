@@ -112,3 +112,47 @@ fn tori() {
 fn dobutsu() {
     check::<kshogi_rules_dobutsu::Dobutsu>();
 }
+
+/// [`Network::update_between`] from one position of a game to another a few plies away
+/// (or the start) equals a fresh accumulator, whether it updates or refreshes.
+fn between<V: Variant>() {
+    let layout = Layout::of::<V>();
+    let net: Network<V> = FloatNet::new(layout.features(), 16, 5)
+        .quantise(200)
+        .expect("valid net");
+    let mut updated = 0;
+    for g in 0..6u64 {
+        let mut rng = SplitMix64::new(0xB7 ^ g);
+        let mut history = vec![Position::<V>::start()];
+        let mut pos = history[0];
+        for _ in 0..120 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            pos = pos.after(moves[rng.below(moves.len())]);
+            history.push(pos);
+        }
+        let mut last = history[0];
+        let mut acc = fresh(&net, &last);
+        for _ in 0..200 {
+            let next = history[rng.below(history.len())];
+            if net.update_between(&mut acc, &last, &next, 6) {
+                updated += 1;
+            }
+            assert_eq!(acc, fresh(&net, &next), "{}", V::NAME);
+            last = next;
+        }
+    }
+    assert!(updated > 20, "{}: only {updated} updates", V::NAME);
+}
+
+#[test]
+fn between_positions_in_every_variant() {
+    between::<kshogi_rules_kyoto::Kyoto>();
+    between::<kshogi_rules_micro::Micro>();
+    between::<kshogi_rules_kinzoku::Kinzoku>();
+    between::<kshogi_rules_minishogi::Minishogi>();
+    between::<kshogi_rules_tori::Tori>();
+    between::<kshogi_rules_dobutsu::Dobutsu>();
+}

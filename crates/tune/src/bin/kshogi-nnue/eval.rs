@@ -3,16 +3,55 @@
 //! move ordering, tactical moves) from the variant's registered evaluator, so that a match
 //! between the two compares the evaluations alone.
 //!
-//! This first form refreshes the accumulator on the stack at every evaluation (no
-//! allocation); the accumulator stack updated by the search's make and unmake is the next
-//! step (docs/nnue.md).
+//! The engine has no hook for an accumulator stack yet, so each search thread keeps the last
+//! position it evaluated and its accumulator (allocated once per thread, never per node),
+//! and brings it to the next position by the squares and hand counts that differ
+//! ([`Network::update_between`]), refreshing when more than [`MAX_CHANGES`] squares do. The
+//! accumulator stack updated by the search's make and unmake is the next step
+//! (docs/nnue.md).
 
 use kshogi_core::{Kind, Move, Position};
 use kshogi_engine::{EvalBreakdown, Evaluator, SearchParams};
-use kshogi_nnue::Network;
+use kshogi_nnue::{Accumulator, Network};
 use kshogi_registry::Registered;
 use std::any::Any;
+use std::cell::RefCell;
 use std::sync::OnceLock;
+
+/// Squares that may differ between the last evaluated position and the next for an update;
+/// beyond, a refresh is cheaper (two rows a square against one row a piece).
+pub const MAX_CHANGES: usize = 5;
+
+/// The last position a thread evaluated with the net, and its accumulator.
+struct Last<V: Registered> {
+    pos: Position<V>,
+    acc: Accumulator,
+}
+
+thread_local! {
+    /// This thread's [`Last`], of whichever variant it evaluates.
+    static LAST: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+}
+
+/// The net's score of `pos`, through this thread's last accumulator.
+#[inline]
+fn evaluate_cached<V: Registered>(net: &Network<V>, pos: &Position<V>) -> i32 {
+    LAST.with(|cell| {
+        let Ok(mut slot) = cell.try_borrow_mut() else {
+            return net.evaluate_position(pos);
+        };
+        if let Some(last) = slot.as_mut().and_then(|b| b.downcast_mut::<Last<V>>()) {
+            net.update_between(&mut last.acc, &last.pos, pos, MAX_CHANGES);
+            last.pos = *pos;
+            return net.evaluate(&last.acc, pos.side_to_move());
+        }
+        let mut acc = Accumulator::default();
+        net.refresh(pos, &mut acc);
+        let score = net.evaluate(&acc, pos.side_to_move());
+        *slot = Some(Box::new(Last { pos: *pos, acc }));
+        score
+    })
+}
 
 /// The installed net, of whichever variant the program runs.
 static NET: OnceLock<Box<dyn Any + Send + Sync>> = OnceLock::new();
@@ -40,7 +79,7 @@ impl<V: Registered> Evaluator<V> for NnueEval {
     #[inline]
     fn evaluate(pos: &Position<V>) -> i32 {
         match net::<V>() {
-            Some(n) => n.evaluate_position(pos),
+            Some(n) => evaluate_cached(n, pos),
             None => <V::Eval as Evaluator<V>>::evaluate(pos),
         }
     }
@@ -65,6 +104,44 @@ impl<V: Registered> Evaluator<V> for NnueEval {
         EvalBreakdown {
             total: <Self as Evaluator<V>>::evaluate(pos),
             ..<V::Eval as Evaluator<V>>::breakdown(pos)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kshogi_core::rng::SplitMix64;
+    use kshogi_nnue::{FloatNet, Layout};
+    use kshogi_registry::types::Minishogi;
+
+    #[test]
+    fn the_cached_evaluation_equals_a_fresh_one() {
+        let net: Network<Minishogi> = FloatNet::new(Layout::of::<Minishogi>().features(), 16, 2)
+            .quantise(700)
+            .expect("valid");
+        install(net.clone()).expect("first install");
+        let mut rng = SplitMix64::new(4);
+        let mut pos = Position::<Minishogi>::start();
+        let mut seen = vec![pos];
+        for _ in 0..300 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.outcome().is_some() {
+                pos = Position::start();
+                continue;
+            }
+            pos = pos.after(moves[rng.below(moves.len())]);
+            seen.push(pos);
+            // Now and then a position far from the last one.
+            let p = if rng.below(4) == 0 {
+                seen[rng.below(seen.len())]
+            } else {
+                pos
+            };
+            assert_eq!(
+                <NnueEval as Evaluator<Minishogi>>::evaluate(&p),
+                net.evaluate_position(&p)
+            );
         }
     }
 }

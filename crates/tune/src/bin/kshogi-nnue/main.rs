@@ -363,13 +363,40 @@ fn time_per_eval<V: Registered, E: Evaluator<V>>(positions: &[Position<V>]) -> f
     t.elapsed().as_nanos() as f64 / (reps * positions.len()) as f64
 }
 
+/// Nodes a second of a fixed-node search from the start position with evaluator `E`.
+fn search_nps<V: Registered, E: Evaluator<V>>(nodes: u64) -> f64 {
+    let mut engine = kshogi_engine::Engine::<V, E>::new(16);
+    let game = kshogi_core::Game::new(Position::<V>::start());
+    let limits = kshogi_engine::Limits {
+        nodes: Some(nodes),
+        ..kshogi_engine::Limits::default()
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let t = Instant::now();
+    let r = engine.search(&game, &limits, 1, &stop, &mut |_| {});
+    r.nodes as f64 / t.elapsed().as_secs_f64()
+}
+
 fn run_speed<V: Registered>(path: &Path, positions: usize) -> Result<(), String> {
     let net = load::<V>(path)?;
     eval::install(net)?;
     let net = eval::net::<V>().ok_or("the net did not install")?;
     let pos = random_positions::<V>(positions);
     let linear = time_per_eval::<V, V::Eval>(&pos);
-    let nnue = time_per_eval::<V, NnueEval>(&pos);
+    let nnue = {
+        let reps = (2_000_000 / pos.len()).max(1);
+        let t = Instant::now();
+        let mut sum = 0i64;
+        for _ in 0..reps {
+            for p in &pos {
+                sum = sum.wrapping_add(i64::from(net.evaluate_position(std::hint::black_box(p))));
+            }
+        }
+        std::hint::black_box(sum);
+        t.elapsed().as_nanos() as f64 / (reps * pos.len()) as f64
+    };
+    let nps_linear = search_nps::<V, V::Eval>(1_000_000);
+    let nps_nnue = search_nps::<V, NnueEval>(1_000_000);
     // The incremental form: from a position's accumulator, update by one of its moves and
     // evaluate (what a search with an accumulator stack would do per node).
     let mut rng = SplitMix64::new(7);
@@ -402,6 +429,11 @@ fn run_speed<V: Registered>(path: &Path, positions: usize) -> Result<(), String>
     println!("registered evaluation   {linear:.1} ns");
     println!("net, refreshed          {nnue:.1} ns");
     println!("net, updated by a move  {incremental:.1} ns (copy, update and evaluate)");
+    println!(
+        "search, 1M nodes        {:.0} knodes/s registered, {:.0} knodes/s net (the thread's last accumulator, updated by the squares that differ)",
+        nps_linear / 1000.0,
+        nps_nnue / 1000.0
+    );
     Ok(())
 }
 
