@@ -242,4 +242,57 @@ mod tests {
         assert_eq!(b.len(), 12);
         assert_eq!(b, w);
     }
+
+    #[test]
+    fn a_capture_adds_one_hand_feature_and_a_drop_removes_one() {
+        // Minishogi: two of each piece, so a capture to hand is always counted (a side
+        // holds at most 2 of a slot). A quiet board move removes and adds one board
+        // feature; a capture also removes the victim and adds "holds at least n + 1"; a
+        // drop removes "holds at least n" and adds the dropped piece.
+        let l = Layout::of::<Minishogi>();
+        let mut rng = kshogi_core::rng::SplitMix64::new(3);
+        let (mut captures, mut drops) = (0, 0);
+        for _ in 0..20 {
+            let mut pos = Position::<Minishogi>::start();
+            for _ in 0..80 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                let us = pos.side_to_move();
+                let hand_base = 2 * l.kinds * l.squares;
+                for persp in Color::ALL {
+                    let d = l.delta(&pos, mv);
+                    let d = &d[persp.index()];
+                    let hand = |fs: &[u16]| fs.iter().filter(|&&f| f as usize >= hand_base).count();
+                    if mv.is_drop() {
+                        assert_eq!((d.removed().len(), d.added().len()), (1, 1));
+                        assert_eq!((hand(d.removed()), hand(d.added())), (1, 0));
+                        let slot = Minishogi::PIECES[mv.drop_kind().unwrap().index()].hand_slot;
+                        let n = pos.hand(us, slot.unwrap() as usize);
+                        assert_eq!(
+                            d.removed()[0] as usize,
+                            l.hand(persp, us, slot.unwrap() as usize, n)
+                        );
+                    } else if pos.piece_at(mv.to()).is_some() {
+                        assert_eq!((d.removed().len(), d.added().len()), (2, 2));
+                        assert_eq!((hand(d.removed()), hand(d.added())), (0, 1));
+                    } else {
+                        assert_eq!((d.removed().len(), d.added().len()), (1, 1));
+                    }
+                }
+                if mv.is_drop() {
+                    drops += 1;
+                } else if pos.piece_at(mv.to()).is_some() {
+                    captures += 1;
+                }
+                pos = pos.after(mv);
+            }
+        }
+        assert!(
+            captures > 10 && drops > 10,
+            "{captures} captures, {drops} drops"
+        );
+    }
 }
