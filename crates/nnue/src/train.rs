@@ -308,6 +308,9 @@ pub struct TrainConfig {
     /// The transformer's weights and biases are kept within `[-clamp, clamp]`, so that the
     /// integer accumulator (`i16`, [`QA`] per unit) cannot overflow on these small boards.
     pub weight_clamp: f32,
+    /// Decoupled weight decay (AdamW) of the transformer's weights: each step multiplies
+    /// them by `1 - learning_rate * weight_decay`; 0 for none.
+    pub weight_decay: f32,
 }
 
 impl Default for TrainConfig {
@@ -319,6 +322,7 @@ impl Default for TrainConfig {
             seed: 1,
             threads: 1,
             weight_clamp: 2.0,
+            weight_decay: 0.0,
         }
     }
 }
@@ -395,6 +399,12 @@ pub fn train(
                 let upd = lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
                 net.params[i] -= upd;
             }
+            if cfg.weight_decay > 0.0 {
+                let keep = 1.0 - lr * cfg.weight_decay;
+                for w in &mut net.params[..p.ft_bias] {
+                    *w *= keep;
+                }
+            }
             for w in &mut net.params[..p.out_w] {
                 *w = w.clamp(-cfg.weight_clamp, cfg.weight_clamp);
             }
@@ -468,6 +478,7 @@ mod tests {
             seed: 9,
             threads,
             weight_clamp: 2.0,
+            weight_decay: 0.0,
         }
     }
 

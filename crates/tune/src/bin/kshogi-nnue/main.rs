@@ -49,6 +49,7 @@ and writes the net file. The same options give the same bytes, whatever --thread
   --epochs N        passes over the data (default 30)
   --batch N         samples per Adam step (default 1024)
   --rate R          Adam step size (default 0.005)
+  --decay D         decoupled weight decay of the transformer's weights (default 0)
   --lambda L        weight of the evaluation's score in the target, 0 to 1 (default 0.5)
   --out FILE        the net file to write (replaced atomically)
 speed: times the net's evaluation (refreshed per call) and the registered one on positions
@@ -110,6 +111,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
         seed: 1,
         threads: 1,
         weight_clamp: 2.0,
+        weight_decay: 0.0,
     };
     let (mut hidden, mut lambda) = (64usize, 0.5f32);
     let (mut out, mut net, mut positions) = (None, None, 2000usize);
@@ -133,6 +135,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
             "--epochs" => tc.epochs = number(flag, value(flag, &mut it)?)?,
             "--batch" => tc.batch = number(flag, value(flag, &mut it)?)?,
             "--rate" => tc.learning_rate = number(flag, value(flag, &mut it)?)?,
+            "--decay" => tc.weight_decay = number(flag, value(flag, &mut it)?)?,
             "--lambda" => lambda = number(flag, value(flag, &mut it)?)?,
             "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
             "--net" => net = Some(PathBuf::from(value(flag, &mut it)?)),
@@ -150,6 +153,9 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     }
     if tc.batch == 0 || tc.epochs == 0 {
         return Err("`--batch` and `--epochs` must be at least 1".into());
+    }
+    if !(tc.weight_decay >= 0.0 && tc.weight_decay.is_finite()) {
+        return Err("`--decay` must be a number from 0".into());
     }
     if !(tc.learning_rate > 0.0 && tc.learning_rate.is_finite()) {
         return Err("`--rate` must be a positive number".into());
