@@ -573,4 +573,25 @@ mod tests {
         ));
         let _ = Color::Black;
     }
+
+    #[test]
+    fn weight_decay_shrinks_the_transformer() {
+        // Decay multiplies the transformer's weights by (1 - 0.01 * 5) = 0.95 a step, far
+        // more than Adam's steps of at most 0.01 a weight move them back: their norm ends
+        // lower than without decay. The output layer is not decayed.
+        let samples = material_samples(20, 8);
+        let features = Layout::of::<V>().features();
+        let norm = |decay: f32| {
+            let mut net = FloatNet::new(features, 8, 1);
+            let cfg = TrainConfig {
+                weight_decay: decay,
+                ..small_config(1)
+            };
+            train(&mut net, &samples, &cfg, &mut |_, _, _| {});
+            let ft = features * 8;
+            net.params[..ft].iter().map(|w| w * w).sum::<f32>()
+        };
+        let (plain, decayed) = (norm(0.0), norm(5.0));
+        assert!(decayed < plain / 2.0, "{plain} -> {decayed}");
+    }
 }
