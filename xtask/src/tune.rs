@@ -1,5 +1,5 @@
-//! `cargo xtask tune`: the evaluation tuner, `kshogi-tune` (crates/tune), built in release
-//! mode and run with the given options.
+//! `cargo xtask tune`: the evaluation tuner's pipeline, `kshogi-tune` (crates/tune), built
+//! in release mode and run with the given options.
 //!
 //! The tuner plays the engine in process, so it is its own binary rather than part of
 //! xtask, which depends on no workspace crate. Every option is passed through; the tuner
@@ -11,10 +11,12 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// The usage lines of this task.
-pub const USAGE: &str = "  tune --variant V [OPTIONS]
-                     fit the variant's evaluation weights to self-play games (kshogi-tune,
-                     docs/tuning.md); options are the tuner's: --games N --nodes N
-                     --opening N --seed S --threads N --iterations N --out FILE
+pub const USAGE: &str = "  tune --variant V --seed S [--dir DIR] [OPTIONS]
+                     the tuning pipeline (kshogi-tune, docs/tuning.md): self-play data,
+                     the fit, a fixed-node SPRT against the current weights, the weights
+                     file written if accepted; resumes from DIR (default
+                     target/tune/<variant>-<seed>); options are the tuner's: --games N
+                     --nodes N --chunk N --threads N --sprt-pairs N --no-sprt --out FILE
 ";
 
 /// Options of `cargo xtask tune`: the tuner's arguments, unread.

@@ -58,7 +58,6 @@ mod selfplay_cmd;
 mod show_cmd;
 mod single;
 mod solve_cmd;
-mod solve_report;
 mod svg_out;
 mod units_cmd;
 mod usi_cmd;

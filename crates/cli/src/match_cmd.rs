@@ -7,11 +7,12 @@ use crate::progress::Reporter;
 use crate::variant_select;
 use clap::builder::TypedValueParser as _;
 use clap::Args;
+use kshogi_match::spec::{parse_option, parse_shard, parse_sprt};
 use kshogi_match::{EngineSpec, MatchConfig, Openings, Sprt, TimeControl};
 use kshogi_notation::Dialect;
 use kshogi_registry::VariantKind;
 use std::io::IsTerminal as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The help after the options.
@@ -41,17 +42,6 @@ and for an SPRT when it decided and how many games were played past it.";
 fn dialect_parser() -> impl clap::builder::TypedValueParser<Value = Dialect> {
     clap::builder::PossibleValuesParser::new(["canonical", "fsf"])
         .map(|s| s.parse::<Dialect>().expect("a listed dialect"))
-}
-
-/// `NAME=VALUE`.
-fn parse_option(s: &str) -> Result<(String, String), String> {
-    let (k, v) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
-    if k.trim().is_empty() {
-        return Err(format!("`{s}` has no option name"));
-    }
-    Ok((k.trim().to_string(), v.trim().to_string()))
 }
 
 /// The most milliseconds any time option takes: a day, as for `--time` (larger values,
@@ -193,93 +183,12 @@ pub struct MatchArgs {
     format: crate::format::OutputFormat,
 }
 
-/// `I/N`: shard I (from 0) of N.
-fn parse_shard(s: &str) -> Result<(u32, u32), String> {
-    let (i, n) = s
-        .split_once('/')
-        .ok_or_else(|| format!("`{s}` is not I/N (shard I of N, I from 0)"))?;
-    let i: u32 = i
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{i}` in `{s}` is not a whole number"))?;
-    let n: u32 = n
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{n}` in `{s}` is not a whole number"))?;
-    if n == 0 || i >= n {
-        return Err(format!("shard `{s}`: I must be 0 to N-1, N at least 1"));
-    }
-    Ok((i, n))
-}
-
-/// The shard index from the batch system: `$SLURM_ARRAY_TASK_ID`, else
-/// `$JOB_COMPLETION_INDEX`.
-fn batch_index(count: u32) -> Result<u32, CliError> {
-    let (var, text) = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
-        .iter()
-        .find_map(|var| std::env::var(var).ok().map(|v| (*var, v)))
-        .ok_or_else(|| {
-            CliError::Usage(
-                "--shards N takes the shard from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX, \
-                 and neither is set; give --shard I/N"
-                    .into(),
-            )
-        })?;
-    match text.trim().parse::<u32>() {
-        Ok(i) if i < count => Ok(i),
-        _ => Err(CliError::Usage(format!(
-            "${var} is `{text}`, not a shard from 0 to {} of --shards {count}",
-            count - 1
-        ))),
-    }
-}
-
-/// `E0,E1[,A,B]`.
-fn parse_sprt(s: &str) -> Result<Sprt, String> {
-    let parts: Vec<f64> = s
-        .split(',')
-        .map(|p| {
-            p.trim()
-                .parse::<f64>()
-                .map_err(|_| format!("`{p}` is not a number"))
-        })
-        .collect::<Result<_, _>>()?;
-    let sprt = match parts.as_slice() {
-        [e0, e1] => Sprt {
-            elo0: *e0,
-            elo1: *e1,
-            alpha: 0.05,
-            beta: 0.05,
-        },
-        [e0, e1, a, b] => Sprt {
-            elo0: *e0,
-            elo1: *e1,
-            alpha: *a,
-            beta: *b,
-        },
-        _ => return Err("expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA".into()),
-    };
-    sprt.validate().map_err(|e| e.to_string())?;
-    Ok(sprt)
-}
-
-/// Reads an openings file: one position per line, `#` comments and blank lines skipped.
-fn read_openings(path: &PathBuf) -> Result<Vec<(String, String)>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::Input {
+/// Reads an openings file (`kshogi_match::spec::read_openings`).
+fn read_openings(path: &Path) -> Result<Vec<(String, String)>, CliError> {
+    kshogi_match::spec::read_openings(path).map_err(|e| CliError::Input {
         path: format!("`{}`", path.display()),
         message: e.to_string(),
-    })?;
-    Ok(text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .map(|(i, l)| {
-            (
-                format!("{}:{}", path.display(), i + 1),
-                l.trim().to_string(),
-            )
-        })
-        .collect())
+    })
 }
 
 fn spec(
@@ -357,7 +266,11 @@ pub fn run(args: &MatchArgs) -> Result<String, CliError> {
     cfg.out_dir = args.out.clone();
     let shard = match (args.shard, args.shards) {
         (Some(s), _) => Some(s),
-        (None, Some(n)) => Some((batch_index(n)?, n)),
+        (None, Some(n)) => Some((
+            kshogi_match::spec::batch_index(n, |var| std::env::var(var).ok())
+                .map_err(|e| CliError::Usage(e.to_string()))?,
+            n,
+        )),
         (None, None) => None,
     };
     if let (Some((index, count)), Some(results)) = (shard, &args.results) {
@@ -380,31 +293,4 @@ pub fn run(args: &MatchArgs) -> Result<String, CliError> {
     .map_err(|e| CliError::Match(e.to_string()))?;
     reporter.done(None);
     args.format.render(&summary, |s| s.to_text())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sprt_and_option_arguments() {
-        let s = parse_sprt("0,5").unwrap();
-        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
-        let s = parse_sprt("-1.5, 3, 0.1, 0.2").unwrap();
-        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-1.5, 3.0, 0.1, 0.2));
-        assert!(parse_sprt("5,0").is_err());
-        assert!(parse_sprt("0").is_err());
-        assert!(parse_sprt("0,x").is_err());
-        assert_eq!(
-            parse_option("Hash=16").unwrap(),
-            ("Hash".into(), "16".into())
-        );
-        assert!(parse_option("Hash").is_err());
-        assert!(parse_option("=3").is_err());
-        assert_eq!(parse_shard("0/4").unwrap(), (0, 4));
-        assert_eq!(parse_shard(" 3 / 4 ").unwrap(), (3, 4));
-        for bad in ["4/4", "1/0", "1", "a/2", "-1/3"] {
-            assert!(parse_shard(bad).is_err(), "{bad}");
-        }
-    }
 }

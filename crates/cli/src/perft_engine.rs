@@ -1,14 +1,11 @@
-//! Another USI engine as a perft counter: the `--engine` options of `kshogi perft`, the
-//! engine's start-up (handshake, commands sent first, options), and its `go perft` answers
-//! read back into kshogi's moves, in either dialect.
+//! The `--engine` options of `kshogi perft`: another USI engine as a perft counter, as
+//! `kshogi_perft_suite::engine` runs it.
 
 use clap::builder::TypedValueParser as _;
 use clap::Args;
-use kshogi_core::{Position, Variant};
-use kshogi_notation::{parse_usi, to_sfen_in, Dialect};
-use kshogi_perft_suite::{DivideError, DivideSource};
-use kshogi_usi_client::{Engine, EngineError, PerftAnswer};
-use std::time::{Duration, Instant};
+use kshogi_notation::Dialect;
+pub use kshogi_perft_suite::engine::{EngineConfig, EngineCounter};
+use std::time::Duration;
 
 /// The default `--engine-timeout`, in seconds.
 pub const DEFAULT_TIMEOUT_SECS: f64 = 300.0;
@@ -60,23 +57,6 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("`{text}` is not a positive number of seconds"))
 }
 
-/// How to run one engine.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EngineConfig {
-    /// The command line.
-    pub command: String,
-    /// The `USI_Variant` to set, if any.
-    pub variant: Option<String>,
-    /// Its dialect.
-    pub dialect: Dialect,
-    /// `setoption` pairs.
-    pub options: Vec<(String, String)>,
-    /// Lines sent first.
-    pub init: Vec<String>,
-    /// The deadline of each answer.
-    pub timeout: Duration,
-}
-
 impl EngineArgs {
     /// The configuration of the `index`th `--engine` (a per-engine option given once
     /// applies to every engine).
@@ -118,96 +98,6 @@ impl EngineArgs {
             return Err("--engine-option and --engine-init need --engine".into());
         }
         Ok(())
-    }
-}
-
-/// An engine's count of a position: its divide (moves in canonical USI where kshogi reads
-/// them), its total, and the time it took.
-pub type EngineCount = (Vec<(String, u64)>, u64, Duration);
-
-/// An engine that is started when first needed and again after it failed: a misbehaving
-/// engine fails the count it was asked for, and the next count gets a fresh process.
-pub struct EngineCounter {
-    /// How to run it.
-    pub config: EngineConfig,
-    engine: Option<Engine>,
-}
-
-impl EngineCounter {
-    /// A counter for `config`; nothing is started yet.
-    pub fn new(config: EngineConfig) -> EngineCounter {
-        EngineCounter {
-            config,
-            engine: None,
-        }
-    }
-
-    /// The running engine, started and set up if it is not running.
-    fn engine(&mut self) -> Result<&mut Engine, EngineError> {
-        if self.engine.is_none() {
-            let c = &self.config;
-            let mut e = Engine::spawn(&c.command, c.timeout)?;
-            e.handshake()?;
-            for line in &c.init {
-                e.send(line)?;
-            }
-            if let Some(v) = &c.variant {
-                e.set_option("USI_Variant", v)?;
-            }
-            for (name, value) in &c.options {
-                e.set_option(name, value)?;
-            }
-            e.is_ready()?;
-            self.engine = Some(e);
-        }
-        Ok(self.engine.as_mut().expect("started above"))
-    }
-
-    /// `go perft DEPTH` on `pos`, written in the engine's dialect. On any failure the
-    /// engine is killed (to be started afresh next time) and the error says why.
-    pub fn perft<V: Variant>(
-        &mut self,
-        pos: &Position<V>,
-        depth: u32,
-    ) -> Result<PerftAnswer, EngineError> {
-        let sfen = to_sfen_in(pos, self.config.dialect);
-        let timeout = self.config.timeout;
-        let result = self.engine().and_then(|e| {
-            e.position(&sfen, &[])?;
-            e.perft(depth, Instant::now() + timeout)
-        });
-        result.inspect_err(|_| self.engine = None)
-    }
-
-    /// The engine's divide of `pos` with each move in canonical USI where kshogi reads it as
-    /// a legal move (kept as the engine wrote it otherwise), its total, and the time taken.
-    pub fn count<V: Variant>(
-        &mut self,
-        pos: &Position<V>,
-        depth: u32,
-    ) -> Result<EngineCount, String> {
-        let start = Instant::now();
-        let answer = self.perft(pos, depth).map_err(|e| e.to_string())?;
-        let elapsed = start.elapsed();
-        let divide = answer
-            .divide
-            .into_iter()
-            .map(|(text, n)| match parse_usi::<V>(pos, &text) {
-                Ok(mv) => (kshogi_notation::move_to_usi::<V>(mv), n),
-                Err(_) => (text, n),
-            })
-            .collect();
-        Ok((divide, answer.nodes, elapsed))
-    }
-}
-
-impl<V: Variant> DivideSource<V> for EngineCounter {
-    fn name(&self) -> String {
-        format!("engine `{}`", self.config.command)
-    }
-
-    fn divide(&mut self, pos: &Position<V>, depth: u32) -> Result<Vec<(String, u64)>, DivideError> {
-        Ok(self.perft(pos, depth).map_err(DivideError::new)?.divide)
     }
 }
 

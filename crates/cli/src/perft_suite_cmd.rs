@@ -15,17 +15,12 @@ use crate::progress::RowProgress;
 use clap::builder::TypedValueParser as _;
 use clap::Args;
 use kshogi_core::Variant;
-use kshogi_notation::parse_game;
-use kshogi_perft_suite::report::{
-    compare_speed, count_rows, nodes_per_second, retime_slow_rows, Baseline, Count, Machine,
-    Report, ReportRow, Totals, MIN_COMPARABLE_MS, REPORT_FORMAT, RETIMES,
-};
+use kshogi_perft_suite::report::{Baseline, Count, Machine};
 use kshogi_perft_suite::run::run_row;
-use kshogi_perft_suite::table::{
-    describe_failure, describe_speed, format_mnps, format_ms, plural, shell_quote, table_header,
-    table_row,
+use kshogi_perft_suite::{
+    export_json, parse_suite, run_suite, select, RunOptions, SuiteObserver, SuiteRow, SuiteSpec,
+    Tier,
 };
-use kshogi_perft_suite::{parse_suite, select, RunOptions, SuiteRow, Tier};
 use kshogi_registry::{with_variant, VariantKind};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -33,9 +28,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The default `--tolerance`, in percent.
 pub const DEFAULT_TOLERANCE_PCT: f64 = 25.0;
-
-/// Version of the `--export-json` layout, written as `format`.
-pub const EXPORT_FORMAT: u32 = 1;
 
 /// The suite options of `kshogi perft`.
 #[derive(Debug, Clone, Args)]
@@ -127,14 +119,6 @@ fn parse_percent(text: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("`{text}` is not a percentage such as 25"))
 }
 
-/// The suite as `--export-json` writes it.
-#[derive(serde::Serialize)]
-struct Export<'a> {
-    format: u32,
-    suite: &'a str,
-    rows: &'a [SuiteRow],
-}
-
 /// What counts the rows: kshogi itself, or an engine.
 enum Counter {
     Kshogi { threads: usize },
@@ -156,7 +140,7 @@ impl Counter {
                 let threads = *threads;
                 with_variant!(kind, V => kshogi_count::<V>(row, threads, divide))
             }
-            Counter::Engine(engine) => with_variant!(kind, V => engine_count::<V>(engine, row)),
+            Counter::Engine(engine) => with_variant!(kind, V => engine.count_row::<V>(row)),
         }
     }
 }
@@ -168,20 +152,6 @@ fn kshogi_count<V: Variant>(row: &SuiteRow, threads: usize, divide: bool) -> Res
         always_divide: divide,
     };
     Count::of_result(run_row::<V>(row, &options))
-}
-
-/// A row counted by the engine.
-fn engine_count<V: Variant>(engine: &mut EngineCounter, row: &SuiteRow) -> Result<Count, String> {
-    let game =
-        parse_game::<V>(&row.sfen).map_err(|e| format!("the position does not read: {e}"))?;
-    let (divide, nodes, elapsed) = engine.count(game.position(), row.depth)?;
-    let time_ms = elapsed.as_secs_f64() * 1000.0;
-    Ok(Count {
-        nodes,
-        divide: Some(divide.into_iter().collect()),
-        time_ms,
-        nps: nodes_per_second(nodes, time_ms),
-    })
 }
 
 /// Prints a line on standard output at once (the table grows as rows finish).
@@ -198,43 +168,20 @@ fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// How to run a row again by hand, for the failure report.
-fn rerun_line(row: &SuiteRow, threads: usize, engine: &EngineArgs) -> String {
-    let mut words = vec!["kshogi".to_string(), "perft".to_string()];
-    if let Some(config) = engine.config(0) {
-        words.push("--diff".into());
-        words.push("--engine".into());
-        words.push(config.command.clone());
-        if let Some(v) = &config.variant {
-            words.push("--engine-variant".into());
-            words.push(v.clone());
-        }
-        words.push("--engine-dialect".into());
-        words.push(config.dialect.to_string());
-        for line in &config.init {
-            words.push("--engine-init".into());
-            words.push(line.clone());
-        }
-        for (name, value) in &config.options {
-            words.push("--engine-option".into());
-            words.push(format!("{name}={value}"));
-        }
-    } else {
-        words.push("--divide".into());
-        if threads > 1 {
-            words.push("--threads".into());
-            words.push(threads.to_string());
-        }
+/// The run's text on standard output, its progress bar on standard error.
+impl SuiteObserver for RowProgress {
+    fn line(&mut self, text: &str) {
+        say(text);
     }
-    words.push("--variant".into());
-    words.push(row.variant.clone());
-    words.push(row.sfen.clone());
-    words.push(row.depth.to_string());
-    words
-        .iter()
-        .map(|w| shell_quote(w))
-        .collect::<Vec<_>>()
-        .join(" ")
+    fn block(&mut self, text: &str) {
+        print!("{text}");
+    }
+    fn row_started(&mut self, index: usize, row: &SuiteRow) {
+        self.show(index, row);
+    }
+    fn row_finished(&mut self) {
+        self.clear();
+    }
 }
 
 /// Runs `kshogi perft --suite`: `variant` and `threads` are the `--variant` and `--threads`
@@ -255,12 +202,7 @@ pub fn run(
     })?;
     let rows = parse_suite(&text, &origin).map_err(|e| CliError::Suite(e.to_string()))?;
     if let Some(out) = &args.export_json {
-        let mut json = serde_json::to_string_pretty(&Export {
-            format: EXPORT_FORMAT,
-            suite: &origin,
-            rows: &rows,
-        })?;
-        json.push('\n');
+        let json = export_json(&origin, &rows)?;
         if out.as_os_str() == "-" {
             return Ok(json);
         }
@@ -325,118 +267,28 @@ pub fn run(
         kshogi_revision: None,
     };
     let started_unix = unix_now();
-
-    say(&format!(
-        "perft: {} of {} rows of {origin} (tier {tier}{}{}) with {counted_by}",
-        chosen.len(),
-        rows.len(),
-        variant
-            .map(|v| format!(", variant {}", v.name()))
-            .unwrap_or_default(),
-        if threads > 1 && engine.engines.is_empty() {
-            format!(", {threads} threads")
-        } else {
-            String::new()
-        },
-    ));
-    say("");
-    say(&table_header());
-
+    let config = engine.config(0);
+    let spec = SuiteSpec {
+        origin: &origin,
+        suite_rows: rows.len(),
+        chosen: &chosen,
+        tier,
+        variant: variant.map(VariantKind::name),
+        threads,
+        counted_by: &counted_by,
+        engine: config.as_ref(),
+        with_divide: args.with_divide,
+        baseline: baseline.as_ref(),
+        tolerance: args.tolerance,
+        machine,
+        started_unix,
+    };
     let mut progress = RowProgress::new(chosen.len());
     let mut count = |row: &SuiteRow, divide: bool| counter.count(row, divide);
-    let mut report_rows = count_rows(
-        &chosen,
-        args.with_divide,
-        &mut count,
-        &mut |i, row, done| match done {
-            None => progress.show(i, row),
-            Some(report) => {
-                progress.clear();
-                say(&table_row(row, report));
-            }
-        },
-    );
-    progress.clear();
-
-    if let Some((base, _)) = &baseline {
-        retime_slow_rows(
-            &mut report_rows,
-            &chosen,
-            base,
-            args.tolerance,
-            &mut count,
-            &mut |n| {
-                say("");
-                say(&format!(
-                    "perft: {n} row{} slower than the baseline; timing {} {RETIMES} more times, \
-                 the best time counts",
-                    plural(n),
-                    if n == 1 { "it" } else { "each" }
-                ));
-            },
-        );
-    }
-    let totals = Totals::of(&report_rows);
-    say("");
-    say(&format!(
-        "perft: {} rows, {} passed, {} failed; {} nodes in {} ({} Mnps)",
-        totals.rows,
-        totals.passed,
-        totals.failed,
-        totals.nodes,
-        format_ms(Some(totals.time_ms)),
-        format_mnps(Some(totals.nps)),
-    ));
-
-    let failures: Vec<(&SuiteRow, &ReportRow)> = chosen
-        .iter()
-        .copied()
-        .zip(&report_rows)
-        .filter(|(_, r)| !r.ok)
-        .collect();
-    if !failures.is_empty() {
-        say("");
-        say(&format!(
-            "{} row{} of {origin} failed:",
-            failures.len(),
-            plural(failures.len())
-        ));
-        for (row, report) in &failures {
-            say("");
-            let text = describe_failure(
-                row,
-                report,
-                &origin,
-                &rerun_line(row, threads, engine),
-                baseline.as_ref(),
-            );
-            print!("{text}");
-        }
-    }
-
-    let speed = baseline.as_ref().map(|(base, name)| {
-        let check = compare_speed(&report_rows, base, args.tolerance, MIN_COMPARABLE_MS);
-        say("");
-        print!(
-            "{}",
-            describe_speed(&check, &report_rows, base, name, &machine, args.tolerance)
-        );
-        check
-    });
+    let outcome = run_suite(spec, &mut count, &mut progress);
 
     if let Some(path) = &args.report {
-        let report = Report {
-            format: REPORT_FORMAT,
-            suite: origin.clone(),
-            tier: tier.name().to_string(),
-            variant: variant.map(|v| v.name().to_string()),
-            threads: u32::try_from(threads).unwrap_or(u32::MAX),
-            started_unix,
-            machine,
-            totals,
-            rows: report_rows.clone(),
-        };
-        let mut text = serde_json::to_string_pretty(&report)?;
+        let mut text = serde_json::to_string_pretty(&outcome.report)?;
         text.push('\n');
         args.report_output()
             .expect("--report given")
@@ -444,90 +296,17 @@ pub fn run(
         say("");
         say(&format!("perft: report written to {}", path.display()));
     }
-
-    let mut problems = Vec::new();
-    if !failures.is_empty() {
-        let lines: Vec<String> = failures
-            .iter()
-            .map(|(row, _)| format!("{origin}:{}", row.line))
-            .collect();
-        problems.push(format!(
-            "{} row{} with a wrong count or an error ({})",
-            failures.len(),
-            plural(failures.len()),
-            lines.join(", ")
-        ));
-    }
-    if let Some(check) = &speed {
-        let slow: Vec<String> = check
-            .too_slow()
-            .map(|s| format!("{origin}:{}", report_rows[s.index].line))
-            .collect();
-        if !slow.is_empty() {
-            problems.push(format!(
-                "{} row{} slower than the baseline by more than {}% ({})",
-                slow.len(),
-                plural(slow.len()),
-                args.tolerance,
-                slow.join(", ")
-            ));
-        }
-    }
     let _ = std::io::stdout().flush();
-    if problems.is_empty() {
+    if outcome.problems.is_empty() {
         Ok(String::new())
     } else {
-        Err(CliError::Suite(problems.join("; ")))
+        Err(CliError::Suite(outcome.problems.join("; ")))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn row() -> SuiteRow {
-        SuiteRow {
-            line: 7,
-            variant: "kyoto".into(),
-            sfen: "pgkst/5/5/5/TSKGP b - 1".into(),
-            depth: 2,
-            nodes: 138,
-            tier: Tier::Quick,
-            source: Some("made up for the test".into()),
-            convention: None,
-        }
-    }
-
-    #[test]
-    fn rerun_lines_count_again_or_find_the_divergence() {
-        let r = row();
-        let none = EngineArgs {
-            engines: vec![],
-            variants: vec![],
-            dialects: vec![],
-            options: vec![],
-            init: vec![],
-            timeout: 1.0,
-        };
-        assert_eq!(
-            rerun_line(&r, 2, &none),
-            "kshogi perft --divide --threads 2 --variant kyoto 'pgkst/5/5/5/TSKGP b - 1' 2"
-        );
-        let fsf = EngineArgs {
-            engines: vec!["/opt/fsf/stockfish".into()],
-            variants: vec!["kyotoshogi".into()],
-            dialects: vec![kshogi_notation::Dialect::Fsf],
-            options: vec![("Threads".into(), "1".into())],
-            init: vec!["load /x/y.ini".into()],
-            timeout: 1.0,
-        };
-        assert_eq!(
-            rerun_line(&r, 1, &fsf),
-            "kshogi perft --diff --engine /opt/fsf/stockfish --engine-variant kyotoshogi \
-             --engine-dialect fsf --engine-init 'load /x/y.ini' --engine-option Threads=1 \
-             --variant kyoto 'pgkst/5/5/5/TSKGP b - 1' 2"
-        );
-    }
 
     #[test]
     fn percentages() {

@@ -10,6 +10,7 @@
 //! [`RowProgress`] is the simpler bar of a suite run, one row at a time.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+pub use kshogi_notation::human::{group, human_time};
 use kshogi_perft_suite::table::shorten;
 use kshogi_perft_suite::SuiteRow;
 use std::io::{IsTerminal as _, Write as _};
@@ -46,35 +47,6 @@ pub struct Reporter {
     mode: Mode,
     start: Instant,
     inner: Mutex<Inner>,
-}
-
-/// `1234567` as `1,234,567`.
-pub fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// A duration for people: `0.42 s`, `12.3 s`, `4 min 05 s`, `1 h 02 min`.
-pub fn human_time(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s < 10.0 {
-        format!("{s:.2} s")
-    } else if s < 60.0 {
-        format!("{s:.1} s")
-    } else if s < 3600.0 {
-        let whole = d.as_secs();
-        format!("{} min {:02} s", whole / 60, whole % 60)
-    } else {
-        let whole = d.as_secs();
-        format!("{} h {:02} min", whole / 3600, (whole % 3600) / 60)
-    }
 }
 
 impl Reporter {
@@ -238,18 +210,6 @@ impl RowProgress {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_and_times_for_people() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(999), "999");
-        assert_eq!(group(1000), "1,000");
-        assert_eq!(group(1_234_567), "1,234,567");
-        assert_eq!(human_time(Duration::from_millis(420)), "0.42 s");
-        assert_eq!(human_time(Duration::from_millis(12_340)), "12.3 s");
-        assert_eq!(human_time(Duration::from_secs(245)), "4 min 05 s");
-        assert_eq!(human_time(Duration::from_secs(3720)), "1 h 02 min");
-    }
 
     #[test]
     fn plain_mode_is_quiet_at_first_and_phases_switch() {

@@ -8,31 +8,36 @@ use crate::db_path::{self, DB_PATH_HELP};
 use crate::error::CliError;
 use crate::interrupt;
 use crate::output_path::{Existing, Output};
-use crate::progress::{group, human_time, Reporter};
-use crate::solve_report::{
-    build_text, entry_sfen, entry_text, human_bytes, memory_peak, ms, plies, rule_name,
-    verify_text, BellmanJson, BuildReport, BuildTimes, Counts, Extreme, MismatchJson, MoveJson,
-    ReachJson, SearchJson, VerifyReport, VerifyTimes,
-};
-pub use crate::solve_report::{value_text, ValueJson};
+use crate::progress::Reporter;
 use crate::variant_select;
 use clap::Args;
-use kshogi_core::{Position, Variant};
-use kshogi_notation::move_to_usi;
+use kshogi_core::Variant;
 use kshogi_registry::{with_index, VariantKind};
-use kshogi_solver::db::{self, Database, DbError, Probe};
-use kshogi_solver::generic::{self, Indexed, Phase, Progress};
-use kshogi_solver::reachable::{reach_memory, Rule};
+use kshogi_solver::db::{self, DbError};
+use kshogi_solver::generic::Indexed;
+use kshogi_solver::reachable::Rule;
+use kshogi_solver::report::{self, BuildSpec, Observer};
+pub use kshogi_solver::report::{value_text, ValueJson};
 use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use kshogi_solver::verify::{
-    self as check, Sample, VerifyConfig, DEFAULT_SAMPLE, DEFAULT_SEARCH_SAMPLE, SEARCH_HORIZON,
-    SEARCH_MAX_LOSS, SEARCH_MAX_WIN,
+    Sample, VerifyConfig, DEFAULT_SAMPLE, DEFAULT_SEARCH_SAMPLE, SEARCH_HORIZON, SEARCH_MAX_LOSS,
+    SEARCH_MAX_WIN,
 };
-/// Mismatches listed in the report (all are counted).
-const MISMATCHES_SHOWN: usize = 20;
+
+/// The CLI's progress on stderr is where a build or a check reports.
+impl Observer for Reporter {
+    fn line(&self, text: &str) {
+        eprintln!("{text}");
+    }
+    fn update(&self, key: &str, keep: bool, done: u64, total: u64, unit: &str, msg: &str) {
+        Reporter::update(self, key, keep, done, total, unit, msg);
+    }
+    fn done(&self, line: Option<&str>) {
+        Reporter::done(self, line);
+    }
+}
 
 /// The names of the variants `kshogi solve` builds, joined by `, `.
 pub fn solvable_names() -> String {
@@ -102,7 +107,6 @@ fn parse_sample(text: &str) -> Result<Sample, String> {
     }
 }
 
-/// The arguments of `kshogi solve`.
 /// The arguments of `kshogi solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -255,165 +259,15 @@ fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliErro
     interrupt::exit_on_interrupt("the database was not written", move || {
         let _ = std::fs::remove_file(&tmp);
     });
-    let t0 = Instant::now();
-    let n = ix.len();
-    // An upper bound: the table, the largest of the level buffers, the blocks waiting to
-    // be written and (with --reach) the reachability bitsets, and a margin.
-    let estimate = kshogi_solver::memory_estimate(n, args.reach.is_some(), threads);
-    eprintln!(
-        "{name}: {} entries ({}); memory: at most {} ({} for the table, {} for the level \
-         lists, {} to write the file{})",
-        group(n),
-        ix.coverage(),
-        human_bytes(estimate),
-        human_bytes(2 * n),
-        human_bytes(8 * generic::level_capacity(n)),
-        human_bytes(db::write_memory(n, threads)),
-        if args.reach.is_some() {
-            format!(
-                ", then {} to count the reachable positions",
-                human_bytes(reach_memory(n))
-            )
-        } else {
-            String::new()
-        }
-    );
-    let reporter = Reporter::new(std::io::stderr().is_terminal());
-    let on_progress = |p: Progress| match p.phase {
-        Phase::Start => reporter.update("start", true, p.done, p.total, "entries", ""),
-        Phase::Level(d) => reporter.update(
-            &format!("level {d}"),
-            false,
-            p.done,
-            p.total,
-            "positions",
-            &format!("({} resolved)", group(p.resolved)),
-        ),
-    };
-    let table = generic::solve(ix, threads, &on_progress);
-    let stats = table.stats().clone();
-    let levels_time = stats.total_time.saturating_sub(stats.start_time);
-    reporter.done(Some(&format!(
-        "{:>10} {} distances, {} positions resolved ({})",
-        "levels",
-        stats.per_distance.len(),
-        group(stats.wins + stats.losses),
-        human_time(levels_time)
-    )));
-
-    // The main results at once (writing, and counting what is reachable, take a while).
-    let start = Position::<I::V>::start();
-    let (start_value, first_moves) = match table.moves(&start) {
-        Some((v, moves)) => (
-            Some(v),
-            moves
-                .into_iter()
-                .map(|(m, v)| (move_to_usi::<I::V>(m), v))
-                .collect::<Vec<_>>(),
-        ),
-        None => (None, Vec::new()),
-    };
-    eprintln!(
-        "solved in {}: {} wins, {} losses, {} draws, longest win {}; start: {}",
-        human_time(t0.elapsed()),
-        group(stats.wins),
-        group(stats.losses),
-        group(stats.draws),
-        plies(stats.longest_win.0),
-        start_value.map_or("not covered".to_string(), value_text)
-    );
-    for (u, v) in &first_moves {
-        eprintln!("  first move {u:<6} {}", value_text(*v));
-    }
-
-    let tw = Instant::now();
-    let written = db::write(&table, &path, threads, &|done, total| {
-        reporter.update("writing", true, done, total, "blocks", "");
-    })
-    .map_err(|e| CliError::Output(format!("cannot write the database: {e}")))?;
-    let write_time = tw.elapsed();
-    reporter.done(None);
-
-    let tr = Instant::now();
-    let reach = if let Some(rule) = args.reach {
-        let label = format!("reach {}", rule_name(rule.into()));
-        let r =
-            kshogi_solver::count_reachable(&table, &start, rule.into(), threads, &|ply, len| {
-                reporter.update(
-                    &label,
-                    true,
-                    ply as u64,
-                    ply as u64 + 1,
-                    "plies",
-                    &group(len),
-                );
-            });
-        reporter.done(None);
-        r
-    } else {
-        None
-    };
-    let reach_time = tr.elapsed();
-    let total_time = t0.elapsed();
-
-    let ix = table.index();
-    let extreme = |count: u64, (plies, index): (u16, u64)| {
-        (count > 0).then(|| Extreme {
-            plies,
-            sfen: entry_sfen(ix, index),
-        })
-    };
-    let report = BuildReport {
-        variant: name,
-        scope: ix.scope(),
-        coverage: ix.coverage(),
-        entries: stats.entries,
-        positions: stats.wins + stats.losses + stats.draws,
-        wins: stats.wins,
-        losses: stats.losses,
-        draws: stats.draws,
-        stalemates: stats.stalemates,
-        illegal: stats.illegal,
-        longest_win: extreme(stats.wins, stats.longest_win),
-        longest_loss: extreme(stats.losses, stats.longest_loss),
-        start: start_value.map(ValueJson::from),
-        first_moves: first_moves
-            .iter()
-            .map(|(u, v)| MoveJson {
-                usi: u.clone(),
-                value: ValueJson::from(*v),
-            })
-            .collect(),
-        reachable: reach.as_ref().map(|r| ReachJson {
-            rule: rule_name(r.rule),
-            distinct: (&r.distinct).into(),
-            mirror_identified: (&r.mirror_identified).into(),
-            colour_identified: (&r.colour_identified).into(),
-            entries: (&r.entries).into(),
-            beyond: r.beyond,
-            plies: r.per_ply.len(),
-            per_ply: r.per_ply.clone(),
-        }),
-        levels: stats.per_distance.len(),
-        per_distance: stats.per_distance.clone(),
+    let spec = BuildSpec {
+        path: &path,
         threads,
-        time_ms: BuildTimes {
-            start: ms(stats.start_time),
-            levels: ms(levels_time),
-            write: ms(write_time),
-            reach: ms(reach_time),
-            total: ms(total_time),
-        },
-        memory_estimate_bytes: estimate,
-        memory_peak_bytes: memory_peak(),
-        file: path.display().to_string(),
-        bytes: written.bytes,
-        entry_bytes: written.width,
+        reach: args.reach.map(Rule::from),
     };
-    if args.format.is_json() {
-        return crate::format::OutputFormat::json_line(&report);
-    }
-    Ok(build_text::<I::V>(&report, &stats, write_time, total_time))
+    let reporter = Reporter::new(std::io::stderr().is_terminal());
+    let report = report::build(ix, &spec, &reporter)
+        .map_err(|e| CliError::Output(format!("cannot write the database: {e}")))?;
+    args.format.render(&report, report::BuildReport::text)
 }
 
 // ---- verifying --------------------------------------------------------------------------
@@ -450,7 +304,6 @@ fn verify_database<I: Indexed + Clone>(
     args: &SolveArgs,
     threads: usize,
 ) -> Result<String, CliError> {
-    let t0 = Instant::now();
     let name = <I::V as Variant>::NAME;
     let (path, rebuild) = match &args.db {
         Some(p) => (p.clone(), format!("kshogi solve {name} --out FILE --force")),
@@ -472,101 +325,16 @@ fn verify_database<I: Indexed + Clone>(
     }
     interrupt::exit_on_interrupt("the database was not fully checked", || {});
     let reporter = Reporter::new(std::io::stderr().is_terminal());
-    reporter.done(Some(&format!(
-        "reading and checking every block of {} ...",
-        path.display()
-    )));
-    let db = Database::<I>::open(&path).map_err(|e| db_error(e, Some(&rebuild)))?;
-    let table = db
-        .load_all(&|done, total| reporter.update("reading", true, done, total, "blocks", ""))
-        .map_err(|e| db_error(e, Some(&rebuild)))?;
-    let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
-    let load_time = t0.elapsed();
-    let ix = table.index().clone();
-
     let config = VerifyConfig {
         sample: args.sample.unwrap_or(Sample::Count(DEFAULT_SAMPLE)),
         seed: args.seed.unwrap_or_else(clock_seed),
         search_per_kind: args.search_sample,
         threads,
     };
-    let found = check::verify(&table, db.summary(), config, &|stage, done, total| {
-        reporter.update(stage.name(), true, done, total, stage.unit(), "");
-    });
-    reporter.done(None);
-    let (header, counted) = (Counts::from(found.header), Counts::from(found.counted));
-    let [counts_time, bellman_time, search_time] = found.times;
-
-    let mut mismatches = Vec::new();
-    if header != counted {
-        mismatches.push(MismatchJson {
-            check: "header",
-            index: None,
-            sfen: None,
-            stored: format!("{header:?}"),
-            expected: format!("{counted:?}"),
-        });
-    }
-    for m in &found.bellman {
-        mismatches.push(MismatchJson {
-            check: "bellman",
-            index: Some(m.index),
-            sfen: entry_sfen(&ix, m.index),
-            stored: entry_text(m.stored),
-            expected: m
-                .expected
-                .map_or_else(|| "(a successor has no value)".to_string(), entry_text),
-        });
-    }
-    for &(i, v) in &found.search {
-        mismatches.push(MismatchJson {
-            check: "search",
-            index: Some(i),
-            sfen: entry_sfen(&ix, i),
-            stored: value_text(v),
-            expected: "something else (exhaustive search disagrees)".to_string(),
-        });
-    }
-    let failures = found.failures();
-    mismatches.truncate(MISMATCHES_SHOWN);
-    let report = VerifyReport {
-        database: path.display().to_string(),
-        bytes,
-        coverage: ix.coverage(),
-        entries: found.entries,
-        header,
-        counted,
-        bellman: BellmanJson {
-            sample: match found.sample {
-                Sample::All => "all".to_string(),
-                Sample::Count(k) => k.to_string(),
-            },
-            seed: found.seed,
-            checked: found.checked,
-            mismatches: found.bellman_mismatches,
-        },
-        search: SearchJson {
-            wins: found.searched[0],
-            losses: found.searched[1],
-            draws: found.searched[2],
-            max_win_plies: SEARCH_MAX_WIN,
-            max_loss_plies: SEARCH_MAX_LOSS,
-            draw_horizon: SEARCH_HORIZON,
-            mismatches: found.search.len() as u64,
-        },
-        mismatches,
-        threads,
-        time_ms: VerifyTimes {
-            load: ms(load_time),
-            counts: ms(counts_time),
-            bellman: ms(bellman_time),
-            search: ms(search_time),
-            total: ms(t0.elapsed()),
-        },
-        memory_peak_bytes: memory_peak(),
-        ok: failures == 0,
-    };
-    let out = args.format.render(&report, verify_text)?;
+    let report =
+        report::check::<I>(&path, config, &reporter).map_err(|e| db_error(e, Some(&rebuild)))?;
+    let out = args.format.render(&report, report::CheckReport::text)?;
+    let failures = report.failures;
     if failures == 0 {
         return Ok(out);
     }

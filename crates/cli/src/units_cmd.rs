@@ -7,7 +7,7 @@ use crate::variant_select;
 use crate::{interrupt, VariantArg};
 use clap::{Args, Subcommand};
 use kshogi_core::Variant;
-use kshogi_perft_suite::units::{self, Job, UnitOutcome};
+use kshogi_perft_suite::units::{self, Job};
 use kshogi_registry::{with_variant, VariantKind};
 use std::path::{Path, PathBuf};
 
@@ -134,16 +134,7 @@ fn split(args: &SplitArgs) -> Result<String, CliError> {
     let job = with_variant!(kind, V => Job::split::<V>(pos, depth, split_depth, &program()))
         .map_err(units_err)?;
     let manifest = job.to_manifest();
-    let summary = format!(
-        "job {}: {} {} depth {}, {} units of {} plies at split depth {}",
-        job.digest,
-        job.variant,
-        job.position,
-        job.depth,
-        job.units.len(),
-        job.depth - job.split_depth,
-        job.split_depth
-    );
+    let summary = job.summary();
     match &args.output {
         None => {
             eprintln!("{summary}");
@@ -214,23 +205,9 @@ fn count(args: &CountArgs) -> Result<String, CliError> {
         let outcome = with_variant!(kind, V => units::run_unit::<V>(
             &job, id, &args.out, args.force, threads, stop, &program()))
         .map_err(units_err)?;
-        let line = |r: &units::UnitResult, path: &Path, verb: &str| {
-            format!(
-                "unit {id} of {} ({}): {} nodes {verb} -> {}\n",
-                job.units.len(),
-                r.moves.join(" "),
-                r.nodes,
-                path.display()
-            )
-        };
-        match outcome {
-            UnitOutcome::Counted(r, path) => {
-                out.push_str(&line(&r, &path, &format!("in {:.3} s", r.seconds)));
-            }
-            UnitOutcome::AlreadyCounted(r, path) => {
-                out.push_str(&line(&r, &path, "already counted"));
-            }
-            UnitOutcome::Interrupted => {
+        match outcome.describe(id, job.units.len()) {
+            Some(line) => out.push_str(&line),
+            None => {
                 return Err(CliError::Interrupted {
                     partial: out,
                     message: format!("interrupted while counting unit {id}; it has no result"),

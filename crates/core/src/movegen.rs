@@ -224,6 +224,24 @@ impl<V: Variant> Position<V> {
         att
     }
 
+    /// The squares attacked by the slides (and ranged slides) of `by`, not its steps, with
+    /// the occupancy `occ`: with [`StepAttacks`], the squares `by` attacks.
+    #[inline(always)]
+    fn slide_attacked_squares(&self, by: Color, occ: Bitboard) -> Bitboard {
+        let t = V::tables();
+        let theirs = self.by_color[by.index()];
+        let mut att = Bitboard::EMPTY;
+        let mut kinds = t.sliders | if V::RANGED { t.rangers } else { 0 };
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            for from in self.by_kind[k] & theirs {
+                att |= t.slide_attacks(by, Kind(k as u8), from, occ, V::RANGED);
+            }
+        }
+        att
+    }
+
     /// [`Tables::attacks`](crate::Tables::attacks), without the slide loop when the variant
     /// has no sliders and without the ranged slides when it has none.
     #[inline(always)]
@@ -241,6 +259,14 @@ impl<V: Variant> Position<V> {
     /// Checkers and pinned pieces of the side to move, in one pass over the enemy sliders.
     #[inline(always)]
     fn checkers_and_pinned(&self) -> (Bitboard, Bitboard) {
+        self.checkers_and_pinned_given(None)
+    }
+
+    /// [`Position::checkers_and_pinned`], told the enemy pieces that check by a step when
+    /// the caller knows them (`step_checkers`, as [`StepAttacks::after`] derives them):
+    /// then only the slides are looked at.
+    #[inline(always)]
+    fn checkers_and_pinned_given(&self, step_checkers: Option<Bitboard>) -> (Bitboard, Bitboard) {
         let t = V::tables();
         let us = self.side;
         let them = !us;
@@ -248,14 +274,19 @@ impl<V: Variant> Position<V> {
         let occ = self.occupied();
         let ours = self.by_color[us.index()];
         let theirs = self.by_color[them.index()];
-        let mut checkers = Bitboard::EMPTY;
-        let mut steppers = t.steppers;
-        while steppers != 0 {
-            let k = steppers.trailing_zeros() as usize;
-            steppers &= steppers - 1;
-            checkers |= t.step[us.index()][k][ksq.index()] & self.by_kind[k];
-        }
-        checkers &= theirs;
+        let mut checkers = match step_checkers {
+            Some(known) => known,
+            None => {
+                let mut checkers = Bitboard::EMPTY;
+                let mut steppers = t.steppers;
+                while steppers != 0 {
+                    let k = steppers.trailing_zeros() as usize;
+                    steppers &= steppers - 1;
+                    checkers |= t.step[us.index()][k][ksq.index()] & self.by_kind[k];
+                }
+                checkers & theirs
+            }
+        };
         let mut pinned = Bitboard::EMPTY;
         if !V::SLIDERS {
             return (checkers, pinned);
@@ -638,8 +669,9 @@ where
 
 /// [`generate_with`] for a caller to whom the order of the bundles does not matter (perft,
 /// counting), optionally told the checkers of the side to move and the squares the enemy
-/// attacks (`known`, as [`StepAttacks::after`] derives them) instead of finding them. Only a
-/// variant without sliders may pass `known`: it has no pins to find.
+/// attacks (`known`, as [`StepAttacks::after`] derives them) instead of finding them. In a
+/// variant with sliders `known` holds the threats of the steps only; the slides' checks, pins
+/// and attacked squares are found here.
 #[inline(always)]
 pub(crate) fn generate_given<V, P, F>(p: P, known: Option<Threats>, f: F) -> bool
 where
@@ -686,6 +718,25 @@ where
             // Without the check rule every pseudo-legal move is legal.
             _ if !V::CHECK_RULE => (Bitboard::EMPTY, Bitboard::EMPTY, kcand),
             Some(known) if !V::SLIDERS => (known.checkers, Bitboard::EMPTY, kcand & !known.danger),
+            // With sliders the known threats are those of the steps: the slides (checks,
+            // pins and attacked squares) are still looked at here.
+            Some(known) => {
+                let (checkers, pinned) = pos.checkers_and_pinned_given(Some(known.checkers));
+                let ktargets = if kcand.any() {
+                    kcand & !(known.danger | pos.slide_attacked_squares(!us, occ.without(ksq)))
+                } else {
+                    kcand
+                };
+                debug_assert_eq!(
+                    (checkers, pinned, ktargets),
+                    {
+                        let (c, p) = pos.checkers_and_pinned();
+                        (c, p, kcand & !pos.attacked_squares(!us, occ.without(ksq)))
+                    },
+                    "threats derived for {pos:?}"
+                );
+                (checkers, pinned, ktargets)
+            }
             _ => {
                 let (checkers, pinned) = pos.checkers_and_pinned();
                 let ktargets = if kcand.any() {
@@ -899,20 +950,22 @@ impl<V: Variant> Position<V> {
 /// attacked with the king taken off the board.
 #[derive(Copy, Clone, Debug, Default)]
 pub(crate) struct Threats {
-    /// Enemy pieces attacking the king.
+    /// Enemy pieces attacking the king (by a step only, in a variant with sliders).
     pub(crate) checkers: Bitboard,
-    /// Squares the enemy attacks, with the king off the board.
+    /// Squares the enemy attacks, with the king off the board (by its steps only, in a
+    /// variant with sliders).
     pub(crate) danger: Bitboard,
 }
 
-/// The attacks of the side to move, in a variant without sliders, summed up so that the
-/// [`Threats`] to the other side after any one move follow in a few operations.
+/// The step attacks of the side to move, summed up so that the [`Threats`] of its steps to
+/// the other side after any one move follow in a few operations.
 ///
-/// Without sliders a piece attacks the same squares whatever the occupancy, and a move
-/// changes the attacks of the moving piece only (a capture takes an enemy piece), so the
-/// attacks after a move are those of the other pieces plus those of the moved piece on its
-/// new square. Perft uses this at the last ply but one, instead of finding the threats of
-/// every child position from scratch.
+/// A step attacks the same squares whatever the occupancy, and a move changes the step
+/// attacks of the moving piece only (a capture takes an enemy piece), so the step attacks
+/// after a move are those of the other pieces plus those of the moved piece on its new
+/// square. Perft uses this below every interior node, instead of finding the threats of
+/// every child position from scratch; in a variant with sliders the child still looks at
+/// the slides (their attacks depend on the occupancy, and a move may uncover one).
 #[derive(Copy, Clone, Debug, Default)]
 pub(crate) struct StepAttacks {
     /// Squares attacked by at least one piece.
@@ -922,8 +975,7 @@ pub(crate) struct StepAttacks {
 }
 
 impl<V: Variant> Position<V> {
-    /// The attacks of the side to move, summed up (see [`StepAttacks`]). Only meaningful in
-    /// a variant without sliders.
+    /// The step attacks of the side to move, summed up (see [`StepAttacks`]).
     #[inline(always)]
     pub(crate) fn step_attacks(&self) -> StepAttacks {
         let t = V::tables();
@@ -944,9 +996,10 @@ impl<V: Variant> Position<V> {
 }
 
 impl StepAttacks {
-    /// The threats to the enemy after the side these attacks belong to (`mover`) moved the
-    /// piece showing `kind` on `from` to `to`, where it shows `now` (`from` is `None` for a
-    /// drop of `now`). `enemy_king` is the square of the enemy king.
+    /// The threats of the steps to the enemy after the side these attacks belong to
+    /// (`mover`) moved the piece showing `kind` on `from` to `to`, where it shows `now`
+    /// (`from` is `None` for a drop of `now`). `enemy_king` is the square of the enemy king.
+    /// In a variant without sliders these are all the threats.
     #[inline(always)]
     pub(crate) fn after<V: Variant>(
         &self,
@@ -967,8 +1020,8 @@ impl StepAttacks {
             None => self.once,
         };
         // Before the move no piece attacked the enemy king (the side not to move is never in
-        // check), and without sliders there are no discovered checks: only the moved piece
-        // can give check.
+        // check), and a move uncovers no step: only the moved piece can give check by a
+        // step (a slide it uncovers is found in the child).
         Threats {
             checkers: if arrived.has(enemy_king) {
                 Bitboard::from_square(to)

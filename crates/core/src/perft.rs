@@ -34,8 +34,9 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
     if pos.royal_captured() || (V::HAS_ADJUDICATION && V::adjudicate(pos).is_some()) {
         return 0;
     }
-    // Without sliders, the threats to each child follow from the attacks of the side to
-    // move here, summed up once (see `StepAttacks`), instead of being found in every child.
+    // The threats of the steps to each child follow from the step attacks of the side to
+    // move here, summed up once (see `StepAttacks`), instead of being found in every child
+    // (with sliders, the child still looks at the slides).
     // Only with the check rule: without it there are no threats to derive. (`derive` is
     // a const, not a local: the closure below is not always inlined, and a captured local
     // would be tested at run time.)
@@ -142,11 +143,11 @@ fn unmade<V: Variant>(last_but_one: bool) -> bool {
     replies_derivable::<V>() && !V::DROP_LIMITS && last_but_one
 }
 
-/// Whether perft derives the threats to each child from the parent (see `StepAttacks`):
-/// without sliders, and with the check rule.
+/// Whether perft derives the threats of the steps to each child from the parent (see
+/// `StepAttacks`): with the check rule.
 #[inline(always)]
 const fn derive<V: Variant>() -> bool {
-    !V::SLIDERS && V::CHECK_RULE
+    V::CHECK_RULE
 }
 
 /// Perft split by the root moves: each legal move with its subtree count at `depth - 1`.

@@ -586,6 +586,37 @@ impl Tables {
         )
     }
 
+    /// The squares a piece of `color` and `kind` on `sq` attacks with its slides (not its
+    /// steps), given the occupancy; its ranged slides too when `ranged`.
+    #[inline(always)]
+    pub fn slide_attacks(
+        &self,
+        color: Color,
+        kind: Kind,
+        sq: Square,
+        occupied: Bitboard,
+        ranged: bool,
+    ) -> Bitboard {
+        let (c, k) = (color.index(), kind.index());
+        let lines = self.slide_lines[c][k];
+        let slides = if lines == 0 {
+            Bitboard::EMPTY
+        } else {
+            self.slides(
+                self.slide_dirs[c][k],
+                lines,
+                self.slide_reach[c][k][sq.index()],
+                sq,
+                occupied,
+            )
+        };
+        if ranged {
+            slides | self.ranged_attacks(color, kind, sq, occupied)
+        } else {
+            slides
+        }
+    }
+
     /// The squares the ranged slides of a piece of `color` and `kind` on `sq` attack, given
     /// the occupancy: each direction's ray up to the first occupied square, cut to the
     /// range.

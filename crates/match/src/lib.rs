@@ -16,7 +16,8 @@
 //! ([`stats`] has the formulas).
 //!
 //! Entry point: [`run_match`] with a [`MatchConfig`]. The `kshogi match` command is a thin
-//! front end over it.
+//! front end over it: [`spec`] reads its words (an SPRT, a shard, an openings file, a USI
+//! option) into the values of the configuration.
 //!
 //! This crate sits above the variant list (`kshogi-variants`), notation and the USI client;
 //! it must not depend on the command line, the registry, the engine's search or the solver
@@ -27,12 +28,14 @@ mod game;
 mod play;
 mod runner;
 pub mod shard;
+pub mod spec;
 pub mod stats;
 mod summary;
 
 pub use play::{go, GoAnswer};
 pub use runner::run_match;
 pub use shard::{merge, MergedMatch, Shard};
+pub use spec::SpecError;
 pub use stats::{Sprt, SprtDecision, SprtError};
 pub use summary::{GameReport, ReasonCount, SprtReport, Summary};
 

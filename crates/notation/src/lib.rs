@@ -4,6 +4,8 @@
 //! reference engine's aliases), USI moves in both dialects, and the `POSITION` argument of
 //! the command line (`startpos` or an SFEN, optionally followed by `moves ...`).
 //!
+//! [`human`] words numbers, sizes and durations for the reports of every front end.
+//!
 //! It also draws board diagrams: text for the terminal ([`diagram`]) and self-contained SVG
 //! pictures for pages and print ([`svg()`]), and the evaluation graph of a reviewed game
 //! ([`eval_graph_svg`]); and, with the default
@@ -24,6 +26,7 @@
 
 mod diagram;
 mod eval_graph;
+pub mod human;
 mod illegal;
 pub mod kif;
 mod position_arg;

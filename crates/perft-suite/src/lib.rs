@@ -14,6 +14,13 @@
 //! - [`report`]: the report file of a suite run (`kshogi perft --suite --report`), the
 //!   loop that counts rows with any counter (kshogi or another engine) into it, and its
 //!   comparison with a baseline report (speed within a tolerance, best of three, divides);
+//! - [`session`]: a whole suite run as `kshogi perft --suite` makes it ([`run_suite`]:
+//!   the rows counted with any counter, the table, retiming against a baseline, failures
+//!   explained, what went wrong summed up), its text shown through a [`SuiteObserver`];
+//!   the suite exported as JSON;
+//! - [`engine`]: another USI engine as a counter ([`EngineCounter`]: started when needed,
+//!   its `go perft` answers read back in either dialect), for suite rows and the
+//!   divergence finder;
 //! - [`table`]: the terminal text of a suite run (its table, a failing row explained, the
 //!   speed comparison);
 //! - [`units`]: perft as work units for batch systems: a job split into units at a chosen
@@ -31,13 +38,15 @@
 //! run_rows::<Kinzoku>(rows_of::<Kinzoku>(&rows)).assert_ok();
 //! ```
 //!
-//! This crate depends on core and notation only: it names no variant, and must not depend
-//! on a rules crate, the registry, the engine or the command line. Running suites against
-//! other programs (USI engines) is the command line's job (`kshogi perft --suite`).
+//! This crate depends on core, notation and the USI client only: it names no variant, and
+//! must not depend on a rules crate, the registry, the engine or the command line, which
+//! chooses the variant of each row and prints what a run shows.
 
 pub mod diverge;
+pub mod engine;
 pub mod report;
 pub mod run;
+pub mod session;
 pub mod suite;
 pub mod table;
 pub mod units;
@@ -45,7 +54,11 @@ pub mod units;
 pub use diverge::{
     find_divergence, DiffError, Difference, Divergence, DivideError, DivideSource, Finding, Kshogi,
 };
+pub use engine::{EngineConfig, EngineCount, EngineCounter};
 pub use run::{rows_of, run_rows, run_rows_with, Report, RowResult, RunOptions};
+pub use session::{
+    export_json, rerun_line, run_suite, SuiteObserver, SuiteOutcome, SuiteSpec, EXPORT_FORMAT,
+};
 pub use suite::{
     parse_suite, parse_table, select, Layout, SelectError, SuiteError, SuiteRow, Tier,
 };

@@ -200,6 +200,21 @@ fn root_of<V: Variant>(position: &str) -> Result<Position<V>, UnitsError> {
 }
 
 impl Job {
+    /// The job in one line: `job DIGEST: VARIANT SFEN depth D, N units of R plies at split
+    /// depth S`.
+    pub fn summary(&self) -> String {
+        format!(
+            "job {}: {} {} depth {}, {} units of {} plies at split depth {}",
+            self.digest,
+            self.variant,
+            self.position,
+            self.depth,
+            self.units.len(),
+            self.depth - self.split_depth,
+            self.split_depth
+        )
+    }
+
     /// Splits perft of `depth` from `position` (a `POSITION` argument of variant `V`) into
     /// units at `split_depth` plies below the root; `program` names the program
     /// (`kshogi 0.1.0`). The split depth must be at least 1 and at most `depth`.
@@ -501,6 +516,25 @@ pub enum UnitOutcome {
     AlreadyCounted(UnitResult, PathBuf),
     /// `stop` ended the count; nothing was written.
     Interrupted,
+}
+
+impl UnitOutcome {
+    /// What happened to unit `id` of a job of `units` units, in one line ending in a
+    /// newline: its moves, its count and how it came (`in 1.234 s`, `already counted`) and
+    /// its file; `None` when it was interrupted.
+    pub fn describe(&self, id: usize, units: usize) -> Option<String> {
+        let (r, path, verb) = match self {
+            UnitOutcome::Counted(r, path) => (r, path, format!("in {:.3} s", r.seconds)),
+            UnitOutcome::AlreadyCounted(r, path) => (r, path, "already counted".to_string()),
+            UnitOutcome::Interrupted => return None,
+        };
+        Some(format!(
+            "unit {id} of {units} ({}): {} nodes {verb} -> {}\n",
+            r.moves.join(" "),
+            r.nodes,
+            path.display()
+        ))
+    }
 }
 
 /// Counts unit `id` of `job` into `dir` (made if missing) as `unit-<id>.json`, written to a
@@ -825,6 +859,12 @@ mod tests {
         assert!(Job::split::<Kyoto>("startpos", 3, 4, PROGRAM).is_err());
     }
 
+    fn first_words(r: &UnitResult, path: &Path, n: usize) -> String {
+        UnitOutcome::Counted(r.clone(), path.to_path_buf())
+            .describe(0, n)
+            .unwrap()
+    }
+
     #[test]
     fn reruns_are_idempotent_and_nothing_is_overwritten() {
         let dir = temp_dir("rerun");
@@ -835,6 +875,23 @@ mod tests {
         };
         let again = run_unit::<Kyoto>(&job, 0, &dir, false, 1, &NEVER, PROGRAM).unwrap();
         assert_eq!(again, UnitOutcome::AlreadyCounted(r.clone(), path.clone()));
+        // The words of each outcome: the unit's moves, its count, how it came, its file.
+        let n = job.units.len();
+        let head = format!("unit 0 of {n} ({}): {} nodes ", r.moves.join(" "), r.nodes);
+        assert_eq!(
+            again.describe(0, n).unwrap(),
+            format!("{head}already counted -> {}\n", path.display())
+        );
+        assert!(first_words(&r, &path, n).starts_with(&format!("{head}in ")));
+        assert_eq!(UnitOutcome::Interrupted.describe(0, n), None);
+        // Kyoto start depth 3 split at 1: one unit per legal first move, 2 plies each.
+        assert_eq!(
+            job.summary(),
+            format!(
+                "job {}: kyoto {} depth 3, {n} units of 2 plies at split depth 1",
+                job.digest, job.position
+            )
+        );
         // Another job's result in the place of unit 0: refused, and left as it was.
         let other = Job::split::<Kyoto>("startpos", 4, 1, PROGRAM).unwrap();
         let e = run_unit::<Kyoto>(&other, 0, &dir, false, 1, &NEVER, PROGRAM).unwrap_err();

@@ -20,6 +20,8 @@
 //! - [`db`]: the versioned, checksummed database file of any index ([`Database`]), written
 //!   from a solved [`Table`], and lookups through [`Probe`].
 //! - [`value`]: game values and their file codes.
+//! - [`report`]: a database built and written ([`report::build`]) or read and checked
+//!   ([`report::check`]) as a report with its JSON and text forms, progress to an observer.
 //! - [`verify`]: a database checked without the code that built it (counts against the
 //!   header, the Bellman check on a sample, exhaustive search of short results), as a
 //!   report.
@@ -27,15 +29,17 @@
 //! The front ends name no variant: the registry (`kshogi-registry`) says which variants have
 //! an index here.
 //!
-//! This crate depends on `kshogi-core` and the rules crates of the variants it indexes
-//! (`kshogi-rules-kinzoku`, `kshogi-rules-dobutsu`) only; it must not depend on notation,
-//! the registry or the command line, which turn its values into text.
+//! This crate depends on `kshogi-core`, the rules crates of the variants it indexes
+//! (`kshogi-rules-kinzoku`, `kshogi-rules-dobutsu`) and `kshogi-notation` (the SFEN and USI
+//! of its reports) only; it must not depend on the registry, the engine or the command
+//! line, which choose the variant and print the reports.
 
 pub mod db;
 pub mod dobutsu;
 pub mod generic;
 pub mod kinzoku;
 pub mod reachable;
+pub mod report;
 pub mod value;
 pub mod verify;
 

@@ -213,6 +213,18 @@ pub fn generate<V: Variant, E: Linear<V>>(
     cfg: &GenConfig,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Vec<GameData> {
+    generate_range::<V, E>(cfg, 0..cfg.games, progress)
+}
+
+/// Plays the games numbered `games` of the run `cfg` (a chunk of it) on `cfg.threads`
+/// threads and returns them in game order: game `i` is the same whichever chunk and
+/// however many threads play it. `progress` is called after each game with the number of
+/// games of the range done.
+pub fn generate_range<V: Variant, E: Linear<V>>(
+    cfg: &GenConfig,
+    games: std::ops::Range<u32>,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Vec<GameData> {
     let threads = cfg.threads.max(1);
     let done = std::sync::atomic::AtomicU32::new(0);
     let mut per_thread: Vec<Vec<(u32, GameData)>> = Vec::new();
@@ -220,11 +232,12 @@ pub fn generate<V: Variant, E: Linear<V>>(
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let done = &done;
+                let games = games.clone();
                 scope.spawn(move || {
                     let mut engine = Engine::<V, E>::new(1);
                     let mut out = Vec::new();
-                    let mut index = t as u32;
-                    while index < cfg.games {
+                    let mut index = games.start + t as u32;
+                    while index < games.end {
                         out.push((index, play_game(&mut engine, cfg, index)));
                         let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                         progress(n);

@@ -11,14 +11,21 @@
 //! - [`fit`]: the logistic fit (`K` first, then full-batch Adam on the weights), in plain
 //!   `f64` Rust;
 //! - [`tune`] runs both, scores the weights before and after on held-out games, and
-//!   [`weights_source`] writes the result.
+//!   [`weights_source`] writes the result;
+//! - [`pipeline`]: the one-command run of `cargo xtask tune`: the data in chunks, the fit,
+//!   a fixed-node SPRT of the fitted weights against the current ones ([`candidate`]:
+//!   the registered evaluator with weights set at run time), the weights file written when
+//!   it is accepted; every stage recorded in a directory, so that a stopped run resumes.
 //!
-//! This crate is a development tool above the registry: it depends on core, the engine
-//! and the registry only (variants are reached through `with_variant!`, never named); it
-//! must not depend on notation or the command line, and no crate may depend on it.
+//! This crate is a development tool above the registry: it depends on core, the engine,
+//! the registry (variants are reached through `with_variant!`, never named) and the match
+//! runner's statistics (the SPRT's LLR); it must not depend on the command line, and no
+//! crate may depend on it.
 
+pub mod candidate;
 pub mod data;
 pub mod fit;
+pub mod pipeline;
 
 use data::{GameData, GenConfig, Sample};
 use fit::{FitConfig, Problem};
@@ -177,20 +184,17 @@ pub fn tune_games<V: Registered>(
     }
 }
 
-/// The Rust name of a kind's constant in its rules crate (`PAWN` for a piece named
-/// `pawn`).
+/// How a weights file names kind `k` of `V`: the rules crate's constant (`PAWN` for a
+/// piece named `pawn`) when the piece's name is one word, else `named(PIECES, "promoted
+/// silver")`, which `kshogi-tuned-eval` resolves by the piece's name at compile time (a
+/// rules crate may call its constant otherwise, `PRO_SILVER`).
 fn const_name<V: Variant>(k: usize) -> String {
-    V::PIECES[k]
-        .name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_uppercase()
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    let name = V::PIECES[k].name;
+    if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        name.to_ascii_uppercase()
+    } else {
+        format!("named(PIECES, {name:?})")
+    }
 }
 
 /// The names of the faces that go to hand slot `slot`, joined with `/`.
@@ -286,10 +290,9 @@ fn only_flag(fit: &FitConfig) -> String {
 }
 
 /// The weights file for `tuned-eval`: a Rust expression of type `EvalParams` that names
-/// the rules crate's kinds (`include!`d where `face_values`, `slot_values`, `PIECES` and
-/// the kinds are in scope), headed by comments saying how it was made.
+/// the rules crate's kinds (`include!`d where `face_values`, `slot_values`, `named`,
+/// `PIECES` and the kinds are in scope), headed by comments saying how it was made.
 pub fn weights_source<V: Variant>(r: &Report) -> String {
-    let a = r.after.to_weights();
     let g = &r.gen;
     let mut s = String::new();
     let _ = writeln!(
@@ -306,6 +309,16 @@ pub fn weights_source<V: Variant>(r: &Report) -> String {
     for line in summary(r).lines() {
         let _ = writeln!(s, "// {line}");
     }
+    s.push_str(&params_source::<V>(&r.after));
+    s
+}
+
+/// The `EvalParams` expression of a weights file for `p`: every free weight of `V`
+/// ([`free_weights`]) by the kind's name, every hand slot by its first kind, then the
+/// shared weights.
+pub fn params_source<V: Variant>(p: &EvalParams) -> String {
+    let a = p.to_weights();
+    let mut s = String::new();
     let _ = writeln!(s, "EvalParams {{");
     let _ = writeln!(s, "    board: face_values(&[");
     let free = free_weights::<V>();
@@ -338,6 +351,22 @@ pub fn weights_source<V: Variant>(r: &Report) -> String {
         let _ = writeln!(s, "    {field}: {},", a[j]);
     }
     let _ = writeln!(s, "}}");
+    s
+}
+
+/// The weights file of `V`'s current evaluation as it is, before any fit: the start of a
+/// variant's file in `kshogi-tuned-eval` (`kshogi-tune --variant V --init`), equal to the
+/// evaluation it replaces (for the derived evaluation, [`EvalParams::derive`]).
+pub fn initial_source<V: Registered>() -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{GENERATED_HEADER}: do not edit; the weights of the evaluation before any fit, \
+         written by `cargo xtask tune --variant {} --init --out <this file>`; re-run the \
+         pipeline to fit them (docs/tuning.md).",
+        V::NAME
+    );
+    s.push_str(&params_source::<V>(&<V::Eval as Linear<V>>::params()));
     s
 }
 

@@ -7,32 +7,47 @@
 use kshogi_registry::{with_variant, VariantKind};
 use kshogi_tune::data::GenConfig;
 use kshogi_tune::fit::FitConfig;
-use kshogi_tune::{summary, tune, weights_source, weights_table, GENERATED_HEADER};
+use kshogi_tune::initial_source;
+use kshogi_tune::pipeline::{self, SprtConfig};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 const USAGE: &str = "\
 Usage: kshogi-tune --variant V [OPTIONS]
 
-Plays self-play games of variant V with the engine and its current evaluation, fits the
-evaluation's linear weights to the games' results (Texel-style logistic regression) and
-prints them with the loss before and after on held-out games.
+The tuning pipeline, in one run: plays self-play games of variant V with the engine and
+its current evaluation (in chunks), fits the evaluation's linear weights to the games'
+results (Texel-style logistic regression), plays a fixed-node SPRT of the fitted weights
+against the current ones, and when the SPRT accepts them writes the weights file that
+kshogi-tuned-eval includes. Every stage is recorded in DIR: the same command again
+resumes where a run stopped; a DIR made with other options is an error.
 
 Options:
   --variant V       the variant (required)
+  --seed S          seed of the games and the SPRT's openings (default 1)
+  --dir DIR         the run's directory (default target/tune/<variant>-<seed> in the
+                    workspace)
+  --out FILE        where an accepted fit is written (default the variant's file,
+                    crates/tuned-eval/src/weights/<variant>.rs); an existing FILE is
+                    replaced only if the tuner wrote it
   --games N         self-play games (default 2000)
+  --chunk N         games per chunk file of DIR (default 100)
   --nodes N         engine nodes per move (default 2000)
   --opening N       random plies at the start of each game (default 6)
   --max-plies N     plies after which a game is drawn (default 300)
-  --seed S          seed of the random openings (default 1)
-  --threads N       games played at once; the data do not depend on it (default 1)
+  --threads N       games played at once; no result depends on it (default 2)
   --iterations N    Adam steps of the fit (default 2000)
   --rate R          Adam step size in centipawns (default 2)
   --only W,W        fit only these shared weights, keeping the piece values and the rest:
                     mobility, zone_attack, zone_defend, hand_threat, safe_check, hanging
-  --out FILE        write the weights as Rust source for kshogi-tuned-eval; an existing
-                    FILE is replaced only if the tuner wrote it
+  --sprt-nodes N    engine nodes per move in the SPRT (default --nodes)
+  --sprt-pairs N    most game pairs of the SPRT; undecided then keeps the weights
+                    (default 2000)
+  --elo0 E --elo1 E the SPRT's hypotheses in Elo (default 0 and 10)
+  --alpha P --beta P  its error rates (default 0.05 each)
+  --no-sprt         write the fit without an SPRT (the tuner before the pipeline)
+  --init            play and fit nothing: write the current evaluation's weights as they
+                    are to --out (the first weights file of a variant)
 ";
 
 struct Args {
@@ -40,6 +55,10 @@ struct Args {
     gen: GenConfig,
     fit: FitConfig,
     out: Option<PathBuf>,
+    init: bool,
+    dir: Option<PathBuf>,
+    chunk: u32,
+    sprt: Option<SprtConfig>,
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
@@ -53,9 +72,18 @@ fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
 
 fn parse(args: &[String]) -> Result<Option<Args>, String> {
     let mut variant = None;
-    let mut gen = GenConfig::default();
+    let mut gen = GenConfig {
+        threads: 2,
+        ..GenConfig::default()
+    };
     let mut fit = FitConfig::default();
     let mut out = None;
+    let mut init = false;
+    let mut dir = None;
+    let mut chunk = 100;
+    let mut sprt = SprtConfig::default();
+    let mut sprt_nodes = None;
+    let mut no_sprt = false;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         match flag.as_str() {
@@ -89,10 +117,23 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
                 }
             }
             "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--init" => init = true,
+            "--dir" => dir = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--chunk" => chunk = number(flag, value(flag, &mut it)?)?,
+            "--sprt-nodes" => sprt_nodes = Some(number(flag, value(flag, &mut it)?)?),
+            "--sprt-pairs" => sprt.max_pairs = number(flag, value(flag, &mut it)?)?,
+            "--elo0" => sprt.test.elo0 = number(flag, value(flag, &mut it)?)?,
+            "--elo1" => sprt.test.elo1 = number(flag, value(flag, &mut it)?)?,
+            "--alpha" => sprt.test.alpha = number(flag, value(flag, &mut it)?)?,
+            "--beta" => sprt.test.beta = number(flag, value(flag, &mut it)?)?,
+            "--no-sprt" => no_sprt = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
     let variant = variant.ok_or("`--variant` is required")?;
+    if init && out.is_none() {
+        return Err("`--init` needs `--out FILE`".into());
+    }
     if gen.games < HOLD_OUT_MIN {
         return Err(format!(
             "`--games` must be at least {HOLD_OUT_MIN} (one game in ten is held out)"
@@ -107,11 +148,28 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             fit.rate
         ));
     }
+    if chunk == 0 {
+        return Err("`--chunk` must be at least 1".into());
+    }
+    sprt.test.validate().map_err(|e| e.to_string())?;
+    if sprt.max_pairs == 0 {
+        return Err("`--sprt-pairs` must be at least 1".into());
+    }
+    sprt.nodes = sprt_nodes.unwrap_or(gen.nodes);
+    if sprt.nodes == 0 {
+        return Err("`--sprt-nodes` must be at least 1".into());
+    }
+    sprt.opening = gen.opening;
+    sprt.max_plies = gen.max_plies;
     Ok(Some(Args {
         variant,
         gen,
         fit,
         out,
+        init,
+        dir,
+        chunk,
+        sprt: (!no_sprt).then_some(sprt),
     }))
 }
 
@@ -121,21 +179,18 @@ const HOLD_OUT_MIN: u32 = kshogi_tune::HOLD_OUT_EVERY;
 /// Refuses to replace a file the tuner did not write, then writes through a temporary file
 /// so that a failure leaves the old file whole.
 fn write_out(path: &Path, text: &str) -> Result<(), String> {
-    if path.exists() {
-        let old = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        if !old.starts_with(GENERATED_HEADER) {
-            return Err(format!(
-                "{} exists and was not written by kshogi-tune (its first line is not `{}`); \
-                 not overwriting it",
-                path.display(),
-                GENERATED_HEADER
-            ));
-        }
-    }
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    pipeline::write_weights(path, text).map_err(|e| e.to_string())
+}
+
+/// The workspace this tuner was built in (the default directory and weights files are
+/// there).
+fn workspace() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .nth(2)
+        .unwrap_or(manifest)
+        .to_path_buf()
 }
 
 fn main() -> ExitCode {
@@ -151,40 +206,63 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let started = Instant::now();
-    let total = a.gen.games;
-    let step = (total / 10).max(1);
-    let progress = move |done: u32| {
-        if done % step == 0 || done == total {
-            eprintln!(
-                "kshogi-tune: {done}/{total} games ({:.0} s)",
-                started.elapsed().as_secs_f64()
-            );
-        }
-    };
-    let (report, table, source) = with_variant!(a.variant, V => {
-        let r = tune::<V>(&a.gen, &a.fit, &progress);
-        let table = weights_table::<V>(&r);
-        let source = weights_source::<V>(&r);
-        (r, table, source)
-    });
-    print!("{}", summary(&report));
-    println!("time: {:.1} s", started.elapsed().as_secs_f64());
-    println!();
-    print!("{table}");
-    if let Some(out) = &a.out {
+    if a.init {
+        let source = with_variant!(a.variant, V => initial_source::<V>());
+        let out = a.out.as_deref().unwrap_or(Path::new(""));
         if let Err(e) = write_out(out, &source) {
             eprintln!("kshogi-tune: error: {e}");
             return ExitCode::FAILURE;
         }
-        println!("\nwrote {}", out.display());
+        println!("wrote {}", out.display());
+        return ExitCode::SUCCESS;
     }
+    let name = with_variant!(a.variant, V => <V as kshogi_core::Variant>::NAME);
+    let root = workspace();
+    let cfg = pipeline::Config {
+        dir: a.dir.clone().unwrap_or_else(|| {
+            root.join("target/tune")
+                .join(format!("{name}-{}", a.gen.seed))
+        }),
+        out: a.out.clone().unwrap_or_else(|| {
+            root.join("crates/tuned-eval/src/weights")
+                .join(format!("{name}.rs"))
+        }),
+        gen: a.gen,
+        chunk: a.chunk,
+        fit: a.fit,
+        sprt: a.sprt,
+    };
+    eprintln!("kshogi-tune: {name}: run directory {}", cfg.dir.display());
+    let progress = pipeline::Progress::new(false);
+    let outcome = with_variant!(a.variant, V => pipeline::run::<V>(&cfg, &progress));
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("kshogi-tune: error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Ok(fit) = std::fs::read_to_string(cfg.dir.join("fit.json")) {
+        if let Ok(f) = serde_json::from_str::<pipeline::FitStage>(&fit) {
+            print!("{}", f.summary);
+            println!();
+            print!("{}", f.table);
+            println!();
+        }
+    }
+    print!("{}", outcome.text);
+    println!(
+        "summary: {} ({:.1} s in this run)",
+        cfg.dir.join("summary.json").display(),
+        progress.elapsed()
+    );
     ExitCode::SUCCESS
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kshogi_tune::GENERATED_HEADER;
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
@@ -217,6 +295,26 @@ mod tests {
         assert!(err("--variant kyoto --rate -1").contains("`--rate`"));
         assert!(err("--variant kyoto --bogus").contains("unknown argument `--bogus`"));
         assert!(err("--variant kyoto --out").contains("`--out` needs a value"));
+        assert!(err("--variant kyoto --chunk 0").contains("`--chunk`"));
+        assert!(err("--variant kyoto --elo0 5 --elo1 0").contains("elo0 (5) must be below"));
+        assert!(err("--variant kyoto --alpha 0.7").contains("alpha (0.7)"));
+        assert!(err("--variant kyoto --init").contains("`--init` needs `--out"));
+        // The SPRT follows the data's settings unless told otherwise; `--no-sprt` drops it.
+        let a = parse(&args(
+            "--variant kyoto --nodes 700 --opening 3 --sprt-pairs 9",
+        ))
+        .unwrap()
+        .unwrap();
+        let s = a.sprt.unwrap();
+        assert_eq!((s.nodes, s.opening, s.max_pairs), (700, 3, 9));
+        assert_eq!(a.gen.threads, 2);
+        let a = parse(&args(
+            "--variant kyoto --sprt-nodes 50 --no-sprt --dir d --chunk 7",
+        ))
+        .unwrap()
+        .unwrap();
+        assert!(a.sprt.is_none());
+        assert_eq!((a.dir, a.chunk), (Some(PathBuf::from("d")), 7));
     }
 
     #[test]

@@ -1,72 +1,62 @@
 //! # kshogi-tuned-eval
 //!
-//! Evaluations of the three seed variants, each an [`Evaluator`] for one variant:
-//! [`KyotoEval`], [`MicroEval`] and [`KinzokuEval`]. The weights of Kyoto and Micro are
-//! fitted to self-play games by the evaluation tuner (`cargo xtask tune`, crate
-//! `kshogi-tune`) and included from the files it writes (`src/weights/`); Kinzoku's are set
-//! by hand (it is solved). Any other variant is searched with the engine's
-//! [`PieceTableEval`](kshogi_engine::PieceTableEval), derived from its piece table; the
+//! The evaluations of the built-in variants whose weights are files written by the
+//! evaluation tuner (`cargo xtask tune`, crate `kshogi-tune`): [`KyotoEval`], [`MicroEval`],
+//! [`KinzokuEval`], [`MinishogiEval`] and [`DobutsuEval`], each an [`Evaluator`] for one
+//! variant. They are one generic evaluation (the engine's shared terms, [`common`], with the
+//! weights of a file `src/weights/<variant>.rs`, `include!`d), declared by one line each in
+//! [`fitted!`](crate#the-list) below; no weight is set by hand here. A variant without a
+//! file (Tori, or a new one) is searched with the engine's
+//! [`PieceTableEval`](kshogi_engine::PieceTableEval), derived from its piece table, which is
+//! also what a first file of a variant holds (`kshogi-tune --variant V --init`); the
 //! registry of variants pairs each variant with its evaluator.
 //!
-//! The weights name the rules crates' kinds (`kshogi_rules_kyoto::PAWN`), never positions in
-//! a piece table, so that reordering a table cannot silently change an evaluation.
+//! The weights name the rules crates' kinds (`kshogi_rules_kyoto::PAWN`, or a piece's name
+//! through [`named`]), never positions in a piece table, so that reordering a table cannot
+//! silently change an evaluation.
 //!
-//! This crate depends on core, the engine and the rules crates of the variants it tunes; it
-//! must not depend on notation, the registry or the command line.
+//! What is not a weight stays a choice of each line: the search switches (`SEARCH`), how
+//! captures are ordered and which quiet moves the quiescence search tries. Kinzoku's terms
+//! for its king-entry and countdown rules ([`kinzoku`]) are the one variant's code left:
+//! they follow its rules (the entry rank, the countdown's moves left), not a fit.
+//!
+//! This crate depends on core, the engine and the rules crates of the variants it
+//! evaluates; it must not depend on notation, the registry or the command line.
+//!
+//! ## The list
+//!
+//! `Name for Variant in rules_crate = "weights/file.rs" { options };`, options being
+//! `search: SEARCH_PARAMS`, `ordering: fitted | royal_first` (a capture's victim valued by
+//! its fitted board value, the king 0; or the king first, as the derived evaluation does)
+//! and `tactical: none | flips | path::to::fn` (the quiet moves the quiescence search
+//! tries), and optionally `terms: module` (a module with `untuned`, `is_tactical` and
+//! `attacker_unrestricted`, the variant's own rules terms).
 
-use kshogi_core::{Color, Kind, Move, Position, Variant};
-use kshogi_engine::eval::{common, face_values, finish, EvalBreakdown, EvalParams, Linear};
+use kshogi_core::{Kind, Move, PieceDef, Position, Variant};
+use kshogi_engine::eval::{common, finish, EvalBreakdown, EvalParams, Linear};
 use kshogi_engine::{Evaluator, SearchParams};
-use kshogi_rules_kinzoku::{self as kinzoku, Kinzoku};
-use kshogi_rules_kyoto::Kyoto;
-use kshogi_rules_micro::Micro;
 
-/// The weights fitted by the evaluation tuner (`cargo xtask tune`, crates/tune) to the
-/// results of self-play games: generated files, each an `EvalParams` expression naming the
-/// rules crate's kinds. Re-run the tuner to change them (docs/tuning.md).
-mod fitted {
-    /// Kyoto Shogi.
-    pub mod kyoto {
-        use kshogi_engine::eval::{face_values, slot_values, EvalParams};
-        use kshogi_rules_kyoto::*;
-        /// The weights.
-        pub static PARAMS: EvalParams = include!("weights/kyoto.rs");
+/// The kind of the piece called `name` in `pieces`, found at compile time (a weights file
+/// names a piece whose rules crate calls its constant otherwise, `named(PIECES,
+/// "promoted silver")`). A name that no piece has stops the build.
+pub const fn named(pieces: &[PieceDef], name: &str) -> Kind {
+    let mut k = 0;
+    while k < pieces.len() {
+        let a = pieces[k].name.as_bytes();
+        let b = name.as_bytes();
+        if a.len() == b.len() {
+            let mut i = 0;
+            while i < a.len() && a[i] == b[i] {
+                i += 1;
+            }
+            if i == a.len() {
+                return Kind(k as u8);
+            }
+        }
+        k += 1;
     }
-    /// Micro Shogi.
-    pub mod micro {
-        use kshogi_engine::eval::{face_values, slot_values, EvalParams};
-        use kshogi_rules_micro::*;
-        /// The weights.
-        pub static PARAMS: EvalParams = include!("weights/micro.rs");
-    }
+    panic!("a weights file names a piece the variant does not have")
 }
-
-/// Kyoto: every face's value on the board and each pair's value in hand fitted (a piece on
-/// the board also counts through the squares it attacks, the mobility term).
-static KYOTO: EvalParams = fitted::kyoto::PARAMS;
-
-/// Micro: every weight fitted by the tuner (`src/weights/micro.rs`), the last round with the
-/// safe-drop-check and hanging-piece terms (docs/tuning.md, docs/strength.md).
-static MICRO: EvalParams = fitted::micro::PARAMS;
-
-static KINZOKU: EvalParams = EvalParams {
-    board: face_values(&[
-        (kinzoku::SILVER, 450),
-        (kinzoku::COPPER, 380),
-        (kinzoku::SOLDIER, 200),
-        (kinzoku::GOLD, 520),
-    ]),
-    hand: [0; kshogi_core::MAX_SLOTS],
-    mobility: 6,
-    zone_attack: 16,
-    zone_defend: 12,
-    hand_threat: 0,
-    safe_check: 0,
-    hanging: 0,
-};
-
-/// Bonus by the Kinzoku king's distance (in ranks) from its entry rank.
-const KINZOKU_ADVANCE: [i32; 5] = [0, 220, 90, 30, 0];
 
 /// The search of the two flipping drop games, Kyoto and Micro: logarithmic late move
 /// reductions with the improving test, node type and history; only the checks that do not
@@ -93,154 +83,230 @@ pub const DROP_GAME_SEARCH: SearchParams = SearchParams {
     ..SearchParams::DEFAULT
 };
 
-/// The tuned evaluation of Kyoto Shogi: material (both faces mixed), mobility, king safety.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct KyotoEval;
-
-impl Evaluator<Kyoto> for KyotoEval {
-    /// The drop games' search ([`DROP_GAME_SEARCH`]); Kyoto had the default until its
-    /// self-play SPRT of the whole set (+47 Elo at 100,000 nodes a move).
-    const SEARCH: SearchParams = DROP_GAME_SEARCH;
+/// The terms of a line without `terms`: none (no own term, the line's `tactical`, the
+/// solver's usual attacker).
+mod no_terms {
+    use kshogi_core::{Move, Position, Variant};
+    use kshogi_engine::eval::EvalParams;
 
     #[inline(always)]
-    fn piece_value(kind: Kind) -> i32 {
-        KYOTO.board[kind.index()]
+    pub fn untuned<V: Variant>(_pos: &Position<V>, _p: &EvalParams) -> i32 {
+        0
     }
 
     #[inline(always)]
-    fn is_tactical(_pos: &Position<Kyoto>, _mv: Move) -> bool {
+    pub fn is_tactical<V: Variant>(_pos: &Position<V>, _mv: Move) -> Option<bool> {
+        None
+    }
+
+    #[inline(always)]
+    pub fn attacker_unrestricted<V: Variant>(_pos: &Position<V>) -> bool {
         false
     }
-
-    #[inline(always)]
-    fn breakdown(pos: &Position<Kyoto>) -> EvalBreakdown {
-        let (m, mo, ks) = common(pos, &KYOTO);
-        finish(pos, m, mo, ks, 0)
-    }
 }
 
-impl Linear<Kyoto> for KyotoEval {
-    fn params() -> EvalParams {
-        KYOTO
-    }
-}
-
-/// The tuned evaluation of Micro Shogi: material (face plus upside), mobility, king safety.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct MicroEval;
-
-impl Evaluator<Micro> for MicroEval {
-    /// The drop games' search ([`DROP_GAME_SEARCH`]), found in Micro step by step.
-    const SEARCH: SearchParams = DROP_GAME_SEARCH;
-
-    #[inline(always)]
-    fn piece_value(kind: Kind) -> i32 {
-        MICRO.board[kind.index()]
-    }
-
-    #[inline(always)]
-    fn is_tactical(_pos: &Position<Micro>, _mv: Move) -> bool {
-        false
-    }
-
-    #[inline(always)]
-    fn breakdown(pos: &Position<Micro>) -> EvalBreakdown {
-        let (m, mo, ks) = common(pos, &MICRO);
-        finish(pos, m, mo, ks, 0)
-    }
-}
-
-impl Linear<Micro> for MicroEval {
-    fn params() -> EvalParams {
-        MICRO
-    }
-}
-
-/// Kinzoku's own terms from Black's view: each king's advance toward its entry rank, and
-/// the countdown (the counting side's chances fade with its moves left, and vanish when its
-/// king is farther from the entry rank than it has moves).
-#[inline(always)]
-fn kinzoku_terms(pos: &Position<Kinzoku>) -> i32 {
-    let g = Kinzoku::GEOMETRY;
-    let mut s = 0;
-    for c in Color::ALL {
-        let rank = g.rank(pos.king(c)) as usize;
-        let dist = if c == Color::Black {
-            rank
-        } else {
-            g.height as usize - 1 - rank
-        };
-        let v = KINZOKU_ADVANCE[dist.min(KINZOKU_ADVANCE.len() - 1)];
-        s += if c == Color::Black { v } else { -v };
-    }
-    if let Some(cd) = pos.extra() {
-        // The counting side must win within `m` moves or lose, so its material is worth
-        // little: what matters is whether its king can still reach the entry rank in time
-        // (the search finds mates by itself). Starting a countdown is no bonus in itself.
-        let m = cd.moves_left as i32;
-        let rank = g.rank(pos.king(cd.side)) as i32;
-        let dist = if cd.side == Color::Black {
-            rank
-        } else {
-            g.height as i32 - 1 - rank
-        };
-        let used = kinzoku::COUNTDOWN_MOVES as i32 - m;
-        // Material the counting side still has (the lone king has none): worth a quarter.
-        let mut material = 0;
-        for k in 0..Kinzoku::PIECES.len() {
-            let kind = Kind(k as u8);
-            material += KINZOKU.board[k] * pos.pieces(cd.side, kind).count() as i32;
+/// The ordering value of a piece by a line's `ordering`.
+macro_rules! __ordering {
+    (fitted, $v:ty, $p:expr, $kind:expr) => {
+        $p.board[$kind.index()]
+    };
+    (royal_first, $v:ty, $p:expr, $kind:expr) => {
+        match <$v as Variant>::PIECES.get($kind.index()) {
+            Some(def) if def.royal => kshogi_engine::eval::ROYAL_VALUE,
+            Some(_) => $p.board[$kind.index()],
+            None => 0,
         }
-        let v = -material * 3 / 4
-            + if dist > m {
-                -900 - 150 * (dist - m)
-            } else {
-                -60 * used
+    };
+}
+
+/// Whether a quiet move is tactical by a line's `tactical`.
+macro_rules! __tactical {
+    (none, $v:ty, $e:ty, $pos:expr, $mv:expr) => {{
+        let _ = ($pos, $mv);
+        false
+    }};
+    (flips, $v:ty, $e:ty, $pos:expr, $mv:expr) => {
+        kshogi_engine::eval::derived_is_tactical::<$v, $e>($pos, $mv)
+    };
+}
+
+/// A call of a line's `terms` module, or of [`no_terms`] for a line without one.
+macro_rules! __terms {
+    ([] $f:ident ( $($arg:expr),* )) => {
+        crate::no_terms::$f($($arg),*)
+    };
+    ([$t:ident] $f:ident ( $($arg:expr),* )) => {
+        crate::$t::$f($($arg),*)
+    };
+}
+
+/// Declares the fitted evaluators, one line each (see [the list](crate#the-list)).
+macro_rules! fitted {
+    ($( $(#[doc = $doc:literal])* $name:ident for $v:ident in $rules:ident = $file:literal {
+        search: $search:expr, ordering: $ord:ident, tactical: $tac:ident $(, terms: $terms:ident)? $(,)?
+    } ;)*) => { $(
+        $(#[doc = $doc])*
+        #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name;
+
+        impl $name {
+            /// The weights, from the variant's generated file.
+            pub const PARAMS: EvalParams = {
+                #[allow(unused_imports)]
+                use kshogi_engine::eval::{face_values, slot_values};
+                #[allow(unused_imports)]
+                use $rules::*;
+                include!($file)
             };
-        s += if cd.side == Color::Black { v } else { -v };
-    }
-    s
+        }
+
+        impl Evaluator<$rules::$v> for $name {
+            const SEARCH: SearchParams = $search;
+
+            #[inline(always)]
+            fn piece_value(kind: Kind) -> i32 {
+                __ordering!($ord, $rules::$v, Self::PARAMS, kind)
+            }
+
+            #[inline(always)]
+            fn is_tactical(pos: &Position<$rules::$v>, mv: Move) -> bool {
+                match __terms!([$($terms)?] is_tactical(pos, mv)) {
+                    Some(t) => t,
+                    None => __tactical!($tac, $rules::$v, Self, pos, mv),
+                }
+            }
+
+            #[inline(always)]
+            fn attacker_unrestricted(pos: &Position<$rules::$v>) -> bool {
+                __terms!([$($terms)?] attacker_unrestricted(pos))
+            }
+
+            #[inline(always)]
+            fn breakdown(pos: &Position<$rules::$v>) -> EvalBreakdown {
+                let (m, mo, ks) = common(pos, &Self::PARAMS);
+                finish(pos, m, mo, ks, <Self as Linear<$rules::$v>>::untuned(pos))
+            }
+        }
+
+        impl Linear<$rules::$v> for $name {
+            fn params() -> EvalParams {
+                Self::PARAMS
+            }
+
+            #[inline(always)]
+            fn untuned(pos: &Position<$rules::$v>) -> i32 {
+                __terms!([$($terms)?] untuned(pos, &Self::PARAMS))
+            }
+        }
+    )* };
+}
+fitted! {
+    /// The evaluation of Kyoto Shogi: material (both faces mixed), mobility, king safety;
+    /// the drop games' search ([`DROP_GAME_SEARCH`]; Kyoto had the default until its
+    /// self-play SPRT of the whole set, +47 Elo at 100,000 nodes a move).
+    KyotoEval for Kyoto in kshogi_rules_kyoto = "weights/kyoto.rs" {
+        search: DROP_GAME_SEARCH, ordering: fitted, tactical: none,
+    };
+    /// The evaluation of Micro Shogi: material (face plus upside), mobility, king safety,
+    /// safe drop checks and hanging pieces; the drop games' search ([`DROP_GAME_SEARCH`]),
+    /// found in Micro step by step.
+    MicroEval for Micro in kshogi_rules_micro = "weights/micro.rs" {
+        search: DROP_GAME_SEARCH, ordering: fitted, tactical: none,
+    };
+    /// The evaluation of Kinzoku Shogi: material, mobility, king safety, and the terms of
+    /// its rules ([`kinzoku`]): the kings' advance toward their entry ranks and the
+    /// bare-king countdown.
+    KinzokuEval for Kinzoku in kshogi_rules_kinzoku = "weights/kinzoku.rs" {
+        search: SearchParams::DEFAULT, ordering: fitted, tactical: none, terms: kinzoku,
+    };
+    /// The evaluation of Minishogi: material, mobility, king safety; its first file holds
+    /// the weights derived from the piece table.
+    MinishogiEval for Minishogi in kshogi_rules_minishogi = "weights/minishogi.rs" {
+        search: SearchParams::DEFAULT, ordering: royal_first, tactical: flips,
+    };
+    /// The evaluation of Dobutsu Shogi: material, mobility, king safety; its first file
+    /// holds the weights derived from the piece table.
+    DobutsuEval for Dobutsu in kshogi_rules_dobutsu = "weights/dobutsu.rs" {
+        search: SearchParams::DEFAULT, ordering: royal_first, tactical: flips,
+    };
 }
 
-/// The tuned evaluation of Kinzoku Shogi: material, mobility, king safety, the kings'
-/// advance toward their entry ranks, and the bare-king countdown.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct KinzokuEval;
+/// Kinzoku's own terms, which follow its rules rather than a fit: king entry (a king that
+/// reaches the far rank wins) and the bare-king countdown (the lone king's side must
+/// win within its moves left). Their numbers are part of the rule terms and not fitted by
+/// the tuner (they enter the fit as the untuned part, [`Linear::untuned`]).
+pub mod kinzoku {
+    use kshogi_core::{Color, Kind, Move, Position, Variant};
+    use kshogi_engine::eval::EvalParams;
+    use kshogi_rules_kinzoku::{Kinzoku, COUNTDOWN_MOVES};
 
-impl Evaluator<Kinzoku> for KinzokuEval {
+    /// Bonus by a king's distance (in ranks) from its entry rank.
+    const ADVANCE: [i32; 5] = [0, 220, 90, 30, 0];
+
+    /// The terms from Black's view: each king's advance toward its entry rank, and the
+    /// countdown (the counting side's chances fade with its moves left, and vanish when
+    /// its king is farther from the entry rank than it has moves). `p` are the fitted
+    /// weights (the counting side's material is worth a quarter of its board values).
     #[inline(always)]
-    fn piece_value(kind: Kind) -> i32 {
-        KINZOKU.board[kind.index()]
+    pub fn untuned(pos: &Position<Kinzoku>, p: &EvalParams) -> i32 {
+        let g = Kinzoku::GEOMETRY;
+        let mut s = 0;
+        for c in Color::ALL {
+            let rank = g.rank(pos.king(c)) as usize;
+            let dist = if c == Color::Black {
+                rank
+            } else {
+                g.height as usize - 1 - rank
+            };
+            let v = ADVANCE[dist.min(ADVANCE.len() - 1)];
+            s += if c == Color::Black { v } else { -v };
+        }
+        if let Some(cd) = pos.extra() {
+            // The counting side must win within `m` moves or lose, so its material is
+            // worth little: what matters is whether its king can still reach the entry
+            // rank in time (the search finds mates by itself). Starting a countdown is no
+            // bonus in itself.
+            let m = cd.moves_left as i32;
+            let rank = g.rank(pos.king(cd.side)) as i32;
+            let dist = if cd.side == Color::Black {
+                rank
+            } else {
+                g.height as i32 - 1 - rank
+            };
+            let used = COUNTDOWN_MOVES as i32 - m;
+            // Material the counting side still has (the lone king has none): a quarter.
+            let mut material = 0;
+            for k in 0..Kinzoku::PIECES.len() {
+                let kind = Kind(k as u8);
+                material += p.board[k] * pos.pieces(cd.side, kind).count() as i32;
+            }
+            let v = -material * 3 / 4
+                + if dist > m {
+                    -900 - 150 * (dist - m)
+                } else {
+                    -60 * used
+                };
+            s += if cd.side == Color::Black { v } else { -v };
+        }
+        s
     }
 
+    /// A flip, or the king's step onto its entry rank (which may win at once).
     #[inline(always)]
-    fn is_tactical(pos: &Position<Kinzoku>, mv: Move) -> bool {
+    pub fn is_tactical(pos: &Position<Kinzoku>, mv: Move) -> Option<bool> {
         let us = pos.side_to_move();
-        mv.is_flip()
-            || (mv.from() == Some(pos.king(us))
-                && Kinzoku::tables().farthest_rank[us.index()].has(mv.to()))
+        Some(
+            mv.is_flip()
+                || (mv.from() == Some(pos.king(us))
+                    && Kinzoku::tables().farthest_rank[us.index()].has(mv.to())),
+        )
     }
 
+    /// The lone king while the countdown runs: its survival wins, so the mate solver's
+    /// attacker may play every move.
     #[inline(always)]
-    fn attacker_unrestricted(pos: &Position<Kinzoku>) -> bool {
+    pub fn attacker_unrestricted(pos: &Position<Kinzoku>) -> bool {
         matches!(pos.extra(), Some(cd) if cd.side != pos.side_to_move() && cd.moves_left > 0)
-    }
-
-    #[inline(always)]
-    fn breakdown(pos: &Position<Kinzoku>) -> EvalBreakdown {
-        let (m, mo, ks) = common(pos, &KINZOKU);
-        finish(pos, m, mo, ks, kinzoku_terms(pos))
-    }
-}
-
-impl Linear<Kinzoku> for KinzokuEval {
-    fn params() -> EvalParams {
-        KINZOKU
-    }
-
-    #[inline(always)]
-    fn untuned(pos: &Position<Kinzoku>) -> i32 {
-        kinzoku_terms(pos)
     }
 }
 
@@ -250,6 +316,11 @@ mod tests {
     use kshogi_core::Setup;
     use kshogi_engine::eval::TEMPO;
     use kshogi_notation::parse_sfen;
+    use kshogi_rules_dobutsu::Dobutsu;
+    use kshogi_rules_kinzoku::Kinzoku;
+    use kshogi_rules_kyoto::Kyoto;
+    use kshogi_rules_micro::Micro;
+    use kshogi_rules_minishogi::Minishogi;
 
     /// The position turned 180 degrees with colors (and hands, side, countdown) swapped.
     fn mirrored<V: Variant>(pos: &Position<V>, extra: V::Extra) -> Position<V> {
@@ -334,6 +405,80 @@ mod tests {
         assert!(feature_form_matches::<Kyoto, KyotoEval>(1) > 300);
         assert!(feature_form_matches::<Micro, MicroEval>(2) > 300);
         assert!(feature_form_matches::<Kinzoku, KinzokuEval>(3) > 300);
+        assert!(feature_form_matches::<Minishogi, MinishogiEval>(4) > 300);
+        assert!(feature_form_matches::<Dobutsu, DobutsuEval>(5) > 100);
+    }
+
+    /// Minishogi's and Dobutsu's first files are the weights derived from their piece
+    /// tables, which they replace: the same evaluation, the same ordering values (the king
+    /// first) and the same tactical test, on positions of random games.
+    fn same_as_derived<V: Variant, E: Linear<V>>(seed: u64) {
+        use kshogi_engine::PieceTableEval;
+        assert_eq!(E::params(), EvalParams::derive(V::PIECES, V::GEOMETRY));
+        for k in 0..V::PIECES.len() {
+            let kind = Kind(k as u8);
+            assert_eq!(
+                E::piece_value(kind),
+                <PieceTableEval as Evaluator<V>>::piece_value(kind)
+            );
+        }
+        let mut x = seed;
+        for _ in 0..10 {
+            let mut game = kshogi_core::Game::new(Position::<V>::start());
+            while game.outcome().is_none() && game.moves().len() < 100 {
+                let pos = *game.position();
+                assert_eq!(
+                    E::evaluate(&pos),
+                    <PieceTableEval as Evaluator<V>>::evaluate(&pos)
+                );
+                let moves = pos.legal_moves();
+                for &mv in moves.iter() {
+                    assert_eq!(
+                        E::is_tactical(&pos, mv),
+                        <PieceTableEval as Evaluator<V>>::is_tactical(&pos, mv)
+                    );
+                }
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                game.play(moves[(x >> 33) as usize % moves.len()]).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn first_files_reproduce_the_derived_evaluation() {
+        same_as_derived::<Minishogi, MinishogiEval>(6);
+        same_as_derived::<Dobutsu, DobutsuEval>(7);
+    }
+
+    #[test]
+    fn kinzoku_file_keeps_the_weights_set_before_the_files() {
+        // The values Kinzoku's evaluation had as constants in this crate before its
+        // weights became a file (git history of src/lib.rs): silver 450, copper 380,
+        // soldier 200, its promoted face 520; mobility 6, zone attack 16, zone defence 12.
+        use kshogi_rules_kinzoku as kz;
+        let p = KinzokuEval::PARAMS;
+        let board = [
+            (kz::SILVER, 450),
+            (kz::COPPER, 380),
+            (kz::SOLDIER, 200),
+            (kz::GOLD, 520),
+        ];
+        for (kind, v) in board {
+            assert_eq!(p.board[kind.index()], v);
+        }
+        assert_eq!(p.board[kz::KING.index()], 0);
+        assert_eq!((p.mobility, p.zone_attack, p.zone_defend), (6, 16, 12));
+        assert_eq!((p.hand_threat, p.safe_check, p.hanging), (0, 0, 0));
+        assert_eq!(p.hand, [0; kshogi_core::MAX_SLOTS]);
+    }
+
+    #[test]
+    fn named_finds_a_piece_by_its_name() {
+        use kshogi_rules_minishogi as ms;
+        assert_eq!(named(ms::PIECES, "promoted silver"), ms::PRO_SILVER);
+        assert_eq!(named(ms::PIECES, "pawn"), ms::PAWN);
     }
 
     #[test]

@@ -59,10 +59,10 @@ macro_rules! __variant_list {
             Kinzoku => kshogi_rules_kinzoku::Kinzoku, kshogi_tuned_eval::KinzokuEval,
                 index kshogi_solver::KinzokuIndex, wdl(82.0, 181.0);
             /// Minishogi (5五将棋), 5x5: standard shogi pieces, promotion and drop rules.
-            Minishogi => kshogi_rules_minishogi::Minishogi, kshogi_engine::PieceTableEval,
+            Minishogi => kshogi_rules_minishogi::Minishogi, kshogi_tuned_eval::MinishogiEval,
                 wdl(700.0, 45.0);
             /// Dobutsu Shogi, 3x4: no check rule; capture the lion or complete a try.
-            Dobutsu => kshogi_rules_dobutsu::Dobutsu, kshogi_engine::PieceTableEval,
+            Dobutsu => kshogi_rules_dobutsu::Dobutsu, kshogi_tuned_eval::DobutsuEval,
                 index kshogi_solver::DobutsuIndex, wdl(395.0, 351.0);
             /// Tori Shogi (禽将棋), 7x7: birds, ranged slides, compulsory promotion, and the
             /// side completing a repetition loses.
