@@ -35,6 +35,7 @@ const CORE: &str = "kshogi-core";
 const VARIANTS: &str = "kshogi-variants";
 const MATCH: &str = "kshogi-match";
 const SOLVER: &str = "kshogi-solver";
+const NNUE: &str = "kshogi-nnue";
 
 /// The crates that must stand apart from the engine, the tuned evaluations and the solver
 /// (the variant list, and the match runner, which needs only the list), each with what it
@@ -408,7 +409,7 @@ fn rules_depend_on_core_only(cx: &Context) -> Result<Outcome, String> {
 /// generic: no dependency on a variant or on the crates that know the variant list; the
 /// engine and the analysis service not on notation either; only the analysis service on the
 /// solver (its databases). The USI protocol depends on no kshogi crate at all, the USI
-/// client on none but the protocol.
+/// client on none but the protocol, the NNUE library on none but core.
 fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> {
     let mut out = Outcome::default();
     for p in cx.packages.iter() {
@@ -419,6 +420,7 @@ fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> 
             PERFT_SUITE,
             USI_CLIENT,
             USI_PROTOCOL,
+            NNUE,
         ]
         .contains(&p.name.as_str())
         {
@@ -428,6 +430,7 @@ fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> 
         let forbidden = |name: &str| {
             (p.name == USI_CLIENT && name.starts_with("kshogi-") && name != USI_PROTOCOL)
                 || (p.name == USI_PROTOCOL && name.starts_with("kshogi-"))
+                || (p.name == NNUE && name.starts_with("kshogi-") && name != CORE)
                 || name.starts_with("kshogi-rules-")
                 || [VARIANTS, REGISTRY, TUNED_EVAL, "kshogi-cli", "kshogi-usi"].contains(&name)
                 || (p.name != ANALYSIS && name == "kshogi-solver")
@@ -449,8 +452,8 @@ fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> 
     Ok(out)
 }
 
-/// Rule 3: notation, engine, analysis, perft-suite, USI-protocol and USI-client sources name
-/// no variant type and no rules crate.
+/// Rule 3: notation, engine, analysis, perft-suite, USI-protocol, USI-client and NNUE
+/// sources name no variant type and no rules crate.
 fn generic_crates_name_no_variant(cx: &Context) -> Result<Outcome, String> {
     let mut out = Outcome::default();
     let dirs = [
@@ -460,6 +463,7 @@ fn generic_crates_name_no_variant(cx: &Context) -> Result<Outcome, String> {
         "crates/perft-suite/src",
         "crates/usi-protocol/src",
         "crates/usi-client/src",
+        "crates/nnue/src",
     ]
     .map(|d| cx.root.join(d));
     for (path, lexed) in non_test_sources(&cx.root, &dirs)? {

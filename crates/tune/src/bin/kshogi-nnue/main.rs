@@ -1,0 +1,500 @@
+//! `kshogi-nnue`: makes, measures and tries a variant's NNUE net (docs/nnue.md).
+//!
+//! - `kshogi-nnue train --variant V --seed S --games N --nodes N --out FILE`: self-play
+//!   games with the engine and the registered evaluation, training of the float net on
+//!   their quiet positions, quantisation, and the net file; the same options give the same
+//!   bytes;
+//! - `kshogi-nnue speed --variant V --net FILE`: nanoseconds per evaluation, the net
+//!   against the registered evaluation;
+//! - `kshogi-nnue match --variant V --net FILE --games N --nodes N`: a fixed-node match of
+//!   the net against the registered evaluation.
+//!
+//! Bad arguments are a usage error (exit 2) naming the argument; a net file that does not
+//! read is an error naming the field (exit 1). It must not name a variant: variants come
+//! from the registry through `with_variant!`.
+
+mod eval;
+mod gen;
+mod versus;
+
+use eval::NnueEval;
+use gen::GenConfig;
+use kshogi_core::rng::SplitMix64;
+use kshogi_core::{Color, Position};
+use kshogi_engine::Evaluator;
+use kshogi_nnue::train::{self, sigmoid, FloatNet, Sample, TrainConfig};
+use kshogi_nnue::{Layout, Network};
+use kshogi_registry::{with_variant, Registered, VariantKind};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use versus::MatchConfig;
+
+const USAGE: &str = "\
+Usage: kshogi-nnue train --variant V [OPTIONS] --out FILE
+       kshogi-nnue speed --variant V --net FILE [--positions N]
+       kshogi-nnue match --variant V --net FILE [--games N] [--nodes N | --movetime MS]
+                         [--seed S] [--threads N]
+
+train: plays self-play games of V with the engine and its registered evaluation, trains a
+net on their quiet positions (target: the game's result mixed with the evaluation's score)
+and writes the net file. The same options give the same bytes, whatever --threads.
+  --games N         self-play games (default 400)
+  --nodes N         engine nodes per move (default 1000)
+  --opening N       random plies at the start of each game (default 8)
+  --max-plies N     plies after which a game is drawn (default 300)
+  --seed S          seed of the openings, the starting weights and the order (default 1)
+  --threads N       threads for the games and the training (default 1)
+  --hidden N        hidden units per perspective, 1 to 128 (default 64)
+  --epochs N        passes over the data (default 30)
+  --batch N         samples per Adam step (default 1024)
+  --rate R          Adam step size (default 0.005)
+  --decay D         decoupled weight decay of the transformer's weights (default 0)
+  --lambda L        weight of the evaluation's score in the target, 0 to 1 (default 0.5)
+  --out FILE        the net file to write (replaced atomically)
+speed: times the net's evaluation (refreshed per call) and the registered one on positions
+of random games.
+match: the net against the registered evaluation at a fixed node count, pairs of games
+from one random opening with colours swapped (defaults: 100 games, 5000 nodes, seed 1);
+--movetime MS gives both sides MS milliseconds a move instead (an equal-time match).
+";
+
+#[derive(Clone, Debug)]
+enum Command {
+    Train {
+        gen: GenConfig,
+        train: TrainConfig,
+        hidden: usize,
+        lambda: f32,
+        out: PathBuf,
+    },
+    Speed {
+        net: PathBuf,
+        positions: usize,
+    },
+    Match {
+        net: PathBuf,
+        cfg: MatchConfig,
+    },
+}
+
+fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
+    it.next().ok_or_else(|| format!("`{flag}` needs a value"))
+}
+
+fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
+    v.parse()
+        .map_err(|_| format!("`{flag}` needs a number, found `{v}`"))
+}
+
+fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
+    let mut it = args.iter();
+    let Some(sub) = it.next() else {
+        return Err("a command is needed: train, speed or match".into());
+    };
+    if sub == "-h" || sub == "--help" {
+        return Ok(None);
+    }
+    let mut variant = None;
+    let mut gen = GenConfig {
+        games: 400,
+        nodes: 1000,
+        opening: 8,
+        max_plies: 300,
+        seed: 1,
+        threads: 1,
+    };
+    let mut tc = TrainConfig {
+        epochs: 30,
+        batch: 1024,
+        learning_rate: 0.005,
+        seed: 1,
+        threads: 1,
+        weight_clamp: 2.0,
+        weight_decay: 0.0,
+    };
+    let (mut hidden, mut lambda) = (64usize, 0.5f32);
+    let (mut out, mut net, mut positions) = (None, None, 2000usize);
+    let mut games = None;
+    let mut nodes = None;
+    let mut movetime: Option<u64> = None;
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--variant" => {
+                let v = value(flag, &mut it)?;
+                variant = Some(VariantKind::parse(v).map_err(|e| e.to_string())?);
+            }
+            "--games" => games = Some(number(flag, value(flag, &mut it)?)?),
+            "--nodes" => nodes = Some(number(flag, value(flag, &mut it)?)?),
+            "--opening" => gen.opening = number(flag, value(flag, &mut it)?)?,
+            "--max-plies" => gen.max_plies = number(flag, value(flag, &mut it)?)?,
+            "--seed" => gen.seed = number(flag, value(flag, &mut it)?)?,
+            "--threads" => gen.threads = number(flag, value(flag, &mut it)?)?,
+            "--hidden" => hidden = number(flag, value(flag, &mut it)?)?,
+            "--epochs" => tc.epochs = number(flag, value(flag, &mut it)?)?,
+            "--batch" => tc.batch = number(flag, value(flag, &mut it)?)?,
+            "--rate" => tc.learning_rate = number(flag, value(flag, &mut it)?)?,
+            "--decay" => tc.weight_decay = number(flag, value(flag, &mut it)?)?,
+            "--lambda" => lambda = number(flag, value(flag, &mut it)?)?,
+            "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--net" => net = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--movetime" => movetime = Some(number(flag, value(flag, &mut it)?)?),
+            "--positions" => positions = number(flag, value(flag, &mut it)?)?,
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    let variant = variant.ok_or("`--variant` is required")?;
+    if !(1..=kshogi_nnue::MAX_HIDDEN).contains(&hidden) {
+        return Err(format!("`--hidden` must be from 1 to 128, found {hidden}"));
+    }
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err(format!("`--lambda` must be from 0 to 1, found {lambda}"));
+    }
+    if tc.batch == 0 || tc.epochs == 0 {
+        return Err("`--batch` and `--epochs` must be at least 1".into());
+    }
+    if !(tc.weight_decay >= 0.0 && tc.weight_decay.is_finite()) {
+        return Err("`--decay` must be a number from 0".into());
+    }
+    if !(tc.learning_rate > 0.0 && tc.learning_rate.is_finite()) {
+        return Err("`--rate` must be a positive number".into());
+    }
+    tc.seed = gen.seed;
+    tc.threads = gen.threads.max(1);
+    let command = match sub.as_str() {
+        "train" => {
+            gen.games = games.unwrap_or(gen.games);
+            gen.nodes = nodes.unwrap_or(gen.nodes);
+            if gen.games == 0 {
+                return Err("`--games` must be at least 1".into());
+            }
+            Command::Train {
+                gen,
+                train: tc,
+                hidden,
+                lambda,
+                out: out.ok_or("`train` needs `--out FILE`")?,
+            }
+        }
+        "speed" => Command::Speed {
+            net: net.ok_or("`speed` needs `--net FILE`")?,
+            positions: positions.max(1),
+        },
+        "match" => Command::Match {
+            net: net.ok_or("`match` needs `--net FILE`")?,
+            cfg: MatchConfig {
+                games: games.unwrap_or(100).max(1),
+                nodes: nodes.unwrap_or(5000),
+                movetime: movetime.map(std::time::Duration::from_millis),
+                opening: gen.opening,
+                max_plies: gen.max_plies,
+                seed: gen.seed,
+                threads: gen.threads.max(1),
+            },
+        },
+        other => return Err(format!("unknown command `{other}`: train, speed or match")),
+    };
+    Ok(Some((variant, command)))
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it, so that a failure leaves
+/// any earlier file whole.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot replace {}: {e}", path.display())
+    })
+}
+
+fn load<V: Registered>(path: &Path) -> Result<Network<V>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Network::<V>::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The target for a position's side to move: its result mixed with the evaluation's.
+fn target(result_black: f32, side: Color, eval: i32, scale: f32, lambda: f32) -> f32 {
+    let r = if side == Color::Black {
+        result_black
+    } else {
+        1.0 - result_black
+    };
+    (1.0 - lambda) * r + lambda * sigmoid(eval as f32 / scale)
+}
+
+fn run_train<V: Registered>(
+    gen: &GenConfig,
+    tc: &TrainConfig,
+    hidden: usize,
+    lambda: f32,
+    out: &Path,
+) -> Result<(), String> {
+    let scale = V::WDL.scale as f32;
+    let layout = Layout::of::<V>();
+    eprintln!(
+        "{}: {} features ({} board, {} hand), {hidden} hidden units, scale {scale} cp",
+        V::NAME,
+        layout.features(),
+        2 * layout.kinds * layout.squares,
+        2 * layout.hand_total
+    );
+    let t0 = Instant::now();
+    let step = (gen.games / 10).max(1);
+    let records = gen::generate::<V>(gen, &|n| {
+        if n % step == 0 || n == gen.games {
+            eprintln!("  games {n}/{}", gen.games);
+        }
+    });
+    let t_gen = t0.elapsed();
+    let (mut train_set, mut held) = (Vec::new(), Vec::new());
+    let (mut base_train, mut base_held) = (0.0f64, 0.0f64);
+    for r in &records {
+        let t = target(r.result, r.pos.side_to_move(), r.eval, scale, lambda);
+        let s = Sample::of(&layout, &r.pos, t);
+        let base = f64::from(sigmoid(r.eval as f32 / scale) - t).powi(2);
+        if r.game % 10 == 0 {
+            base_held += base;
+            held.push(s);
+        } else {
+            base_train += base;
+            train_set.push(s);
+        }
+    }
+    if train_set.is_empty() || held.is_empty() {
+        return Err(format!(
+            "{} games gave {} training and {} held-out positions; play more games",
+            gen.games,
+            train_set.len(),
+            held.len()
+        ));
+    }
+    base_train /= train_set.len() as f64;
+    base_held /= held.len() as f64;
+    let t1 = Instant::now();
+    let mut net = FloatNet::new(layout.features(), hidden, gen.seed ^ 0x4E4E_5545);
+    let before = (
+        net.loss(&train_set, tc.threads),
+        net.loss(&held, tc.threads),
+    );
+    // The net of the epoch with the lowest held-out loss is kept (early stopping).
+    let mut best = (before.1, 0usize, net.clone());
+    train::train(&mut net, &train_set, tc, &mut |e, l, now| {
+        let h = now.loss(&held, tc.threads);
+        eprintln!(
+            "  epoch {e}/{}: training loss {l:.5}, held out {h:.5}",
+            tc.epochs
+        );
+        if h < best.0 {
+            best = (h, e, now.clone());
+        }
+    });
+    let (_, best_epoch, net) = best;
+    let after = (
+        net.loss(&train_set, tc.threads),
+        net.loss(&held, tc.threads),
+    );
+    let t_train = t1.elapsed();
+    let quantised = net
+        .quantise::<V>(scale.round().clamp(1.0, 65535.0) as u16)
+        .map_err(|e| e.to_string())?;
+    let bytes = quantised.to_bytes();
+    write_atomically(out, &bytes)?;
+    println!("variant        {}", V::NAME);
+    println!(
+        "games          {} at {} nodes, seed {}",
+        gen.games, gen.nodes, gen.seed
+    );
+    println!(
+        "samples        {} training, {} held out (every tenth game)",
+        train_set.len(),
+        held.len()
+    );
+    println!(
+        "target         {:.2} result + {:.2} sigmoid(eval / {scale})",
+        1.0 - lambda,
+        lambda
+    );
+    println!(
+        "loss           training {:.5} -> {:.5}, held out {:.5} -> {:.5} (epoch {best_epoch} of {}, the lowest held out)",
+        before.0, after.0, before.1, after.1, tc.epochs
+    );
+    println!(
+        "registered     training {base_train:.5}, held out {base_held:.5} (the registered evaluation's loss on the same targets)"
+    );
+    println!(
+        "time           games {:.1}s, training {:.1}s",
+        t_gen.as_secs_f64(),
+        t_train.as_secs_f64()
+    );
+    println!(
+        "net            {} ({} bytes, checksum {:016x})",
+        out.display(),
+        bytes.len(),
+        kshogi_nnue::file::fnv1a(&bytes)
+    );
+    Ok(())
+}
+
+fn random_positions<V: Registered>(count: usize) -> Vec<Position<V>> {
+    let mut rng = SplitMix64::new(42);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = Position::<V>::start();
+        for _ in 0..60 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.outcome().is_some() || out.len() >= count {
+                break;
+            }
+            pos = pos.after(moves[rng.below(moves.len())]);
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn time_per_eval<V: Registered, E: Evaluator<V>>(positions: &[Position<V>]) -> f64 {
+    let reps = (2_000_000 / positions.len()).max(1);
+    let t = Instant::now();
+    let mut sum = 0i64;
+    for _ in 0..reps {
+        for p in positions {
+            sum = sum.wrapping_add(i64::from(E::evaluate(std::hint::black_box(p))));
+        }
+    }
+    std::hint::black_box(sum);
+    t.elapsed().as_nanos() as f64 / (reps * positions.len()) as f64
+}
+
+/// Nodes a second of a fixed-node search from the start position with evaluator `E`.
+fn search_nps<V: Registered, E: Evaluator<V>>(nodes: u64) -> f64 {
+    let mut engine = kshogi_engine::Engine::<V, E>::new(16);
+    let game = kshogi_core::Game::new(Position::<V>::start());
+    let limits = kshogi_engine::Limits {
+        nodes: Some(nodes),
+        ..kshogi_engine::Limits::default()
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let t = Instant::now();
+    let r = engine.search(&game, &limits, 1, &stop, &mut |_| {});
+    r.nodes as f64 / t.elapsed().as_secs_f64()
+}
+
+fn run_speed<V: Registered>(path: &Path, positions: usize) -> Result<(), String> {
+    let net = load::<V>(path)?;
+    eval::install(net)?;
+    let net = eval::net::<V>().ok_or("the net did not install")?;
+    let pos = random_positions::<V>(positions);
+    let linear = time_per_eval::<V, V::Eval>(&pos);
+    let nnue = {
+        let reps = (2_000_000 / pos.len()).max(1);
+        let t = Instant::now();
+        let mut sum = 0i64;
+        for _ in 0..reps {
+            for p in &pos {
+                sum = sum.wrapping_add(i64::from(net.evaluate_position(std::hint::black_box(p))));
+            }
+        }
+        std::hint::black_box(sum);
+        t.elapsed().as_nanos() as f64 / (reps * pos.len()) as f64
+    };
+    let nps_linear = search_nps::<V, V::Eval>(1_000_000);
+    let nps_nnue = search_nps::<V, NnueEval>(1_000_000);
+    // The incremental form: from a position's accumulator, update by one of its moves and
+    // evaluate (what a search with an accumulator stack would do per node).
+    let mut rng = SplitMix64::new(7);
+    let cases: Vec<(Position<V>, kshogi_core::Move, kshogi_nnue::Accumulator)> = pos
+        .iter()
+        .filter_map(|p| {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                return None;
+            }
+            let mut acc = kshogi_nnue::Accumulator::default();
+            net.refresh(p, &mut acc);
+            Some((*p, moves[rng.below(moves.len())], acc))
+        })
+        .collect();
+    let reps = (2_000_000 / cases.len().max(1)).max(1);
+    let t = Instant::now();
+    let mut sum = 0i64;
+    for _ in 0..reps {
+        for (p, mv, acc) in &cases {
+            let mut a = *acc;
+            net.update(&mut a, std::hint::black_box(p), *mv);
+            sum = sum.wrapping_add(i64::from(net.evaluate(&a, !p.side_to_move())));
+        }
+    }
+    std::hint::black_box(sum);
+    let incremental = t.elapsed().as_nanos() as f64 / (reps * cases.len().max(1)) as f64;
+    println!("variant                 {}", V::NAME);
+    println!("positions               {} (random games)", pos.len());
+    println!("registered evaluation   {linear:.1} ns");
+    println!("net, refreshed          {nnue:.1} ns");
+    println!("net, updated by a move  {incremental:.1} ns (copy, update and evaluate)");
+    println!(
+        "search, 1M nodes        {:.0} knodes/s registered, {:.0} knodes/s net (the thread's last accumulator, updated by the squares that differ)",
+        nps_linear / 1000.0,
+        nps_nnue / 1000.0
+    );
+    Ok(())
+}
+
+fn run_match<V: Registered>(path: &Path, cfg: &MatchConfig) -> Result<(), String> {
+    eval::install(load::<V>(path)?)?;
+    let t = Instant::now();
+    let step = (cfg.games / 10).max(1);
+    let tally = versus::play::<V>(cfg, &|n| {
+        if n % step == 0 {
+            eprintln!("  games {n}");
+        }
+    });
+    let limit = match cfg.movetime {
+        Some(t) => format!("{} ms", t.as_millis()),
+        None => format!("{} nodes", cfg.nodes),
+    };
+    println!(
+        "{}: net vs registered evaluation, {limit} a move, {} games: +{} ={} -{}, score {:.1}% ({:+.0} Elo), {:.0}s",
+        V::NAME,
+        tally.wins + tally.draws + tally.losses,
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        100.0 * tally.score(),
+        tally.elo(),
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (kind, command) = match parse(&args) {
+        Ok(Some(x)) => x,
+        Ok(None) => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("error: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = with_variant!(kind, V => match &command {
+        Command::Train { gen, train, hidden, lambda, out } => {
+            run_train::<V>(gen, train, *hidden, *lambda, out)
+        }
+        Command::Speed { net, positions } => run_speed::<V>(net, *positions),
+        Command::Match { net, cfg } => run_match::<V>(net, cfg),
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

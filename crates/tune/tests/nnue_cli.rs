@@ -1,0 +1,92 @@
+//! The `kshogi-nnue` program: the same options give the same net file, bad arguments and
+//! bad net files are errors that name what is wrong.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kshogi-nnue"))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kshogi-nnue-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+fn train(out: &PathBuf, threads: &str) -> std::process::Output {
+    bin()
+        .args([
+            "train",
+            "--variant",
+            "micro",
+            "--games",
+            "6",
+            "--nodes",
+            "200",
+            "--epochs",
+            "2",
+            "--hidden",
+            "8",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+            "--out",
+        ])
+        .arg(out)
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn the_same_options_give_the_same_bytes() {
+    let (a, b) = (temp("a.nnue"), temp("b.nnue"));
+    let run = train(&a, "1");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let summary = String::from_utf8_lossy(&run.stdout);
+    assert!(summary.contains("held out"), "{summary}");
+    assert!(train(&b, "2").status.success());
+    let (x, y) = (std::fs::read(&a).expect("a"), std::fs::read(&b).expect("b"));
+    assert_eq!(&x[..4], b"KSNN");
+    assert_eq!(x, y, "the thread count changed the net");
+}
+
+#[test]
+fn bad_arguments_and_files_are_named() {
+    let out = bin()
+        .args([
+            "train",
+            "--variant",
+            "micro",
+            "--hidden",
+            "500",
+            "--out",
+            "x",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`--hidden` must be from 1 to 128"), "{err}");
+    let out = bin()
+        .args(["train", "--variant", "nosuch"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let bad = temp("bad.nnue");
+    std::fs::write(&bad, b"KSNN\x09\x00").expect("write");
+    let out = bin()
+        .args(["speed", "--variant", "micro", "--net"])
+        .arg(&bad)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("format version 9 is not supported"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
