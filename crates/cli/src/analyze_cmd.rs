@@ -5,24 +5,22 @@
 
 use crate::databases::{self, DbChoice};
 use crate::db_path;
-use crate::engine_text::{self, ScoreJson};
 use crate::error::CliError;
+use crate::format::OutputFormat;
 use crate::interrupt;
 use crate::show_cmd::{self, ColorChoice};
 use crate::solve_cmd;
 use crate::variant_select;
 use clap::Args;
-use kshogi_analysis::{Analyzer, DatabaseUse, MateSummary, PerfectPlay, Request, Source};
-use kshogi_core::{Game, Position, Variant};
-use kshogi_engine::{Info, Limits};
-use kshogi_notation::kif::kif_move_text;
-use kshogi_notation::{move_to_usi_in, parse_game, DiagramStyle, Dialect};
+use kshogi_analysis::PerfectPlay;
+use kshogi_engine::Limits;
+use kshogi_notation::{parse_game, parse_usi, svg, DiagramStyle};
 use kshogi_registry::{with_variant, Registered, VariantKind};
-use kshogi_solver::value::Value;
-use serde::Serialize;
+pub use kshogi_report::analysis::Settings;
+use kshogi_report::analysis::{self, Analysis, AnalyzeError, Exact, Progress};
 use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// The search time when no limit is given.
@@ -148,23 +146,6 @@ pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
-/// What to search for, independent of the variant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// The search limits.
-    pub limits: Limits,
-    /// Number of lines.
-    pub multipv: usize,
-    /// Transposition table size in MiB.
-    pub hash_mb: usize,
-    /// Node budget of the mate solver; 0 skips it.
-    pub mate_nodes: u64,
-    /// Search threads.
-    pub threads: usize,
-    /// The dialect of the SFEN and the moves written.
-    pub dialect: Dialect,
-}
-
 impl AnalyzeArgs {
     /// The settings the arguments ask for; [`DEFAULT_TIME`] when no limit is given.
     pub fn settings(&self) -> Settings {
@@ -199,7 +180,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<String, CliError> {
     let pos = args.position.as_str();
     let db = args.db.as_deref();
     with_variant!(kind, V => {
-        analyze_with_db::<V>(kind, pos, &settings, db, stop, progress)?.emit(args, style)
+        emit(&analyze_with_db::<V>(kind, pos, &settings, db, stop, progress)?, args, style)
     })
 }
 
@@ -214,7 +195,11 @@ pub fn run_single<V: Registered>(args: &AnalyzeArgs) -> Result<String, CliError>
     }
     args.svg.check(args.format, &[])?;
     let (stop, progress, style) = prepare(args);
-    analyze::<V>(&args.position, &args.settings(), None, stop, progress)?.emit(args, style)
+    emit(
+        &analyze::<V>(&args.position, &args.settings(), None, stop, progress)?,
+        args,
+        style,
+    )
 }
 
 /// The Ctrl-C stop flag (installed), whether to show progress, and the diagram's style.
@@ -259,237 +244,67 @@ fn analyze_with_db<V: Registered>(
     }
 }
 
-/// Where the exact result of a position came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Exact {
-    /// A variant the solver has no index for: there is no database.
-    NotApplicable,
-    /// No database file at the default path (`None`: there is no default path).
-    NoDatabase(Option<PathBuf>),
-    /// The database does not cover the position (a sub-game's database).
-    NotCovered {
-        /// The database file.
-        path: PathBuf,
-        /// What it covers, in words.
-        coverage: String,
-    },
-    /// The database's answer.
-    Found {
-        /// The database file.
-        path: PathBuf,
-        /// The value for the side to move.
-        value: Value,
-        /// Every move that keeps the value, in USI (none once the game is over).
-        moves: Vec<String>,
-        /// The same in KIF notation.
-        moves_kif: Vec<String>,
-    },
-}
-
-/// One line of the report, in text form.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LineReport {
-    /// The move, canonical USI.
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// Its score.
-    pub score: ScoreJson,
-    /// The principal variation in USI, starting with the move.
-    pub pv: Vec<String>,
-    /// The same in Japanese KIF move notation.
-    pub pv_kif: Vec<String>,
-    /// Iteration depth that produced the line.
-    pub depth: u32,
-    /// Selective depth.
-    pub seldepth: u32,
-    /// Nodes of the whole search.
-    pub nodes: u64,
-    /// `search`, `mate solver` or `database`.
-    pub source: &'static str,
-}
-
-/// The result of an analysis, ready to render.
-#[derive(Clone, Debug)]
-pub struct Analysis<V: Registered> {
-    /// The game (position after the moves list).
-    pub game: Game<V>,
-    /// `ongoing`, `check`, or the result.
-    pub status: String,
-    /// Legal moves (0 when the game is over).
-    pub legal_moves: usize,
-    /// The best lines, best first.
-    pub lines: Vec<LineReport>,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Search time.
-    pub time: Duration,
-    /// Deepest completed iteration.
-    pub depth: u32,
-    /// The mate solver's verdict.
-    pub mate: MateSummary,
-    /// Whether Ctrl-C stopped the search.
-    pub interrupted: bool,
-    /// The exact result from the variant's database, or why there is none.
-    pub exact: Exact,
-    /// The dialect of the SFEN written (the lines are already text in it).
-    pub dialect: Dialect,
-}
-
-/// Analyses the position given by the `POSITION` argument for variant `V` with the
-/// analysis service: the search (within `settings.limits`) and the mate solver side by side,
-/// both stopped early by `stop`, or the database `db` (with its file) where it covers the
-/// position. With `progress`, stderr shows the current depth, score and best move on one
-/// line, rewritten as the search deepens.
-pub fn analyze<V: Registered>(
+/// [`kshogi_report::analysis::analyze`], with the progress on one line of stderr (rewritten
+/// as the search deepens, cleared at the end) when `progress` is set.
+fn analyze<V: Registered>(
     position: &str,
     settings: &Settings,
     db: Option<(&dyn PerfectPlay<V>, PathBuf)>,
     stop: &AtomicBool,
     progress: bool,
 ) -> Result<Analysis<V>, CliError> {
-    let game = parse_game::<V>(position)?;
-    let pos = *game.position();
-    let status = show_cmd::status(&game);
-    let legal_moves = if game.outcome().is_some() {
-        0
-    } else {
-        pos.legal_moves().len()
-    };
-    let request = Request {
-        limits: settings.limits.clone(),
-        multipv: settings.multipv,
-        mate_nodes: settings.mate_nodes,
-    };
-    let mut service = Analyzer::<V, V::Eval>::new(settings.hash_mb);
-    service.set_threads(settings.threads);
     let mut shown = false;
-    let dialect = settings.dialect;
-    let mut on_info = |info: &Info, source: Source| {
-        if progress && info.multipv == 1 && source == Source::Search {
-            show_progress(&pos, info, dialect);
+    let mut on_progress = |p: &Progress| {
+        if progress {
+            eprint!("\r\x1b[2K{}", p.text());
+            let _ = std::io::stderr().flush();
             shown = true;
         }
     };
-    let (book, path) = match db {
-        Some((d, p)) => (Some(d), Some(p)),
-        None => (None, None),
-    };
-    // A block found damaged while reading: how to build the file again.
-    let rebuild = path.as_ref().map(|p| {
-        format!(
-            "kshogi solve {} --out {} --force",
-            <V as kshogi_core::Variant>::NAME,
-            p.display()
-        )
-    });
-    let result = service
-        .analyse(&game, &request, book, stop, &mut on_info)
-        .map_err(|e| solve_cmd::db_error(e, rebuild.as_deref()))?;
+    let result = analysis::analyze::<V>(position, settings, db, stop, &mut on_progress);
     if shown {
         eprint!("\r\x1b[2K");
         let _ = std::io::stderr().flush();
     }
-    let prev = game.moves().last().map(|m| m.to());
-    let reports = result
-        .lines
-        .iter()
-        .map(|l| LineReport {
-            mv: move_to_usi_in(&pos, l.line.mv, dialect),
-            score: l.line.score.into(),
-            pv: engine_text::pv_usi_in(&pos, &l.line.pv, dialect),
-            pv_kif: engine_text::pv_kif(&pos, &l.line.pv, prev),
-            depth: l.line.depth,
-            seldepth: l.line.seldepth,
-            nodes: result.nodes,
-            source: l.source.name(),
-        })
-        .collect();
-    let exact = match (result.database, path) {
-        (DatabaseUse::Exact { value, optimal }, Some(path)) => Exact::Found {
-            path,
-            value,
-            moves: optimal
-                .iter()
-                .map(|&m| move_to_usi_in(&pos, m, dialect))
-                .collect(),
-            moves_kif: optimal
-                .iter()
-                .map(|&m| kif_move_text(&pos, m, prev))
-                .collect(),
-        },
-        (DatabaseUse::NotCovered { coverage }, Some(path)) => Exact::NotCovered { path, coverage },
-        _ => Exact::NotApplicable,
-    };
-    Ok(Analysis {
-        dialect,
-        game,
-        status,
-        legal_moves,
-        lines: reports,
-        nodes: result.nodes,
-        time: result.time,
-        depth: result.depth,
-        mate: result.mate,
-        interrupted: stop.load(Ordering::SeqCst),
-        exact,
+    result.map_err(|e| match e {
+        AnalyzeError::Position(e) => CliError::Position(e),
+        AnalyzeError::Database { source, rebuild } => {
+            solve_cmd::db_error(source, rebuild.as_deref())
+        }
     })
 }
 
-/// One progress line on stderr, overwriting the previous one; the best move in `dialect`.
-fn show_progress<V: Variant>(pos: &Position<V>, info: &Info, dialect: Dialect) {
-    let best = info
-        .pv
-        .first()
-        .map_or_else(|| "-".to_string(), |&m| move_to_usi_in(pos, m, dialect));
-    eprint!(
-        "\r\x1b[2Kdepth {} score {} best {} nodes {}",
-        info.depth,
-        engine_text::score_usi(info.score),
-        best,
-        info.nodes
-    );
-    let _ = std::io::stderr().flush();
+/// The output the arguments ask for: the analysis's text or JSON form, or with `--svg` the
+/// picture with an arrow for the best move (the first line's), to stdout or to `-o FILE`
+/// (and then the text or JSON to stdout).
+fn emit<V: Registered>(
+    a: &Analysis<V>,
+    args: &AnalyzeArgs,
+    style: DiagramStyle,
+) -> Result<String, CliError> {
+    let render = || -> Result<String, CliError> {
+        Ok(match args.format {
+            OutputFormat::Json => a.to_json()?,
+            OutputFormat::Text => a.to_text(style),
+        })
+    };
+    if !args.svg.svg {
+        return render();
+    }
+    let pos = a.game.position();
+    let best = a.lines.first().and_then(|l| parse_usi(pos, &l.mv).ok());
+    let picture = svg(pos, a.game.moves().last().copied(), best, args.svg.style());
+    let otherwise = match args.svg.output {
+        Some(_) => render()?,
+        None => String::new(),
+    };
+    args.svg.deliver(picture, otherwise)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kshogi_rules_kyoto::Kyoto;
-
-    fn quick() -> Settings {
-        Settings {
-            limits: Limits {
-                depth: Some(1),
-                ..Limits::default()
-            },
-            multipv: 1,
-            hash_mb: 1,
-            mate_nodes: 1_000,
-            threads: 1,
-            dialect: Dialect::Canonical,
-        }
-    }
-
-    #[test]
-    fn finished_game_has_no_lines() {
-        // Hand-checked mate (see show_cmd's tests): G*5b with the Silver on 4c.
-        let stop = AtomicBool::new(false);
-        let a = analyze::<Kyoto>(
-            "k4/5/1S3/5/4K b G 9 moves G*5b",
-            &quick(),
-            None,
-            &stop,
-            false,
-        )
-        .unwrap();
-        assert_eq!(a.status, "black wins by checkmate");
-        assert_eq!(a.legal_moves, 0);
-        assert!(a.lines.is_empty());
-        assert_eq!(a.mate, MateSummary::Off);
-        let text = a.to_text(DiagramStyle::PLAIN);
-        assert!(text.contains("status: black wins by checkmate\n"), "{text}");
-        assert!(text.contains("legal moves: 0\n"), "{text}");
-    }
+    use kshogi_notation::Dialect;
 
     #[test]
     fn default_limit_is_a_few_seconds() {

@@ -36,7 +36,6 @@
 //! leaves no file.
 
 mod analyze_cmd;
-mod analyze_report;
 mod bench_cmd;
 mod convert_cmd;
 mod databases;

@@ -141,13 +141,7 @@ struct ShowReport<V: Variant> {
 }
 
 /// `ongoing`, `check`, or the result of a game that is over (`black wins by checkmate`).
-pub fn status<V: Variant>(game: &Game<V>) -> String {
-    match game.outcome() {
-        Some(outcome) => outcome.to_string(),
-        None if game.position().in_check() => "check".to_string(),
-        None => "ongoing".to_string(),
-    }
-}
+pub use kshogi_report::status;
 
 /// Renders the position given by the `POSITION` argument, for variant `V`.
 pub fn show<V: Variant>(

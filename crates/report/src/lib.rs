@@ -1,0 +1,58 @@
+//! What kshogi's analyses report, as typed values with their text and JSON forms, for any
+//! front end: [`analysis`] runs the analysis service on a position given as text (with the
+//! database's answer where one covers it) and returns an [`analysis::Analysis`] whose
+//! `to_text` and `to_json` are what `kshogi analyze` prints; [`selfplay`] plays the engine against a simple
+//! opponent and sums the games up as a [`selfplay::MatchReport`] (`kshogi selfplay`).
+//!
+//! This crate sits above the analysis service, notation and the variant registry. It must
+//! not depend on the command line or on an argument parser (clap), and it prints nothing
+//! itself: progress goes to a callback the front end gives, output is returned as strings,
+//! and every failure is a typed error.
+
+pub mod analysis;
+pub mod selfplay;
+
+use kshogi_core::{Game, Variant};
+
+/// The status of a game in words: `ongoing`, `check`, or its result once it is over.
+pub fn status<V: Variant>(game: &Game<V>) -> String {
+    match game.outcome() {
+        Some(outcome) => outcome.to_string(),
+        None if game.position().in_check() => "check".to_string(),
+        None => "ongoing".to_string(),
+    }
+}
+
+/// `1 ply`, `3 plies`.
+pub fn plies(n: i32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// One line of JSON: `value` serialised, with a newline.
+pub fn json_line<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
+    let mut s = serde_json::to_string(value)?;
+    s.push('\n');
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plies_is_singular_for_one() {
+        assert_eq!(plies(1), "1 ply");
+        assert_eq!(plies(3), "3 plies");
+        assert_eq!(plies(0), "0 plies");
+    }
+
+    #[test]
+    fn json_line_ends_with_a_newline() {
+        // Written by hand: the JSON of a list of two strings.
+        assert_eq!(json_line(&["a", "b"]).unwrap(), "[\"a\",\"b\"]\n");
+    }
+}
