@@ -11,7 +11,7 @@
 //!   one output neuron in centipawns; the [`Accumulator`] refreshed from a position or
 //!   updated by a move (board move, capture to hand, promotion or flip, drop) and taken
 //!   back, with no heap allocation; deterministic integer inference;
-//! - [`file`]: the net file (a header with magic, format version, variant name, feature
+//! - [`mod@file`]: the net file (a header with magic, format version, variant name, feature
 //!   count, `H` and the quantisation scales, then the weights and a checksum), read with
 //!   every field checked into a typed [`NetError`];
 //! - [`train`]: the float net, Adam on minibatches deterministic from a seed whatever the
