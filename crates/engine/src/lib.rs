@@ -115,8 +115,13 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Node budget.
     pub nodes: Option<u64>,
-    /// Wall-clock budget.
+    /// Wall-clock budget: the search stops when it is spent, inside an iteration if need be.
     pub time: Option<Duration>,
+    /// Wall-clock time after which no new iteration starts (a clock's optimum time, below
+    /// [`Limits::time`]): an iteration that ends after it is the last, and a root with one
+    /// legal move ends after the first. The search still stops at [`Limits::time`] at the
+    /// latest. Ignored without `time` or with `infinite`.
+    pub soft_time: Option<Duration>,
     /// Stop as soon as a mate in at most this many plies is found (USI `go mate`).
     pub mate: Option<u32>,
     /// Search until stopped (USI `go infinite`); other limits except `stop` are ignored.

@@ -1193,6 +1193,12 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
         deadline = limits.time.map(|t| start + t);
         node_limit = limits.nodes;
     }
+    // The optimum time: after it no new iteration starts, and a forced move is played after
+    // the first iteration. Only with a hard time limit (a clock), never in `infinite`.
+    let soft_deadline = match (limits.time, limits.soft_time) {
+        (Some(_), Some(t)) if !limits.infinite => Some(start + t),
+        _ => None,
+    };
 
     // Root moves in a first order: captures, tactical moves, then the rest.
     let mut rms: Vec<RootMove> = legal
@@ -1257,6 +1263,7 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
             pos,
             rms,
             (deadline, node_limit, max_depth),
+            soft_deadline,
             limits,
             k,
             stop,
@@ -1297,6 +1304,7 @@ fn iterate<V: Variant, E: Evaluator<V>>(
     mut pos: Position<V>,
     mut rms: Vec<RootMove>,
     (deadline, node_limit, max_depth): (Option<Instant>, Option<u64>, u32),
+    soft_deadline: Option<Instant>,
     limits: &Limits,
     k: usize,
     stop: &AtomicBool,
@@ -1399,6 +1407,7 @@ fn iterate<V: Variant, E: Evaluator<V>>(
         } else if stop.load(AtomicOrdering::Relaxed)
             || deadline.is_some_and(|d| Instant::now() >= d)
             || node_limit.is_some_and(|l| s.total_nodes() >= l)
+            || soft_deadline.is_some_and(|d| rms.len() == 1 || Instant::now() >= d)
         {
             break;
         }

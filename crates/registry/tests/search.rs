@@ -194,6 +194,73 @@ fn node_and_time_limits_are_kept() {
 }
 
 #[test]
+fn the_soft_time_ends_the_search_between_iterations() {
+    let game = Game::new(Position::<Kyoto>::start());
+    let stop = AtomicBool::new(false);
+    let mut e = EngineFor::<Kyoto>::new(8);
+    // A soft limit already passed when the first iteration ends: that iteration is the last,
+    // long before the hard limit.
+    let limits = Limits {
+        time: Some(Duration::from_secs(60)),
+        soft_time: Some(Duration::ZERO),
+        ..Limits::default()
+    };
+    let t0 = Instant::now();
+    let r = e.search(&game, &limits, 1, &stop, &mut |_| {});
+    assert_eq!(r.depth, 1);
+    assert_eq!(r.lines.len(), 1);
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    // Without a hard limit the soft one is ignored: a depth-limited search deepens as before.
+    let limits = Limits {
+        depth: Some(3),
+        soft_time: Some(Duration::ZERO),
+        ..Limits::default()
+    };
+    assert_eq!(e.search(&game, &limits, 1, &stop, &mut |_| {}).depth, 3);
+}
+
+#[test]
+fn a_forced_move_ends_a_clock_search_after_one_iteration() {
+    // Random play (a fixed small generator) until the side to move has exactly one legal
+    // move, in Micro, whose small board makes such positions common.
+    let mut pos = Position::<Micro>::start();
+    let mut game = Game::new(pos);
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut found = false;
+    for _ in 0..20_000 {
+        let legal = pos.legal_moves();
+        if legal.len() == 1 && game.outcome().is_none() {
+            found = true;
+            break;
+        }
+        if legal.is_empty() || game.outcome().is_some() {
+            pos = Position::<Micro>::start();
+            game = Game::new(pos);
+            continue;
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mv = legal[(x % legal.len() as u64) as usize];
+        pos.make(mv);
+        game.play(mv).unwrap();
+    }
+    assert!(found, "no position with one legal move");
+    let stop = AtomicBool::new(false);
+    let mut e = EngineFor::<Micro>::new(8);
+    let limits = Limits {
+        time: Some(Duration::from_secs(60)),
+        soft_time: Some(Duration::from_secs(30)),
+        ..Limits::default()
+    };
+    let t0 = Instant::now();
+    let r = e.search(&game, &limits, 1, &stop, &mut |_| {});
+    assert_eq!(r.depth, 1, "{}", kshogi_notation::to_sfen(game.position()));
+    assert_eq!(r.lines[0].mv, pos.legal_moves()[0]);
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+}
+
+#[test]
 fn mate_limit_stops_at_the_mate() {
     let game = parse_game::<Kyoto>("n1k2/1b3/BL1g1/3P1/3K1 b TP 43").unwrap();
     let stop = AtomicBool::new(false);

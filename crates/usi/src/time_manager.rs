@@ -28,23 +28,57 @@ pub const MIN_THINK_MS: u64 = 10;
 /// and it keeps deadlines far from overflow.
 pub use kshogi_usi_protocol::MAX_THINK_MS;
 
+/// The time allotted to one move: the search stops at [`Allotment::hard`] at the latest,
+/// and starts no new iteration after [`Allotment::soft`] (`None`: it may deepen until
+/// `hard`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allotment {
+    /// The optimum: an iteration that ends after it is the last one.
+    pub soft: Option<Duration>,
+    /// The limit: the search stops when it is spent, inside an iteration if need be.
+    pub hard: Duration,
+    /// The think time for a search that can only stop at a limit, not between iterations
+    /// (a ponder search after `ponderhit`): the rule's target, between `soft` and `hard`.
+    pub target: Duration,
+}
+
+/// The fraction of the time drawn from the bank (the remaining time and the increment) after
+/// which no new iteration starts, in percent: an iteration takes about twice the time of the
+/// one before, so one started later would seldom end within the target.
+pub const SOFT_PERCENT: u64 = 60;
+
+/// How many times the target's share of the bank an iteration that has begun may take before
+/// the search stops it.
+pub const HARD_FACTOR: u64 = 3;
+
 /// How long the side to move (`side`) may think, or `None` when the clock gives no limit;
 /// `overhead` is the move overhead `O` in milliseconds ([`DEFAULT_OVERHEAD_MS`] unless the
 /// GUI sets `Move_Overhead`).
 ///
-/// - `movetime M`: `M`, the overhead not taken off: the command asks for a search of that
-///   length, and the reference engine searches the whole of it too (the answer comes the
-///   engine's reaction time after it). The overhead guards clocks, where a late answer
-///   loses.
+/// - `movetime M`: `M` as the hard limit and no soft one, the overhead not taken off: the
+///   command asks for a search of that length, and the reference engine searches the whole
+///   of it too (the answer comes the engine's reaction time after it). The overhead guards
+///   clocks, where a late answer loses.
 /// - Otherwise, with `R` the side's remaining time, `I` its increment and `B` the byoyomi
-///   (absent fields count 0): the target `R/30 + 0.8*I + 0.9*B - O`, raised to at least
-///   10 ms and then capped at `R + B - O` (0 when that is negative). The increment is
-///   credited only after the move, so it never raises the cap.
+///   (absent fields count 0), the time drawn from the bank is `K = R/30 + 0.8*I` and the
+///   byoyomi's share, lost if unused, `F = 0.9*B`:
+///   - target `K + F - O`, raised to at least 10 ms;
+///   - soft `0.6*K + F - O` (no new iteration after it);
+///   - hard `3*K + F - O`;
+///
+///   each capped at `R + B - O` (0 when that is negative), soft at most the target and hard at
+///   least it. The increment is credited only after the move, so it never raises the cap.
+///   Under byoyomi alone (`R = 0`) the three are one: the byoyomi is used, never saved.
 ///
 /// Either way the result is at most a week ([`MAX_THINK_MS`]).
-pub fn allocate(clock: &Clock, side: Color, overhead: u64) -> Option<Duration> {
+pub fn allocate(clock: &Clock, side: Color, overhead: u64) -> Option<Allotment> {
+    let ms = |m: u64| Duration::from_millis(m.min(MAX_THINK_MS));
     if let Some(m) = clock.movetime {
-        return Some(Duration::from_millis(m.min(MAX_THINK_MS)));
+        return Some(Allotment {
+            soft: None,
+            hard: ms(m),
+            target: ms(m),
+        });
     }
     if !clock.is_set() {
         return None;
@@ -57,53 +91,66 @@ pub fn allocate(clock: &Clock, side: Color, overhead: u64) -> Option<Duration> {
     let increment = increment.unwrap_or(0);
     let byoyomi = clock.byoyomi.unwrap_or(0);
     let cap = remaining.saturating_add(byoyomi).saturating_sub(overhead);
-    let target = (remaining / 30)
-        .saturating_add(increment / 5 * 4 + increment % 5 * 4 / 5)
-        .saturating_add(byoyomi / 10 * 9 + byoyomi % 10 * 9 / 10)
-        .saturating_sub(overhead);
+    let bank = (remaining / 30).saturating_add(increment / 5 * 4 + increment % 5 * 4 / 5);
+    let free = byoyomi / 10 * 9 + byoyomi % 10 * 9 / 10;
+    let with = |share: u64| share.saturating_add(free).saturating_sub(overhead);
     let floor = MIN_THINK_MS.min(cap);
-    Some(Duration::from_millis(
-        target.clamp(floor, cap).min(MAX_THINK_MS),
-    ))
+    let target = with(bank).clamp(floor, cap);
+    let soft = with(bank / 100 * SOFT_PERCENT + bank % 100 * SOFT_PERCENT / 100).min(target);
+    let hard = with(bank.saturating_mul(HARD_FACTOR)).clamp(target, cap);
+    Some(Allotment {
+        soft: Some(ms(soft)),
+        hard: ms(hard),
+        target: ms(target),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn ms(clock: Clock, side: Color) -> u64 {
-        with(clock, side, O)
-    }
-
     /// The tests below work with a 50 ms overhead, so that its effect stands out.
     const O: u64 = 50;
 
-    fn with(clock: Clock, side: Color, overhead: u64) -> u64 {
-        let d = allocate(&clock, side, overhead).expect("a time limit");
-        u64::try_from(d.as_millis()).unwrap()
+    /// (soft, hard, target) in milliseconds.
+    fn with(clock: Clock, side: Color, overhead: u64) -> (Option<u64>, u64, u64) {
+        let a = allocate(&clock, side, overhead).expect("a time limit");
+        let m = |d: Duration| u64::try_from(d.as_millis()).unwrap();
+        (a.soft.map(m), m(a.hard), m(a.target))
+    }
+
+    fn ms(clock: Clock, side: Color) -> (Option<u64>, u64, u64) {
+        with(clock, side, O)
+    }
+
+    fn movetime(m: u64) -> Clock {
+        Clock {
+            movetime: Some(m),
+            ..Clock::default()
+        }
     }
 
     #[test]
     fn movetime_with_the_default_and_no_overhead() {
-        let c = |m| Clock {
-            movetime: Some(m),
-            ..Clock::default()
-        };
         let d = DEFAULT_OVERHEAD_MS;
         assert_eq!(d, 10);
-        // The whole move time, whatever the overhead.
-        assert_eq!(with(c(100), Color::Black, d), 100);
-        assert_eq!(with(c(1000), Color::White, d), 1000);
-        assert_eq!(with(c(5), Color::Black, d), 5);
-        assert_eq!(with(c(100), Color::Black, 0), 100);
-        assert_eq!(with(c(0), Color::Black, 0), 0);
-        assert_eq!(with(c(100), Color::Black, MAX_OVERHEAD_MS), 100);
-        // The clock rule takes the overhead off too: 60000/30 - 10.
+        // The whole move time, whatever the overhead, and no soft limit.
+        assert_eq!(with(movetime(100), Color::Black, d), (None, 100, 100));
+        assert_eq!(with(movetime(1000), Color::White, d), (None, 1000, 1000));
+        assert_eq!(with(movetime(5), Color::Black, d), (None, 5, 5));
+        assert_eq!(with(movetime(100), Color::Black, 0), (None, 100, 100));
+        assert_eq!(with(movetime(0), Color::Black, 0), (None, 0, 0));
+        assert_eq!(
+            with(movetime(100), Color::Black, MAX_OVERHEAD_MS),
+            (None, 100, 100)
+        );
+        // The clock rule takes the overhead off: K = 60000/30 = 2000; soft 1200 - 10,
+        // target 2000 - 10, hard 6000 - 10.
         let c = Clock {
             btime: Some(60_000),
             ..Clock::default()
         };
-        assert_eq!(with(c, Color::Black, d), 1990);
+        assert_eq!(with(c, Color::Black, d), (Some(1190), 5990, 1990));
     }
 
     #[test]
@@ -119,12 +166,15 @@ mod tests {
             btime: Some(600_000),
             ..Clock::default()
         };
-        assert_eq!(ms(c(1000), Color::Black), 1000);
-        assert_eq!(ms(c(101), Color::White), 101);
-        assert_eq!(ms(c(1), Color::Black), 1);
-        assert_eq!(ms(c(0), Color::Black), 0);
+        assert_eq!(ms(c(1000), Color::Black), (None, 1000, 1000));
+        assert_eq!(ms(c(101), Color::White), (None, 101, 101));
+        assert_eq!(ms(c(1), Color::Black), (None, 1, 1));
+        assert_eq!(ms(c(0), Color::Black), (None, 0, 0));
         // Capped at a week.
-        assert_eq!(ms(c(u64::MAX), Color::Black), MAX_THINK_MS);
+        assert_eq!(
+            ms(c(u64::MAX), Color::Black),
+            (None, MAX_THINK_MS, MAX_THINK_MS)
+        );
     }
 
     #[test]
@@ -134,33 +184,34 @@ mod tests {
             wtime: Some(30_000),
             ..Clock::default()
         };
-        // 60000/30 - 50 = 1950; 30000/30 - 50 = 950.
-        assert_eq!(ms(c, Color::Black), 1950);
-        assert_eq!(ms(c, Color::White), 950);
+        // K = 2000: soft 1200 - 50, target 2000 - 50, hard 6000 - 50.
+        assert_eq!(ms(c, Color::Black), (Some(1150), 5950, 1950));
+        // K = 1000: 600 - 50, 1000 - 50, 3000 - 50.
+        assert_eq!(ms(c, Color::White), (Some(550), 2950, 950));
     }
 
     #[test]
-    fn byoyomi_only() {
+    fn byoyomi_only_is_used_whole() {
         let c = Clock {
             btime: Some(0),
             wtime: Some(0),
             byoyomi: Some(10_000),
             ..Clock::default()
         };
-        // 0 + 0.9 * 10000 - 50 = 8950 (cap 9950).
-        assert_eq!(ms(c, Color::Black), 8950);
+        // K = 0, F = 9000: all three 9000 - 50 (the cap, 10000 - 50, is not reached).
+        assert_eq!(ms(c, Color::Black), (Some(8950), 8950, 8950));
         // Without btime/wtime at all: the same.
         let c = Clock {
             byoyomi: Some(10_000),
             ..Clock::default()
         };
-        assert_eq!(ms(c, Color::White), 8950);
+        assert_eq!(ms(c, Color::White), (Some(8950), 8950, 8950));
         // A 1 s byoyomi: 900 - 50 = 850.
         let c = Clock {
             byoyomi: Some(1_000),
             ..Clock::default()
         };
-        assert_eq!(ms(c, Color::Black), 850);
+        assert_eq!(ms(c, Color::Black), (Some(850), 850, 850));
     }
 
     #[test]
@@ -171,8 +222,9 @@ mod tests {
             byoyomi: Some(30_000),
             ..Clock::default()
         };
-        // 20000 + 27000 - 50.
-        assert_eq!(ms(c, Color::White), 46_950);
+        // K = 20000, F = 27000: soft 12000 + 27000 - 50, target 20000 + 27000 - 50, hard
+        // 60000 + 27000 - 50.
+        assert_eq!(ms(c, Color::White), (Some(38_950), 86_950, 46_950));
     }
 
     #[test]
@@ -184,9 +236,11 @@ mod tests {
             winc: Some(1_000),
             ..Clock::default()
         };
-        // 100 + 1600 - 50 = 1650; 100 + 800 - 50 = 850.
-        assert_eq!(ms(c, Color::Black), 1650);
-        assert_eq!(ms(c, Color::White), 850);
+        // Black: K = 100 + 1600 = 1700: soft 1020 - 50, target 1700 - 50, hard 5100 - 50
+        // capped at 3000 - 50 = 2950.
+        assert_eq!(ms(c, Color::Black), (Some(970), 2950, 1650));
+        // White: K = 100 + 800 = 900: 540 - 50, 900 - 50, 2700 - 50.
+        assert_eq!(ms(c, Color::White), (Some(490), 2650, 850));
         // A large increment with little time left: capped at remaining - margin, since
         // the increment only arrives after the move.
         let c = Clock {
@@ -194,8 +248,23 @@ mod tests {
             binc: Some(10_000),
             ..Clock::default()
         };
-        // Target 33 + 8000 - 50 = 7983, cap 950.
-        assert_eq!(ms(c, Color::Black), 950);
+        // K = 33 + 8000: target and hard capped at 950; soft 4819 - 50 capped at the target.
+        assert_eq!(ms(c, Color::Black), (Some(950), 950, 950));
+    }
+
+    #[test]
+    fn ten_seconds_and_a_tenth() {
+        // The clock of the target, at the first move: K = 333 + 80 = 413 with the
+        // default overhead of 10 ms: soft 247 - 10 (0.6 * 413 = 247.8, rounded down),
+        // target 413 - 10, hard 1239 - 10.
+        let c = Clock {
+            btime: Some(10_000),
+            wtime: Some(10_000),
+            binc: Some(100),
+            winc: Some(100),
+            ..Clock::default()
+        };
+        assert_eq!(with(c, Color::White, 10), (Some(237), 1229, 403));
     }
 
     #[test]
@@ -205,19 +274,20 @@ mod tests {
             wtime: Some(b),
             ..Clock::default()
         };
-        // 100 ms: target 3 - 50 < 0, raised to the 10 ms floor (cap 50).
-        assert_eq!(ms(c(100), Color::Black), 10);
+        // 100 ms: target 3 - 50 < 0, raised to the 10 ms floor (cap 50); soft 0; hard
+        // 9 - 50 < 0, raised to the target.
+        assert_eq!(ms(c(100), Color::Black), (Some(0), 10, 10));
         // 55 ms: cap 5 ms, below the floor.
-        assert_eq!(ms(c(55), Color::Black), 5);
+        assert_eq!(ms(c(55), Color::Black), (Some(0), 5, 5));
         // Less than the margin left, or nothing: 0 (search as little as possible).
-        assert_eq!(ms(c(30), Color::Black), 0);
-        assert_eq!(ms(c(0), Color::Black), 0);
+        assert_eq!(ms(c(30), Color::Black), (Some(0), 0, 0));
+        assert_eq!(ms(c(0), Color::Black), (Some(0), 0, 0));
         let c = Clock {
             btime: Some(0),
             byoyomi: Some(0),
             ..Clock::default()
         };
-        assert_eq!(ms(c, Color::Black), 0);
+        assert_eq!(ms(c, Color::Black), (Some(0), 0, 0));
     }
 
     #[test]
@@ -236,12 +306,14 @@ mod tests {
                         winc: Some(i),
                         movetime: None,
                     };
-                    let got = ms(c, Color::Black);
+                    let (soft, hard, target) = ms(c, Color::Black);
                     let cap = (r + b).saturating_sub(O);
-                    assert!(got <= cap, "r {r} b {b} i {i}: {got} > {cap}");
-                    assert_eq!(got, ms(c, Color::White));
+                    assert!(hard <= cap, "r {r} b {b} i {i}: {hard} > {cap}");
+                    let soft = soft.expect("a clock has a soft limit");
+                    assert!(soft <= target && target <= hard, "r {r} b {b} i {i}");
+                    assert_eq!((Some(soft), hard, target), ms(c, Color::White));
                     if cap >= MIN_THINK_MS {
-                        assert!(got >= MIN_THINK_MS, "r {r} b {b} i {i}: {got}");
+                        assert!(target >= MIN_THINK_MS, "r {r} b {b} i {i}: {target}");
                     }
                 }
             }
@@ -256,11 +328,8 @@ mod tests {
             binc: Some(u64::MAX),
             ..Clock::default()
         };
-        assert_eq!(ms(c, Color::Black), MAX_THINK_MS);
-        let c = Clock {
-            movetime: Some(u64::MAX),
-            ..Clock::default()
-        };
-        assert_eq!(ms(c, Color::Black), MAX_THINK_MS);
+        let (soft, hard, target) = ms(c, Color::Black);
+        assert_eq!((hard, target), (MAX_THINK_MS, MAX_THINK_MS));
+        assert_eq!(soft, Some(MAX_THINK_MS));
     }
 }

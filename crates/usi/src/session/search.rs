@@ -231,13 +231,23 @@ pub(super) fn job_for<V: Registered>(params: &Go, game: &Game<V>, settings: &Set
     }
     let side = game.position().side_to_move();
     let time = time_manager::allocate(&params.clock, side, settings.overhead_ms);
-    // Pondering searches without a time limit until `ponderhit` starts the clock.
-    let ponder = (params.ponder && !params.infinite).then_some(time);
+    // Pondering searches without a time limit until `ponderhit` starts the clock, which
+    // then stops it at the target (it cannot stop between iterations).
+    let ponder = (params.ponder && !params.infinite).then_some(time.map(|t| t.target));
     let limits = match budget {
         None => Limits {
             depth: params.depth,
             nodes: params.nodes,
-            time: if ponder.is_some() { None } else { time },
+            time: if ponder.is_some() {
+                None
+            } else {
+                time.map(|t| t.hard)
+            },
+            soft_time: if ponder.is_some() {
+                None
+            } else {
+                time.and_then(|t| t.soft)
+            },
             mate: None,
             infinite: params.infinite,
         },
@@ -245,6 +255,7 @@ pub(super) fn job_for<V: Registered>(params: &Go, game: &Game<V>, settings: &Set
             depth: Some(params.depth.map_or(b.depth, |d| d.min(b.depth))),
             nodes: Some(params.nodes.map_or(b.nodes, |n| n.min(b.nodes))),
             time: None,
+            soft_time: None,
             mate: None,
             infinite: false,
         },

@@ -844,12 +844,19 @@ fn move_overhead_is_taken_off_the_time_and_checked() {
     let clock = |settings: &Settings| {
         let params = go_params("go btime 3000 wtime 3000");
         match job_for(&params, &game, settings) {
-            Job::Search { request, .. } => request.limits.time,
+            Job::Search { request, .. } => (request.limits.soft_time, request.limits.time),
             _ => panic!("not a search"),
         }
     };
-    // 3000 / 30 - 30.
-    assert_eq!(clock(&settings), Some(Duration::from_millis(70)));
+    // The bank's share is 3000 / 30 = 100: no new iteration after 60 - 30, the search
+    // stopped at 300 - 30.
+    assert_eq!(
+        clock(&settings),
+        (
+            Some(Duration::from_millis(30)),
+            Some(Duration::from_millis(270))
+        )
+    );
 }
 
 #[test]
