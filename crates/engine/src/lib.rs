@@ -67,6 +67,7 @@
 //! table and empty ordering tables, so that the same game and limits give the same result.
 
 use kshogi_core::{Game, Kind, Move, Position, Variant};
+use std::any::Any;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -83,6 +84,12 @@ pub mod versus;
 pub mod wdl;
 
 pub use eval::EvalBreakdown;
+
+/// The plies of a search path are below this: a search evaluates positions at plies
+/// `0..MAX_SEARCH_PLY` and makes moves from plies `0..MAX_SEARCH_PLY - 1`, so an incremental
+/// evaluator's stack of [`MAX_SEARCH_PLY`] entries, one per ply, holds every position of the
+/// path (see [`Evaluator::new_state`]).
+pub const MAX_SEARCH_PLY: usize = bounds::MAX_PLY;
 pub use wdl::{Wdl, WdlModel};
 
 /// A score from the side to move's point of view.
@@ -348,6 +355,40 @@ pub trait Evaluator<V: Variant>: Copy + Default + Send + Sync + 'static {
     fn breakdown(pos: &Position<V>) -> EvalBreakdown {
         eval::derived_breakdown(pos)
     }
+    /// The state an incremental evaluator keeps per search thread (an accumulator per ply
+    /// of the path, say), made once with each thread's buffers, never per node, and handed
+    /// back to the hooks below as `&mut dyn Any` (downcast it to the type made here). The
+    /// search calls [`Evaluator::on_root`] before searching, [`Evaluator::on_make`] and
+    /// [`Evaluator::on_null_move`] before each move it makes, and
+    /// [`Evaluator::evaluate_at`] for its static evaluations; a move's unmaking needs no
+    /// call, since the position at a ply is always the last one made to reach it. The
+    /// default keeps nothing (a box of `()`, which allocates nothing) and every hook does
+    /// nothing, so an evaluator that does not use them is searched exactly as before.
+    fn new_state() -> Box<dyn Any + Send> {
+        Box::new(())
+    }
+
+    /// A search starts from `root`, the position at ply 0.
+    #[inline(always)]
+    fn on_root(_state: &mut dyn Any, _root: &Position<V>) {}
+
+    /// The search is about to make the legal move `mv` in `before`, the position at `ply`;
+    /// the position after it is at `ply + 1` (below [`MAX_SEARCH_PLY`]).
+    #[inline(always)]
+    fn on_make(_state: &mut dyn Any, _before: &Position<V>, _mv: Move, _ply: usize) {}
+
+    /// The search is about to pass (a null move) in the position at `ply`: the position at
+    /// `ply + 1` has the same pieces and hands, the other side to move.
+    #[inline(always)]
+    fn on_null_move(_state: &mut dyn Any, _ply: usize) {}
+
+    /// The static evaluation of `pos`, the position at `ply` of the search path (reached
+    /// from the root by the moves announced to the hooks). The default is
+    /// [`Evaluator::evaluate`]; an incremental evaluator must return the same value.
+    #[inline(always)]
+    fn evaluate_at(_state: &mut dyn Any, pos: &Position<V>, _ply: usize) -> i32 {
+        Self::evaluate(pos)
+    }
 }
 
 /// The evaluation derived from a variant's piece table, for any variant: the default of
@@ -372,7 +413,7 @@ impl<V: Variant, E: Evaluator<V>> Engine<V, E> {
     pub fn new(hash_mb: usize) -> Engine<V, E> {
         Engine {
             tt: tt::Table::new(hash_mb),
-            state: search::State::new(),
+            state: search::State::new(E::new_state()),
             helpers: Vec::new(),
             _v: core::marker::PhantomData,
         }
@@ -401,7 +442,7 @@ impl<V: Variant, E: Evaluator<V>> Engine<V, E> {
         let helpers = threads.max(1) - 1;
         self.helpers.truncate(helpers);
         while self.helpers.len() < helpers {
-            self.helpers.push(*search::State::new());
+            self.helpers.push(*search::State::new(E::new_state()));
         }
     }
 
