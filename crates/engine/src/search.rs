@@ -5,8 +5,8 @@ use crate::ordering::{self, is_capture};
 use crate::tt::{Bound, Table};
 use crate::{Evaluator, Info, Limits, Line, Score, SearchResult};
 use kshogi_core::Variant;
-use std::any::Any;
 use kshogi_core::{Bundle, Color, Game, Move, Outcome, Position, MAX_MOVES};
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 

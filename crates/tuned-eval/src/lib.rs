@@ -317,6 +317,21 @@ pub mod kinzoku {
     }
 }
 
+embedded_net!(
+    /// Minishogi's net (`src/weights/minishogi.nnue`, 64 hidden units), with
+    /// [`MinishogiEval`]'s search switches, piece values and tactical moves: the evaluator
+    /// [`MinishogiNnueEval`]. Made by `kshogi-nnue train --variant minishogi --games 16000
+    /// --nodes 2000 --seed 21 --threads 2 --epochs 12 --rate 0.002 --out minishogi.nnue`
+    /// (labels from the fitted evaluation's engine); docs/nnue.md has its SPRT and match.
+    /// Not the registered evaluation yet.
+    MinishogiNet for kshogi_rules_minishogi::Minishogi = "weights/minishogi.nnue",
+    fallback MinishogiEval;
+);
+
+/// Minishogi evaluated by its net ([`MinishogiNet`]) through the search's accumulator
+/// stack.
+pub type MinishogiNnueEval = nnue::NnueEval<MinishogiNet>;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,9 +27,9 @@
 use core::marker::PhantomData;
 use kshogi_core::{Kind, Move, Position, Variant};
 use kshogi_engine::{EvalBreakdown, Evaluator, SearchParams, MAX_SEARCH_PLY};
-use kshogi_nnue::{Accumulator, Delta};
 /// The net type, for [`embedded_net!`](crate::embedded_net).
 pub use kshogi_nnue::Network;
+use kshogi_nnue::{Accumulator, Delta};
 use std::any::Any;
 
 /// Where [`NnueEval`] finds its net, and what it falls back on.
@@ -347,6 +347,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    crate::embedded_net!(
+        /// A tiny net (4 hidden units) made by `kshogi-nnue train --variant minishogi
+        /// --games 20 --nodes 200 --seed 1 --hidden 4 --epochs 2 --out FILE`.
+        Tiny for Minishogi = "../tests/data/minishogi-tiny.nnue", fallback MinishogiEval;
+    );
+
+    #[test]
+    fn an_embedded_net_is_read_and_searched_with() {
+        let net = Tiny::net().expect("the embedded net reads");
+        assert_eq!(net.hidden(), 4);
+        // The same net every call (read once).
+        assert!(core::ptr::eq(net, Tiny::net().expect("again")));
+        let pos = Position::<Minishogi>::start();
+        assert_eq!(
+            <NnueEval<Tiny> as Evaluator<Minishogi>>::evaluate(&pos),
+            net.evaluate_position(&pos)
+        );
+        let mut engine = Engine::<Minishogi, NnueEval<Tiny>>::new(1);
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let stop = AtomicBool::new(false);
+        let r = engine.search(&Game::new(pos), &limits, 1, &stop, &mut |_| {});
+        assert!(pos.legal_moves().contains(&r.lines[0].mv));
+    }
+
+    #[test]
+    fn minishogi_s_embedded_net_reads() {
+        // A net file that does not read would stop the program at its first evaluation.
+        let net = crate::MinishogiNet::net().expect("the embedded net reads");
+        assert_eq!(net.hidden(), 64);
+        assert_eq!(
+            net.layout().features(),
+            Layout::of::<Minishogi>().features()
+        );
     }
 
     #[test]

@@ -22,14 +22,14 @@ use gen::GenConfig;
 use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Position};
 use kshogi_engine::Evaluator;
+use kshogi_match::Sprt;
 use kshogi_nnue::train::{self, sigmoid, FloatNet, Sample, TrainConfig};
 use kshogi_nnue::{Layout, Network};
 use kshogi_registry::{with_variant, Registered, VariantKind};
+use kshogi_tune::pipeline::{decide, pentanomial, SprtConfig, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use kshogi_match::Sprt;
-use kshogi_tune::pipeline::{decide, pentanomial, SprtConfig, Verdict};
 use versus::MatchConfig;
 
 const USAGE: &str = "\
@@ -463,10 +463,14 @@ fn run_speed<V: Registered>(path: &Path, positions: usize) -> Result<(), String>
         )
         .collect();
     let (mut nps_linear, mut nps_stack, mut nps_last) = (0f64, 0f64, 0f64);
+    let (mut start_linear, mut start_stack, mut start_last) = (0f64, 0f64, 0f64);
     for _ in 0..3 {
         nps_linear = nps_linear.max(search_nps::<V, V::Eval>(&roots, 250_000));
         nps_stack = nps_stack.max(search_nps::<V, NnueEval>(&roots, 250_000));
         nps_last = nps_last.max(search_nps::<V, eval::LastEval>(&roots, 250_000));
+        start_linear = start_linear.max(search_nps::<V, V::Eval>(&roots[..1], 1_000_000));
+        start_stack = start_stack.max(search_nps::<V, NnueEval>(&roots[..1], 1_000_000));
+        start_last = start_last.max(search_nps::<V, eval::LastEval>(&roots[..1], 1_000_000));
     }
     // The incremental form: from a position's accumulator, update by one of its moves and
     // evaluate (what a search with an accumulator stack would do per node).
@@ -506,6 +510,12 @@ fn run_speed<V: Registered>(path: &Path, positions: usize) -> Result<(), String>
         nps_linear / 1000.0,
         nps_stack / 1000.0,
         nps_last / 1000.0
+    );
+    println!(
+        "search, the start x 1M nodes (best of 3 rounds): {:.0} knodes/s registered, {:.0} knodes/s net with the accumulator stack, {:.0} knodes/s net with the thread's last accumulator",
+        start_linear / 1000.0,
+        start_stack / 1000.0,
+        start_last / 1000.0
     );
     Ok(())
 }
