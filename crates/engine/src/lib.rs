@@ -49,7 +49,11 @@
 //!   (attacked squares) and king safety (attacks on and defenders around the king, pieces in
 //!   the enemy's hand), with weights per variant; [`PieceTableEval`] derives them from the
 //!   piece table ([`eval::EvalParams::derive`]), a tuned evaluator sets its own and may add
-//!   terms (the Kinzoku king's advance and countdown).
+//!   terms (the Kinzoku king's advance and countdown). An evaluator may keep state per
+//!   search thread ([`Evaluator::new_state`], made once per thread), told of the root and of
+//!   every move and null move the search makes, and asked for the static evaluation at a
+//!   ply ([`Evaluator::evaluate_at`]): an NNUE net's accumulator stack. The hooks' defaults
+//!   do nothing, so an evaluator that does not use them searches as before.
 //! * **Threads** ([`Engine::set_threads`]): Lazy SMP. Helper threads run their own
 //!   iterative deepening of the same root (odd ones a ply ahead) with their own ordering
 //!   tables and share only the transposition table, whose entries are written and read
