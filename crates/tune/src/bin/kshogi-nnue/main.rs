@@ -612,3 +612,20 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod sprt_tests {
+    use super::parse_sprt;
+
+    #[test]
+    fn sprt_options_are_read_and_checked() {
+        let s = parse_sprt("0,10").expect("two numbers");
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 10.0, 0.05, 0.05));
+        let s = parse_sprt("-5,5,0.1,0.2").expect("four numbers");
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-5.0, 5.0, 0.1, 0.2));
+        for bad in ["10", "10,0", "0,x", "0,10,0.6,0.05", "0,10,0.05"] {
+            let e = parse_sprt(bad).expect_err(bad);
+            assert!(e.contains("--sprt"), "{e}");
+        }
+    }
+}

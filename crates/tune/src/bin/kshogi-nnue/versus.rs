@@ -170,3 +170,23 @@ pub fn play<V: Registered>(
     });
     (tally, all)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_count_the_net_s_half_points_of_each_opening() {
+        // Games 0 and 1 share an opening: win + loss is 2 + 0 half points; draw + win is
+        // 1 + 2; loss + loss is 0.
+        let results = [
+            Some(true),
+            Some(false),
+            None,
+            Some(true),
+            Some(false),
+            Some(false),
+        ];
+        assert_eq!(pairs(&results), vec![2, 3, 0]);
+    }
+}
