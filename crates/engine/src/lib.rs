@@ -49,7 +49,11 @@
 //!   (attacked squares) and king safety (attacks on and defenders around the king, pieces in
 //!   the enemy's hand), with weights per variant; [`PieceTableEval`] derives them from the
 //!   piece table ([`eval::EvalParams::derive`]), a tuned evaluator sets its own and may add
-//!   terms (the Kinzoku king's advance and countdown).
+//!   terms (the Kinzoku king's advance and countdown). An evaluator may keep state per
+//!   search thread ([`Evaluator::new_state`], made once per thread), told of the root and of
+//!   every move and null move the search makes, and asked for the static evaluation at a
+//!   ply ([`Evaluator::evaluate_at`]): an NNUE net's accumulator stack. The hooks' defaults
+//!   do nothing, so an evaluator that does not use them searches as before.
 //! * **Threads** ([`Engine::set_threads`]): Lazy SMP. Helper threads run their own
 //!   iterative deepening of the same root (odd ones a ply ahead) with their own ordering
 //!   tables and share only the transposition table, whose entries are written and read
@@ -67,6 +71,7 @@
 //! table and empty ordering tables, so that the same game and limits give the same result.
 
 use kshogi_core::{Game, Kind, Move, Position, Variant};
+use std::any::Any;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -83,6 +88,12 @@ pub mod versus;
 pub mod wdl;
 
 pub use eval::EvalBreakdown;
+
+/// The plies of a search path are below this: a search evaluates positions at plies
+/// `0..MAX_SEARCH_PLY` and makes moves from plies `0..MAX_SEARCH_PLY - 1`, so an incremental
+/// evaluator's stack of [`MAX_SEARCH_PLY`] entries, one per ply, holds every position of the
+/// path (see [`Evaluator::new_state`]).
+pub const MAX_SEARCH_PLY: usize = bounds::MAX_PLY;
 pub use wdl::{Wdl, WdlModel};
 
 /// A score from the side to move's point of view.
@@ -353,6 +364,40 @@ pub trait Evaluator<V: Variant>: Copy + Default + Send + Sync + 'static {
     fn breakdown(pos: &Position<V>) -> EvalBreakdown {
         eval::derived_breakdown(pos)
     }
+    /// The state an incremental evaluator keeps per search thread (an accumulator per ply
+    /// of the path, say), made once with each thread's buffers, never per node, and handed
+    /// back to the hooks below as `&mut dyn Any` (downcast it to the type made here). The
+    /// search calls [`Evaluator::on_root`] before searching, [`Evaluator::on_make`] and
+    /// [`Evaluator::on_null_move`] before each move it makes, and
+    /// [`Evaluator::evaluate_at`] for its static evaluations; a move's unmaking needs no
+    /// call, since the position at a ply is always the last one made to reach it. The
+    /// default keeps nothing (a box of `()`, which allocates nothing) and every hook does
+    /// nothing, so an evaluator that does not use them is searched exactly as before.
+    fn new_state() -> Box<dyn Any + Send> {
+        Box::new(())
+    }
+
+    /// A search starts from `root`, the position at ply 0.
+    #[inline(always)]
+    fn on_root(_state: &mut dyn Any, _root: &Position<V>) {}
+
+    /// The search is about to make the legal move `mv` in `before`, the position at `ply`;
+    /// the position after it is at `ply + 1` (below [`MAX_SEARCH_PLY`]).
+    #[inline(always)]
+    fn on_make(_state: &mut dyn Any, _before: &Position<V>, _mv: Move, _ply: usize) {}
+
+    /// The search is about to pass (a null move) in the position at `ply`: the position at
+    /// `ply + 1` has the same pieces and hands, the other side to move.
+    #[inline(always)]
+    fn on_null_move(_state: &mut dyn Any, _ply: usize) {}
+
+    /// The static evaluation of `pos`, the position at `ply` of the search path (reached
+    /// from the root by the moves announced to the hooks). The default is
+    /// [`Evaluator::evaluate`]; an incremental evaluator must return the same value.
+    #[inline(always)]
+    fn evaluate_at(_state: &mut dyn Any, pos: &Position<V>, _ply: usize) -> i32 {
+        Self::evaluate(pos)
+    }
 }
 
 /// The evaluation derived from a variant's piece table, for any variant: the default of
@@ -377,7 +422,7 @@ impl<V: Variant, E: Evaluator<V>> Engine<V, E> {
     pub fn new(hash_mb: usize) -> Engine<V, E> {
         Engine {
             tt: tt::Table::new(hash_mb),
-            state: search::State::new(),
+            state: search::State::new(E::new_state()),
             helpers: Vec::new(),
             _v: core::marker::PhantomData,
         }
@@ -406,7 +451,7 @@ impl<V: Variant, E: Evaluator<V>> Engine<V, E> {
         let helpers = threads.max(1) - 1;
         self.helpers.truncate(helpers);
         while self.helpers.len() < helpers {
-            self.helpers.push(*search::State::new());
+            self.helpers.push(*search::State::new(E::new_state()));
         }
     }
 

@@ -6,6 +6,7 @@ use crate::tt::{Bound, Table};
 use crate::{Evaluator, Info, Limits, Line, Score, SearchResult};
 use kshogi_core::Variant;
 use kshogi_core::{Bundle, Color, Game, Move, Outcome, Position, MAX_MOVES};
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
@@ -113,14 +114,17 @@ pub(crate) struct State {
     /// The move a singular-extension search at each ply leaves out ([`Move::NULL`] for
     /// none).
     excluded: [Move; W],
+    /// The evaluator's state for this thread ([`crate::Evaluator::new_state`]).
+    eval: Box<dyn Any + Send>,
 }
 
 /// Quiet moves remembered per node for the history malus.
 const QUIETS: usize = 64;
 
 impl State {
-    pub fn new() -> Box<State> {
+    pub fn new(eval: Box<dyn Any + Send>) -> Box<State> {
         Box::new(State {
+            eval,
             ord: ordering::Tables::new(),
             moves: vec![Move::NULL; W * MAX_MOVES],
             scores: vec![0; W * MAX_MOVES],
@@ -297,6 +301,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
     /// do not all walk the same tree in step. Nothing a helper finds is reported: it helps
     /// through the table (moves to try first, bounds that cut).
     fn help(&mut self, pos: &mut Position<V>, rms: &mut [RootMove], max_depth: u32, id: usize) {
+        E::on_root(&mut *self.st.eval, pos);
         let first = 1 + (id & 1) as u32;
         for depth in first..=max_depth.max(first) {
             self.root_depth = depth as i32;
@@ -434,6 +439,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         if E::SEARCH.continuation_history {
             self.st.piece_to[ply] = ordering::move_piece_to(pos, mv);
         }
+        E::on_make(&mut *self.st.eval, pos, mv, ply);
         let undo = pos.make(mv);
         let check = pos.in_check();
         let idx = self.root_index + ply + 1;
@@ -536,7 +542,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             if in_check || !(sp.reverse_futility || sp.null_move || sp.futility || sp.improving) {
                 -INF
             } else {
-                E::evaluate(pos)
+                E::evaluate_at(&mut *self.st.eval, pos, ply)
             };
         self.st.evals[ply] = static_eval;
         // The table's score, where its bound says the truth lies beyond the evaluation.
@@ -588,6 +594,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         {
             let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
             self.st.piece_to[ply] = ordering::NO_PIECE_TO;
+            E::on_null_move(&mut *self.st.eval, ply);
             pos.make_null();
             self.st.keys[idx + 1] = pos.hash();
             self.st.checks[idx + 1] = false;
@@ -883,7 +890,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             }
         }
         if ply >= MAX_PLY - 1 {
-            return E::evaluate(pos);
+            return E::evaluate_at(&mut *self.st.eval, pos, ply);
         }
         self.count_node(ply);
         if self.aborted {
@@ -904,7 +911,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         }
         let mut best = -INF;
         if !in_check {
-            let stand = E::evaluate(pos);
+            let stand = E::evaluate_at(&mut *self.st.eval, pos, ply);
             if stand >= beta {
                 return stand;
             }
@@ -1330,6 +1337,7 @@ fn iterate<V: Variant, E: Evaluator<V>>(
         _v: core::marker::PhantomData,
     };
 
+    E::on_root(&mut *s.st.eval, &pos);
     let mut lines: Vec<Line> = Vec::new();
     let mut completed = 0;
     for depth in 1..=max_depth {

@@ -134,6 +134,20 @@ impl<V: Variant> Network<V> {
         self.apply(acc, &d, true);
     }
 
+    /// Makes `to` the accumulator of the position after a move whose feature changes are
+    /// `delta` ([`Layout::delta`] of the position before it and the move), from `from`, the
+    /// accumulator before it; the unused units of `to` are left as they were. For an
+    /// accumulator stack that records a move's changes when the move is made and applies
+    /// them only when the position is evaluated.
+    #[inline]
+    pub fn apply_delta(&self, from: &Accumulator, to: &mut Accumulator, delta: &[Delta; 2]) {
+        let h = self.hidden;
+        for persp in 0..2 {
+            to.values[persp][..h].copy_from_slice(&from.values[persp][..h]);
+        }
+        self.apply(to, delta, true);
+    }
+
     /// Takes back [`Network::update`]: `acc`, the accumulator after `mv`, becomes the
     /// accumulator of `before` again (the position after the move was unmade).
     #[inline]

@@ -20,8 +20,13 @@
 //! for its king-entry and countdown rules ([`kinzoku`]) are the one variant's code left:
 //! they follow its rules (the entry rank, the countdown's moves left), not a fit.
 //!
-//! This crate depends on core, the engine and the rules crates of the variants it
-//! evaluates; it must not depend on notation, the registry or the command line.
+//! [`nnue::NnueEval`] is the evaluator over an NNUE net ([`kshogi_nnue`]) with an accumulator
+//! stack driven by the search; a variant's registered evaluation can be a net embedded from
+//! `weights/<variant>.nnue` ([`embedded_net!`]), with the search switches, piece values and
+//! tactical moves of its fitted evaluator.
+//!
+//! This crate depends on core, the engine, the NNUE net and the rules crates of the
+//! variants it evaluates; it must not depend on notation, the registry or the command line.
 //!
 //! ## The list
 //!
@@ -31,6 +36,8 @@
 //! and `tactical: none | flips | path::to::fn` (the quiet moves the quiescence search
 //! tries), and optionally `terms: module` (a module with `untuned`, `is_tactical` and
 //! `attacker_unrestricted`, the variant's own rules terms).
+
+pub mod nnue;
 
 use kshogi_core::{Kind, Move, PieceDef, Position, Variant};
 use kshogi_engine::eval::{common, finish, EvalBreakdown, EvalParams, Linear};
@@ -309,6 +316,21 @@ pub mod kinzoku {
         matches!(pos.extra(), Some(cd) if cd.side != pos.side_to_move() && cd.moves_left > 0)
     }
 }
+
+embedded_net!(
+    /// Minishogi's net (`src/weights/minishogi.nnue`, 64 hidden units), with
+    /// [`MinishogiEval`]'s search switches, piece values and tactical moves: the evaluator
+    /// [`MinishogiNnueEval`]. Made by `kshogi-nnue train --variant minishogi --games 16000
+    /// --nodes 2000 --seed 21 --threads 2 --epochs 12 --rate 0.002 --out minishogi.nnue`
+    /// (labels from the fitted evaluation's engine); docs/nnue.md has its SPRT and match.
+    /// Not the registered evaluation yet.
+    MinishogiNet for kshogi_rules_minishogi::Minishogi = "weights/minishogi.nnue",
+    fallback MinishogiEval;
+);
+
+/// Minishogi evaluated by its net ([`MinishogiNet`]) through the search's accumulator
+/// stack.
+pub type MinishogiNnueEval = nnue::NnueEval<MinishogiNet>;
 
 #[cfg(test)]
 mod tests {

@@ -1,19 +1,21 @@
-//! The engine's [`Evaluator`] over a net: [`NnueEval`] evaluates with the net installed for
-//! the variant ([`install`]) and takes everything else (search switches, piece values for
-//! move ordering, tactical moves) from the variant's registered evaluator, so that a match
-//! between the two compares the evaluations alone.
+//! The engine's [`Evaluator`]s over the net installed for the run ([`install`]), both taking
+//! everything but the score (search switches, piece values for move ordering, tactical
+//! moves) from the variant's registered evaluator, so that a match between a net and the
+//! registered evaluation compares the evaluations alone:
 //!
-//! The engine has no hook for an accumulator stack yet, so each search thread keeps the last
-//! position it evaluated and its accumulator (allocated once per thread, never per node),
-//! and brings it to the next position by the squares and hand counts that differ
-//! ([`Network::update_between`]), refreshing when more than [`MAX_CHANGES`] squares do. The
-//! accumulator stack updated by the search's make and unmake is the next step
-//! (docs/nnue.md).
+//! - [`NnueEval`]: the library's evaluator ([`kshogi_tuned_eval::nnue::NnueEval`]) with the
+//!   accumulator stack driven by the search's make and unmake, over [`Installed`];
+//! - [`LastEval`]: the first form, kept to measure the stack against: each search thread
+//!   keeps the last position it evaluated and its accumulator (allocated once per thread,
+//!   never per node), and brings it to the next position by the squares and hand counts
+//!   that differ ([`Network::update_between`]), refreshing when more than [`MAX_CHANGES`]
+//!   squares do.
 
 use kshogi_core::{Kind, Move, Position};
 use kshogi_engine::{EvalBreakdown, Evaluator, SearchParams};
 use kshogi_nnue::{Accumulator, Network};
 use kshogi_registry::Registered;
+use kshogi_tuned_eval::nnue::NetSource;
 use std::any::Any;
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -69,11 +71,30 @@ pub fn net<V: Registered>() -> Option<&'static Network<V>> {
     NET.get()?.downcast_ref::<Network<V>>()
 }
 
-/// Evaluates with the installed net (the registered evaluation while none is installed).
+/// The net installed for the run ([`install`]), as a [`NetSource`] whose fallback is the
+/// variant's registered evaluator.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct NnueEval;
+pub struct Installed;
 
-impl<V: Registered> Evaluator<V> for NnueEval {
+impl<V: Registered> NetSource<V> for Installed {
+    type Fallback = V::Eval;
+
+    #[inline(always)]
+    fn net() -> Option<&'static Network<V>> {
+        net::<V>()
+    }
+}
+
+/// Evaluates with the installed net through the search's accumulator stack (the registered
+/// evaluation while none is installed).
+pub type NnueEval = kshogi_tuned_eval::nnue::NnueEval<Installed>;
+
+/// Evaluates with the installed net through the thread's last accumulator (the registered
+/// evaluation while none is installed).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LastEval;
+
+impl<V: Registered> Evaluator<V> for LastEval {
     const SEARCH: SearchParams = <V::Eval as Evaluator<V>>::SEARCH;
 
     #[inline]
@@ -139,7 +160,7 @@ mod tests {
                 pos
             };
             assert_eq!(
-                <NnueEval as Evaluator<Minishogi>>::evaluate(&p),
+                <LastEval as Evaluator<Minishogi>>::evaluate(&p),
                 net.evaluate_position(&p)
             );
         }

@@ -22,9 +22,11 @@ use gen::GenConfig;
 use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Position};
 use kshogi_engine::Evaluator;
+use kshogi_match::Sprt;
 use kshogi_nnue::train::{self, sigmoid, FloatNet, Sample, TrainConfig};
 use kshogi_nnue::{Layout, Network};
 use kshogi_registry::{with_variant, Registered, VariantKind};
+use kshogi_tune::pipeline::{decide, pentanomial, SprtConfig, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -34,7 +36,7 @@ const USAGE: &str = "\
 Usage: kshogi-nnue train --variant V [OPTIONS] --out FILE
        kshogi-nnue speed --variant V --net FILE [--positions N]
        kshogi-nnue match --variant V --net FILE [--games N] [--nodes N | --movetime MS]
-                         [--seed S] [--threads N]
+                         [--seed S] [--threads N] [--sprt ELO0,ELO1[,ALPHA,BETA]]
 
 train: plays self-play games of V with the engine and its registered evaluation, trains a
 net on their quiet positions (target: the game's result mixed with the evaluation's score)
@@ -57,6 +59,8 @@ of random games.
 match: the net against the registered evaluation at a fixed node count, pairs of games
 from one random opening with colours swapped (defaults: 100 games, 5000 nodes, seed 1);
 --movetime MS gives both sides MS milliseconds a move instead (an equal-time match).
+--sprt reads the pairs in order as a pentanomial SPRT (the tuning pipeline's) and prints
+its verdict at the first pair that decides it, or undecided.
 ";
 
 #[derive(Clone, Debug)]
@@ -75,7 +79,43 @@ enum Command {
     Match {
         net: PathBuf,
         cfg: MatchConfig,
+        sprt: Option<Sprt>,
     },
+}
+
+/// `--sprt ELO0,ELO1[,ALPHA,BETA]` (alpha and beta 0.05 when left out).
+fn parse_sprt(v: &str) -> Result<Sprt, String> {
+    let parts: Vec<&str> = v.split(',').collect();
+    let num = |s: &str| -> Result<f64, String> {
+        s.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("`--sprt` needs numbers, found `{s}` in `{v}`"))
+    };
+    let (elo0, elo1, alpha, beta) = match parts.as_slice() {
+        [a, b] => (num(a)?, num(b)?, 0.05, 0.05),
+        [a, b, c, d] => (num(a)?, num(b)?, num(c)?, num(d)?),
+        _ => {
+            return Err(format!(
+                "`--sprt` takes ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, found `{v}`"
+            ))
+        }
+    };
+    if elo1 <= elo0 {
+        return Err(format!("`--sprt`: elo1 must be above elo0, found `{v}`"));
+    }
+    if !(alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5) {
+        return Err(format!(
+            "`--sprt`: alpha and beta must be between 0 and 0.5, found `{v}`"
+        ));
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    })
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
@@ -118,6 +158,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     let mut games = None;
     let mut nodes = None;
     let mut movetime: Option<u64> = None;
+    let mut sprt: Option<Sprt> = None;
     while let Some(flag) = it.next() {
         match flag.as_str() {
             "-h" | "--help" => return Ok(None),
@@ -141,6 +182,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
             "--net" => net = Some(PathBuf::from(value(flag, &mut it)?)),
             "--movetime" => movetime = Some(number(flag, value(flag, &mut it)?)?),
             "--positions" => positions = number(flag, value(flag, &mut it)?)?,
+            "--sprt" => sprt = Some(parse_sprt(value(flag, &mut it)?)?),
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -192,6 +234,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
                 seed: gen.seed,
                 threads: gen.threads.max(1),
             },
+            sprt,
         },
         other => return Err(format!("unknown command `{other}`: train, speed or match")),
     };
@@ -369,18 +412,24 @@ fn time_per_eval<V: Registered, E: Evaluator<V>>(positions: &[Position<V>]) -> f
     t.elapsed().as_nanos() as f64 / (reps * positions.len()) as f64
 }
 
-/// Nodes a second of a fixed-node search from the start position with evaluator `E`.
-fn search_nps<V: Registered, E: Evaluator<V>>(nodes: u64) -> f64 {
+/// Nodes a second of fixed-node searches (`nodes` each, one thread) from each of `roots`
+/// with evaluator `E`.
+fn search_nps<V: Registered, E: Evaluator<V>>(roots: &[Position<V>], nodes: u64) -> f64 {
     let mut engine = kshogi_engine::Engine::<V, E>::new(16);
-    let game = kshogi_core::Game::new(Position::<V>::start());
     let limits = kshogi_engine::Limits {
         nodes: Some(nodes),
         ..kshogi_engine::Limits::default()
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let t = Instant::now();
-    let r = engine.search(&game, &limits, 1, &stop, &mut |_| {});
-    r.nodes as f64 / t.elapsed().as_secs_f64()
+    let (mut searched, mut seconds) = (0u64, 0f64);
+    for root in roots {
+        let game = kshogi_core::Game::new(*root);
+        let t = Instant::now();
+        let r = engine.search(&game, &limits, 1, &stop, &mut |_| {});
+        seconds += t.elapsed().as_secs_f64();
+        searched += r.nodes;
+    }
+    searched as f64 / seconds.max(1e-9)
 }
 
 fn run_speed<V: Registered>(path: &Path, positions: usize) -> Result<(), String> {
@@ -401,8 +450,28 @@ fn run_speed<V: Registered>(path: &Path, positions: usize) -> Result<(), String>
         std::hint::black_box(sum);
         t.elapsed().as_nanos() as f64 / (reps * pos.len()) as f64
     };
-    let nps_linear = search_nps::<V, V::Eval>(1_000_000);
-    let nps_nnue = search_nps::<V, NnueEval>(1_000_000);
+    // The start and four positions of random games (with legal moves), each searched to
+    // 250,000 nodes; the three evaluators take turns three times and the best round of
+    // each is kept, so that a load on the machine hurts them alike.
+    let roots: Vec<Position<V>> = core::iter::once(Position::<V>::start())
+        .chain(
+            pos.iter()
+                .filter(|p| p.outcome().is_none() && !p.legal_moves().is_empty())
+                .step_by(7)
+                .take(4)
+                .copied(),
+        )
+        .collect();
+    let (mut nps_linear, mut nps_stack, mut nps_last) = (0f64, 0f64, 0f64);
+    let (mut start_linear, mut start_stack, mut start_last) = (0f64, 0f64, 0f64);
+    for _ in 0..3 {
+        nps_linear = nps_linear.max(search_nps::<V, V::Eval>(&roots, 250_000));
+        nps_stack = nps_stack.max(search_nps::<V, NnueEval>(&roots, 250_000));
+        nps_last = nps_last.max(search_nps::<V, eval::LastEval>(&roots, 250_000));
+        start_linear = start_linear.max(search_nps::<V, V::Eval>(&roots[..1], 1_000_000));
+        start_stack = start_stack.max(search_nps::<V, NnueEval>(&roots[..1], 1_000_000));
+        start_last = start_last.max(search_nps::<V, eval::LastEval>(&roots[..1], 1_000_000));
+    }
     // The incremental form: from a position's accumulator, update by one of its moves and
     // evaluate (what a search with an accumulator stack would do per node).
     let mut rng = SplitMix64::new(7);
@@ -436,18 +505,30 @@ fn run_speed<V: Registered>(path: &Path, positions: usize) -> Result<(), String>
     println!("net, refreshed          {nnue:.1} ns");
     println!("net, updated by a move  {incremental:.1} ns (copy, update and evaluate)");
     println!(
-        "search, 1M nodes        {:.0} knodes/s registered, {:.0} knodes/s net (the thread's last accumulator, updated by the squares that differ)",
+        "search, {} roots x 250k nodes (best of 3 rounds): {:.0} knodes/s registered, {:.0} knodes/s net with the accumulator stack, {:.0} knodes/s net with the thread's last accumulator",
+        roots.len(),
         nps_linear / 1000.0,
-        nps_nnue / 1000.0
+        nps_stack / 1000.0,
+        nps_last / 1000.0
+    );
+    println!(
+        "search, the start x 1M nodes (best of 3 rounds): {:.0} knodes/s registered, {:.0} knodes/s net with the accumulator stack, {:.0} knodes/s net with the thread's last accumulator",
+        start_linear / 1000.0,
+        start_stack / 1000.0,
+        start_last / 1000.0
     );
     Ok(())
 }
 
-fn run_match<V: Registered>(path: &Path, cfg: &MatchConfig) -> Result<(), String> {
+fn run_match<V: Registered>(
+    path: &Path,
+    cfg: &MatchConfig,
+    sprt: Option<Sprt>,
+) -> Result<(), String> {
     eval::install(load::<V>(path)?)?;
     let t = Instant::now();
     let step = (cfg.games / 10).max(1);
-    let tally = versus::play::<V>(cfg, &|n| {
+    let (tally, results) = versus::play::<V>(cfg, &|n| {
         if n % step == 0 {
             eprintln!("  games {n}");
         }
@@ -467,6 +548,39 @@ fn run_match<V: Registered>(path: &Path, cfg: &MatchConfig) -> Result<(), String
         tally.elo(),
         t.elapsed().as_secs_f64()
     );
+    if let Some(test) = sprt {
+        // The SPRT read over the pairs in order, stopping at the first that decides it:
+        // what a sequential test over the same games would have concluded.
+        let pairs = versus::pairs(&results);
+        let cfg = SprtConfig {
+            test,
+            max_pairs: pairs.len() as u32,
+            ..SprtConfig::default()
+        };
+        let mut used = pairs.len();
+        for n in 1..=pairs.len() {
+            if decide(&cfg, &pairs[..n]).0 != Verdict::Running {
+                used = n;
+                break;
+            }
+        }
+        let (verdict, llr) = decide(&cfg, &pairs[..used]);
+        let (lower, upper) = kshogi_match::stats::sprt_bounds(test.alpha, test.beta);
+        let verdict = match verdict {
+            Verdict::Accepted => "H1 accepted: the net gains",
+            Verdict::Rejected => "H0 accepted: the net does not gain",
+            _ => "undecided",
+        };
+        println!(
+            "SPRT elo0 {} elo1 {} alpha {} beta {}: {verdict} after {used} of {} pairs (pentanomial {:?}), LLR {llr:.2} in ({lower:.2}, {upper:.2})",
+            test.elo0,
+            test.elo1,
+            test.alpha,
+            test.beta,
+            pairs.len(),
+            pentanomial(&pairs[..used]),
+        );
+    }
     Ok(())
 }
 
@@ -488,13 +602,30 @@ fn main() -> ExitCode {
             run_train::<V>(gen, train, *hidden, *lambda, out)
         }
         Command::Speed { net, positions } => run_speed::<V>(net, *positions),
-        Command::Match { net, cfg } => run_match::<V>(net, cfg),
+        Command::Match { net, cfg, sprt } => run_match::<V>(net, cfg, *sprt),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod sprt_tests {
+    use super::parse_sprt;
+
+    #[test]
+    fn sprt_options_are_read_and_checked() {
+        let s = parse_sprt("0,10").expect("two numbers");
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 10.0, 0.05, 0.05));
+        let s = parse_sprt("-5,5,0.1,0.2").expect("four numbers");
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-5.0, 5.0, 0.1, 0.2));
+        for bad in ["10", "10,0", "0,x", "0,10,0.6,0.05", "0,10,0.05"] {
+            let e = parse_sprt(bad).expect_err(bad);
+            assert!(e.contains("--sprt"), "{e}");
         }
     }
 }

@@ -111,12 +111,34 @@ fn play_one<V: Registered>(
         .map(|w| w == net_color)
 }
 
-/// Plays the match on `cfg.threads` threads; `progress` gets the games done.
-pub fn play<V: Registered>(cfg: &MatchConfig, progress: &(dyn Fn(u32) + Sync)) -> Tally {
+/// The net's half points in each pair of games (0 to 4), pairs in order, from the results
+/// of the games in index order (`Some(true)` a net win, `None` a draw).
+pub fn pairs(results: &[Option<bool>]) -> Vec<u8> {
+    results
+        .chunks(2)
+        .map(|pair| {
+            pair.iter()
+                .map(|r| match r {
+                    Some(true) => 2,
+                    Some(false) => 0,
+                    None => 1,
+                })
+                .sum()
+        })
+        .collect()
+}
+
+/// Plays the match on `cfg.threads` threads; `progress` gets the games done. Returns the
+/// tally and each game's result in index order (`Some(true)` a net win, `None` a draw).
+pub fn play<V: Registered>(
+    cfg: &MatchConfig,
+    progress: &(dyn Fn(u32) + Sync),
+) -> (Tally, Vec<Option<bool>>) {
     let games = cfg.games.div_ceil(2) * 2;
     let threads = cfg.threads.max(1);
     let done = AtomicU32::new(0);
     let mut tally = Tally::default();
+    let mut all = vec![None; games as usize];
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
@@ -127,7 +149,7 @@ pub fn play<V: Registered>(cfg: &MatchConfig, progress: &(dyn Fn(u32) + Sync)) -
                     let mut results = Vec::new();
                     let mut index = t as u32;
                     while index < games {
-                        results.push(play_one(&mut net, &mut base, cfg, index));
+                        results.push((index, play_one(&mut net, &mut base, cfg, index)));
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                         index += threads as u32;
                     }
@@ -136,7 +158,8 @@ pub fn play<V: Registered>(cfg: &MatchConfig, progress: &(dyn Fn(u32) + Sync)) -
             })
             .collect();
         for h in handles {
-            for r in h.join().unwrap_or_default() {
+            for (index, r) in h.join().unwrap_or_default() {
+                all[index as usize] = r;
                 match r {
                     Some(true) => tally.wins += 1,
                     Some(false) => tally.losses += 1,
@@ -145,5 +168,25 @@ pub fn play<V: Registered>(cfg: &MatchConfig, progress: &(dyn Fn(u32) + Sync)) -
             }
         }
     });
-    tally
+    (tally, all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_count_the_net_s_half_points_of_each_opening() {
+        // Games 0 and 1 share an opening: win + loss is 2 + 0 half points; draw + win is
+        // 1 + 2; loss + loss is 0.
+        let results = [
+            Some(true),
+            Some(false),
+            None,
+            Some(true),
+            Some(false),
+            Some(false),
+        ];
+        assert_eq!(pairs(&results), vec![2, 3, 0]);
+    }
 }
