@@ -7,8 +7,9 @@ use crate::progress::Reporter;
 use crate::variant_select;
 use clap::builder::TypedValueParser as _;
 use clap::Args;
+use kshogi_core::Variant;
 use kshogi_match::spec::{parse_option, parse_shard, parse_sprt};
-use kshogi_match::{EngineSpec, MatchConfig, Openings, Sprt, TimeControl};
+use kshogi_match::{EngineSpec, MatchConfig, MatchVariant, Openings, Sprt, TimeControl, Typed};
 use kshogi_notation::Dialect;
 use kshogi_registry::VariantKind;
 use std::io::IsTerminal as _;
@@ -216,14 +217,33 @@ pub fn run(args: &MatchArgs) -> Result<String, CliError> {
             kshogi_match::merge(&args.merge).map_err(|e| CliError::Match(e.to_string()))?;
         return args.format.render(&merged, |m| m.to_text());
     }
-    let (Some(variant), Some(engine_a), Some(engine_b)) = (
-        args.variant,
-        args.engine_a.as_deref(),
-        args.engine_b.as_deref(),
-    ) else {
-        return Err(CliError::Usage(
-            "a match needs --variant, --engine-a and --engine-b".into(),
-        ));
+    match args.variant {
+        Some(variant) => play(args, variant),
+        None => Err(needs()),
+    }
+}
+
+/// Runs the `match` command of a program that plays the one variant `V` (`run_single`):
+/// as `kshogi match` with `--variant V`; `--merge` reads only results files of `V`.
+pub fn run_single<V: Variant>(args: &MatchArgs) -> Result<String, CliError> {
+    if !args.merge.is_empty() {
+        let merged = kshogi_match::merge_of::<Typed<V>>(&args.merge)
+            .map_err(|e| CliError::Match(e.to_string()))?;
+        return args.format.render(&merged, |m| m.to_text());
+    }
+    play(args, Typed::<V>::new())
+}
+
+/// The usage error of a match without its variant or engines.
+fn needs() -> CliError {
+    CliError::Usage("a match needs --variant, --engine-a and --engine-b".into())
+}
+
+/// Plays the match of `args` in `variant`.
+fn play<K: MatchVariant>(args: &MatchArgs, variant: K) -> Result<String, CliError> {
+    let (Some(engine_a), Some(engine_b)) = (args.engine_a.as_deref(), args.engine_b.as_deref())
+    else {
+        return Err(needs());
     };
     let a = spec(
         engine_a,

@@ -15,7 +15,7 @@ use crate::progress::RowProgress;
 use clap::builder::TypedValueParser as _;
 use clap::Args;
 use kshogi_core::Variant;
-use kshogi_perft_suite::report::{Baseline, Count, Machine};
+use kshogi_perft_suite::report::{Baseline, Count, CountError, Machine};
 use kshogi_perft_suite::run::run_row;
 use kshogi_perft_suite::{
     export_json, parse_suite, run_suite, select, RunOptions, SuiteObserver, SuiteRow, SuiteSpec,
@@ -127,13 +127,13 @@ enum Counter {
 
 impl Counter {
     /// Counts a row (with its divide when `divide`; an engine always gives it).
-    fn count(&mut self, row: &SuiteRow, divide: bool) -> Result<Count, String> {
+    fn count(&mut self, row: &SuiteRow, divide: bool) -> Result<Count, CountError> {
         let kind = VariantKind::from_name(&row.variant).ok_or_else(|| {
-            format!(
+            CountError::Other(format!(
                 "kshogi does not know the variant `{}` (known: {})",
                 row.variant,
                 VariantKind::names()
-            )
+            ))
         })?;
         match self {
             Counter::Kshogi { threads } => {
@@ -146,7 +146,11 @@ impl Counter {
 }
 
 /// A row counted by kshogi.
-fn kshogi_count<V: Variant>(row: &SuiteRow, threads: usize, divide: bool) -> Result<Count, String> {
+fn kshogi_count<V: Variant>(
+    row: &SuiteRow,
+    threads: usize,
+    divide: bool,
+) -> Result<Count, CountError> {
     let options = RunOptions {
         threads,
         always_divide: divide,

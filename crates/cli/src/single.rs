@@ -1,7 +1,7 @@
 //! The command line of a program that plays one variant of its own ([`run_single`]): the
 //! commands of `kshogi` whose bodies are generic over the variant, with the variant fixed.
 
-use crate::{analyze_cmd, error, finish, moves_cmd, perft_cmd, show_cmd, usi_cmd};
+use crate::{analyze_cmd, error, finish, match_cmd, moves_cmd, perft_cmd, show_cmd, usi_cmd};
 use clap::builder::PossibleValuesParser;
 use clap::Subcommand;
 use kshogi_registry::Registered;
@@ -21,10 +21,21 @@ enum SingleCommand {
     Analyze(analyze_cmd::AnalyzeArgs),
     /// Run as a USI engine on standard input and output.
     Usi(usi_cmd::UsiArgs),
+    /// Play a match between two USI engines (this program's own: `PROGRAM usi`), refereed
+    /// by the variant's rules.
+    #[command(after_long_help = SINGLE_MATCH_HELP)]
+    Match(Box<match_cmd::MatchArgs>),
 }
 
+/// The help of `match` after the options: `kshogi match`'s, for this program's variant.
+const SINGLE_MATCH_HELP: &str = "\
+As `kshogi match` (see its help and docs/strength.md), in this program's variant: --variant
+may be left out. This program's own engine is its `usi` command, e.g. --engine-a 'PROGRAM
+usi' (PROGRAM: the path of this program). `--merge DIR...` reads only results files of
+this variant.";
+
 /// The names of the commands, each of which has a `--variant` option.
-const COMMANDS: &[&str] = &["perft", "moves", "show", "analyze", "usi"];
+const COMMANDS: &[&str] = &["perft", "moves", "show", "analyze", "usi", "match"];
 
 /// The command line of `program`, a program that plays the one variant `V` (a type of a
 /// crate outside kshogi that implements [`Registered`], or a registered variant): it
@@ -73,6 +84,7 @@ pub fn run_single<V: Registered>(
         "show" => parse(&sub).map(|a| show_cmd::run_single::<V>(&a)),
         "analyze" => parse(&sub).map(|a| analyze_cmd::run_single::<V>(&a)),
         "usi" => parse(&sub).map(|a| usi_cmd::run_single::<V>(&a)),
+        "match" => parse(&sub).map(|a| match_cmd::run_single::<V>(&a)),
         // The parser knows no other command.
         _ => return ExitCode::from(2),
     };
@@ -117,8 +129,13 @@ fn command<V: Registered>(program: &'static str) -> clap::Command {
     for name in COMMANDS {
         let (names, help) = (names.clone(), help.clone());
         cmd = cmd.mut_subcommand(*name, move |c| {
+            // A new argument of the same name: `kshogi match` requires its `--variant`,
+            // which here has a default.
             c.mut_arg("variant", move |a| {
-                a.value_parser(PossibleValuesParser::new(names))
+                clap::Arg::new(a.get_id().clone())
+                    .long("variant")
+                    .value_name("V")
+                    .value_parser(PossibleValuesParser::new(names))
                     .ignore_case(true)
                     .help(help)
             })

@@ -2,7 +2,7 @@
 //! its KIF record.
 
 use crate::play::{go, start};
-use crate::{EngineSpec, MatchConfig, MatchError, TimeControl, NODES_MOVE_TIME};
+use crate::{EngineSpec, MatchConfig, MatchError, MatchVariant, TimeControl, NODES_MOVE_TIME};
 use kshogi_core::{Color, DrawReason, Game, GameError, Outcome, Variant, WinReason};
 use kshogi_notation::kif::{summary_line, KifEnd, KifHeaderLine, KifRecord, KifSpecial, KifTime};
 use kshogi_notation::{move_to_usi_in, parse_usi, to_sfen_in, Dialect};
@@ -116,9 +116,9 @@ fn fault_of(e: &EngineError) -> Fault {
 
 /// The engine of `seat`, started if it is not running. An error that says the engine cannot
 /// be started at all (no such program) stops the match; a failed handshake loses the game.
-fn ready<'s>(
+fn ready<'s, K: MatchVariant>(
     seat: &'s mut Seat<'_>,
-    cfg: &MatchConfig,
+    cfg: &MatchConfig<K>,
 ) -> Result<Result<&'s mut Engine, EngineError>, MatchError> {
     if seat.engine.is_none() {
         match start(seat.spec, cfg.variant.name(), cfg.handshake_timeout) {
@@ -157,10 +157,10 @@ fn go_ms(d: Duration) -> u64 {
 
 /// Plays one game from `opening` between `seats` (Black, White). The engines that fail are
 /// stopped (their seat emptied), so that they start again for their next game.
-pub(crate) fn play_game<V: Variant>(
+pub(crate) fn play_game<V: Variant, K: MatchVariant>(
     opening: &Game<V>,
     seats: [&mut Seat<'_>; 2],
-    cfg: &MatchConfig,
+    cfg: &MatchConfig<K>,
 ) -> Result<(Ending, KifRecord<V>), MatchError> {
     let [black, white] = seats;
     let mut seats = [black, white];
@@ -202,10 +202,10 @@ fn dialect_slot(d: Dialect) -> usize {
     }
 }
 
-fn run<V: Variant>(
+fn run<V: Variant, K: MatchVariant>(
     opening: &Game<V>,
     seats: &mut [&mut Seat<'_>; 2],
-    cfg: &MatchConfig,
+    cfg: &MatchConfig<K>,
     record: &mut KifRecord<V>,
 ) -> Result<Ending, MatchError> {
     for color in Color::ALL {

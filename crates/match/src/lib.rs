@@ -19,6 +19,11 @@
 //! front end over it: [`spec`] reads its words (an SPRT, a shard, an openings file, a USI
 //! option) into the values of the configuration.
 //!
+//! The runner is generic over the variant: a [`MatchConfig`] names its variant by a
+//! [`MatchVariant`], either a registered variant chosen at run time ([`VariantKind`],
+//! dispatched once to the generic code) or a type implementing [`kshogi_core::Variant`]
+//! ([`Typed`]), which may be a variant of a crate outside kshogi.
+//!
 //! This crate sits above the variant list (`kshogi-variants`), notation and the USI client;
 //! it must not depend on the command line, the registry, the engine's search or the solver
 //! (the engines are other processes), and `cargo xtask tidy` checks that it pulls in none of
@@ -34,14 +39,17 @@ mod summary;
 
 pub use play::{go, GoAnswer};
 pub use runner::run_match;
-pub use shard::{merge, MergedMatch, Shard};
+pub use shard::{merge, merge_of, MergedMatch, Shard};
 pub use spec::SpecError;
 pub use stats::{Sprt, SprtDecision, SprtError};
 pub use summary::{GameReport, ReasonCount, SprtReport, Summary};
 
+use kshogi_core::Variant;
 use kshogi_notation::Dialect;
 use kshogi_variants::VariantKind;
+use std::marker::PhantomData;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// The default ply limit: a game still running after this many plies (the opening's
@@ -129,11 +137,108 @@ pub enum Openings {
     List(Vec<(String, String)>),
 }
 
-/// A whole match.
+mod sealed {
+    /// Keeps [`MatchVariant`](super::MatchVariant) to this crate's two kinds.
+    pub trait Sealed {}
+}
+
+/// How a [`MatchConfig`] names its variant: a registered variant chosen at run time
+/// ([`VariantKind`]) or a variant's type ([`Typed`]). Implemented by these two alone.
+pub trait MatchVariant: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed {
+    /// The variant's name (`kyoto`): the engines' default `USI_Variant`, the summary's
+    /// variant and the results files' header.
+    fn name(&self) -> &'static str;
+
+    /// The name of the variant called `name` among those of this kind (for the header of
+    /// a results file read back by [`merge_of`]), or `None` when there is none.
+    fn known(name: &str) -> Option<&'static str>;
+
+    /// Plays the match `cfg` with the variant's type: what [`run_match`] does once its
+    /// settings are checked.
+    #[doc(hidden)]
+    fn run_checked(
+        cfg: &MatchConfig<Self>,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Summary, u64),
+    ) -> Result<Summary, MatchError>;
+}
+
+impl sealed::Sealed for VariantKind {}
+
+impl MatchVariant for VariantKind {
+    fn name(&self) -> &'static str {
+        VariantKind::name(*self)
+    }
+
+    fn known(name: &str) -> Option<&'static str> {
+        VariantKind::from_name(name).map(VariantKind::name)
+    }
+
+    fn run_checked(
+        cfg: &MatchConfig<Self>,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Summary, u64),
+    ) -> Result<Summary, MatchError> {
+        kshogi_variants::with_variant!(cfg.variant, V => runner::run_typed::<V, _>(cfg, stop, progress))
+    }
+}
+
+/// A variant given by its type `V` (any [`Variant`], registered or not): the
+/// [`MatchVariant`] of a program that plays one variant of its own.
+pub struct Typed<V>(PhantomData<fn() -> V>);
+
+impl<V> Typed<V> {
+    /// The variant `V`.
+    pub const fn new() -> Typed<V> {
+        Typed(PhantomData)
+    }
+}
+
+impl<V> Default for Typed<V> {
+    fn default() -> Typed<V> {
+        Typed::new()
+    }
+}
+
+impl<V> Clone for Typed<V> {
+    fn clone(&self) -> Typed<V> {
+        *self
+    }
+}
+
+impl<V> Copy for Typed<V> {}
+
+impl<V: Variant> std::fmt::Debug for Typed<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Typed<{}>", V::NAME)
+    }
+}
+
+impl<V> sealed::Sealed for Typed<V> {}
+
+impl<V: Variant> MatchVariant for Typed<V> {
+    fn name(&self) -> &'static str {
+        V::NAME
+    }
+
+    fn known(name: &str) -> Option<&'static str> {
+        (name == V::NAME).then_some(V::NAME)
+    }
+
+    fn run_checked(
+        cfg: &MatchConfig<Self>,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Summary, u64),
+    ) -> Result<Summary, MatchError> {
+        runner::run_typed::<V, _>(cfg, stop, progress)
+    }
+}
+
+/// A whole match, in the variant named by `K` (a registered variant by default).
 #[derive(Clone, Debug)]
-pub struct MatchConfig {
+pub struct MatchConfig<K = VariantKind> {
     /// The variant.
-    pub variant: VariantKind,
+    pub variant: K,
     /// Engine A (whose score the summary gives) and engine B.
     pub engines: [EngineSpec; 2],
     /// The time control.
@@ -160,10 +265,10 @@ pub struct MatchConfig {
     pub shard: Option<Shard>,
 }
 
-impl MatchConfig {
+impl<K: MatchVariant> MatchConfig<K> {
     /// A match of `games` games between `a` and `b`, with the defaults: random 4-ply
     /// openings from seed 1, 100 ms per move, one game at a time, no records.
-    pub fn new(variant: VariantKind, a: EngineSpec, b: EngineSpec, games: u32) -> MatchConfig {
+    pub fn new(variant: K, a: EngineSpec, b: EngineSpec, games: u32) -> MatchConfig<K> {
         MatchConfig {
             variant,
             engines: [a, b],

@@ -4,12 +4,11 @@ use crate::game::{play_game, Ending, Seat};
 use crate::shard::ShardWriter;
 use crate::stats::SprtDecision;
 use crate::summary::{GameReport, Summary};
-use crate::{MatchConfig, MatchError, Openings};
+use crate::{MatchConfig, MatchError, MatchVariant, Openings};
 use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Game, Position, Variant};
 use kshogi_notation::kif::to_kif;
 use kshogi_notation::parse_game;
-use kshogi_variants::with_variant;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -117,8 +116,8 @@ fn write_new(path: &Path, text: &str) -> Result<(), MatchError> {
 /// Errors: bad settings, an opening that cannot be read, an engine that cannot be started
 /// at all (no such program), an output that cannot be written. An engine that starts but
 /// fails during a game only loses that game.
-pub fn run_match(
-    cfg: &MatchConfig,
+pub fn run_match<K: MatchVariant>(
+    cfg: &MatchConfig<K>,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Summary, u64),
 ) -> Result<Summary, MatchError> {
@@ -154,11 +153,12 @@ pub fn run_match(
             return Err(MatchError::Config("the list of openings is empty".into()));
         }
     }
-    with_variant!(cfg.variant, V => run_typed::<V>(cfg, stop, progress))
+    K::run_checked(cfg, stop, progress)
 }
 
-fn run_typed<V: Variant>(
-    cfg: &MatchConfig,
+/// [`run_match`] with the variant's type, once the settings are checked.
+pub(crate) fn run_typed<V: Variant, K: MatchVariant>(
+    cfg: &MatchConfig<K>,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Summary, u64),
 ) -> Result<Summary, MatchError> {
@@ -187,7 +187,7 @@ fn run_typed<V: Variant>(
     let games = cfg.games.div_ceil(2) * 2;
     let halt = AtomicBool::new(false);
     let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
-    let mut summary = Summary::new(cfg.variant.name(), names[0], names[1], cfg.sprt);
+    let mut summary = Summary::new(V::NAME, names[0], names[1], cfg.sprt);
     // The games to play, in order: all of them, or this shard's pairs not yet in its file.
     let mut writer = None;
     let order: Vec<u32> = match &cfg.shard {
@@ -260,7 +260,7 @@ fn run_typed<V: Variant>(
                     if halt.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let result = one_game::<V>(cfg, list, g, &mut a, &mut b);
+                    let result = one_game::<V, K>(cfg, list, g, &mut a, &mut b);
                     let failed = result.is_err();
                     if tx.send(result).is_err() || failed {
                         halt.store(true, Ordering::Relaxed);
@@ -350,8 +350,8 @@ fn run_typed<V: Variant>(
 }
 
 /// Plays game number `g` (from 0) and writes its record.
-fn one_game<'s, V: Variant>(
-    cfg: &MatchConfig,
+fn one_game<'s, V: Variant, K: MatchVariant>(
+    cfg: &MatchConfig<K>,
     list: &[Game<V>],
     g: u32,
     a: &mut Seat<'s>,
@@ -361,7 +361,7 @@ fn one_game<'s, V: Variant>(
     let a_black = g % 2 == 0;
     let seats = if a_black { [a, b] } else { [b, a] };
     let names = [seats[0].spec.name.clone(), seats[1].spec.name.clone()];
-    let (ending, record) = play_game::<V>(&start, seats, cfg)?;
+    let (ending, record) = play_game::<V, K>(&start, seats, cfg)?;
     let a_color = if a_black { Color::Black } else { Color::White };
     let result = match ending.winner() {
         None => "draw",

@@ -14,7 +14,8 @@
 
 use crate::stats::{self, Sprt, SprtDecision};
 use crate::summary::{GameReport, Summary};
-use crate::{MatchConfig, MatchError};
+use crate::{MatchConfig, MatchError, MatchVariant};
+use kshogi_variants::VariantKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -162,7 +163,7 @@ fn program() -> String {
 }
 
 /// The header of `cfg`'s results file for `shard`.
-pub(crate) fn match_line(cfg: &MatchConfig, shard: &Shard) -> MatchLine {
+pub(crate) fn match_line<K: MatchVariant>(cfg: &MatchConfig<K>, shard: &Shard) -> MatchLine {
     let games = cfg.games.div_ceil(2) * 2;
     let text = format!(
         "kshogi match shards {FORMAT}\n{}\n{}\n{:?}\n{:?}\n{:?}\n{games}\n{:?}\n{}\n{:?}\n{:?}\n{}\n",
@@ -302,8 +303,8 @@ impl ShardWriter {
     /// Opens (or starts) the results file of `shard`; returns the writer and the pairs it
     /// already holds (complete, of this match), which are not played again. A file of
     /// another match is an error: it is never overwritten.
-    pub(crate) fn open(
-        cfg: &MatchConfig,
+    pub(crate) fn open<K: MatchVariant>(
+        cfg: &MatchConfig<K>,
         shard: &Shard,
     ) -> Result<(ShardWriter, DonePairs), MatchError> {
         let header = match_line(cfg, shard);
@@ -484,6 +485,13 @@ impl MergedMatch {
 /// the shard it belongs to. Without an SPRT every pair of the match must be there; with
 /// one, the pairs played. Errors name the files, shards and pairs that are wrong.
 pub fn merge(dirs: &[PathBuf]) -> Result<MergedMatch, MatchError> {
+    merge_of::<VariantKind>(dirs)
+}
+
+/// [`merge`] for the matches of the variants of `K`: a results file of another variant is
+/// an error (a program that plays one variant of its own merges its own results files with
+/// `merge_of::<Typed<V>>`).
+pub fn merge_of<K: MatchVariant>(dirs: &[PathBuf]) -> Result<MergedMatch, MatchError> {
     let mut files = Vec::new();
     for dir in dirs {
         for path in shard_paths(dir)? {
@@ -598,14 +606,9 @@ pub fn merge(dirs: &[PathBuf]) -> Result<MergedMatch, MatchError> {
         .into_iter()
         .filter(|f| f.header.digest == header.digest)
         .collect();
-    let variant = kshogi_variants::VariantKind::from_name(&header.variant)
+    let variant = K::known(&header.variant)
         .ok_or_else(|| MatchError::Config(format!("variant `{}` is not known", header.variant)))?;
-    let mut summary = Summary::new(
-        variant.name(),
-        &header.engine_a,
-        &header.engine_b,
-        header.sprt,
-    );
+    let mut summary = Summary::new(variant, &header.engine_a, &header.engine_b, header.sprt);
     let (decision, at_pairs) = match header.sprt {
         Some(sprt) => first_decision(sprt, &ours),
         None => (SprtDecision::Undecided, 0),

@@ -5,7 +5,7 @@
 //! and is a [`DivideSource`] for the divergence finder.
 
 use crate::diverge::{DivideError, DivideSource};
-use crate::report::{nodes_per_second, Count};
+use crate::report::{nodes_per_second, Count, CountError};
 use crate::suite::SuiteRow;
 use kshogi_core::{Position, Variant};
 use kshogi_notation::{parse_game, parse_usi, to_sfen_in, Dialect};
@@ -93,9 +93,9 @@ impl EngineCounter {
         &mut self,
         pos: &Position<V>,
         depth: u32,
-    ) -> Result<EngineCount, String> {
+    ) -> Result<EngineCount, CountError> {
         let start = Instant::now();
-        let answer = self.perft(pos, depth).map_err(|e| e.to_string())?;
+        let answer = self.perft(pos, depth)?;
         let elapsed = start.elapsed();
         let divide = answer
             .divide
@@ -110,9 +110,8 @@ impl EngineCounter {
 
     /// A suite row (of variant `V`) counted by the engine, with its divide; the error says
     /// why there is no count (the position does not read, or the engine failed).
-    pub fn count_row<V: Variant>(&mut self, row: &SuiteRow) -> Result<Count, String> {
-        let game =
-            parse_game::<V>(&row.sfen).map_err(|e| format!("the position does not read: {e}"))?;
+    pub fn count_row<V: Variant>(&mut self, row: &SuiteRow) -> Result<Count, CountError> {
+        let game = parse_game::<V>(&row.sfen).map_err(|e| CountError::Position(e.to_string()))?;
         let (divide, nodes, elapsed) = self.count(game.position(), row.depth)?;
         let time_ms = elapsed.as_secs_f64() * 1000.0;
         Ok(Count {
@@ -166,7 +165,11 @@ mod tests {
         };
         let mut counter = missing();
         let e = counter.count_row::<Kyoto>(&bad).unwrap_err();
-        assert!(e.starts_with("the position does not read"), "{e}");
+        assert!(matches!(e, CountError::Position(_)), "{e:?}");
+        assert!(
+            e.to_string().starts_with("the position does not read"),
+            "{e}"
+        );
         bad.sfen = "startpos".into();
         assert!(counter.count_row::<Kyoto>(&bad).is_err());
         assert_eq!(

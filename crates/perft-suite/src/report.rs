@@ -92,10 +92,10 @@ impl ReportRow {
 
     /// The report entry of suite row `row` from its count (or why it could not be counted).
     /// The divide is kept for a row that failed, and for every row when `keep_divide`.
-    pub fn of(row: &SuiteRow, result: &Result<Count, String>, keep_divide: bool) -> ReportRow {
+    pub fn of(row: &SuiteRow, result: &Result<Count, CountError>, keep_divide: bool) -> ReportRow {
         let (nodes, time_ms, nps, error) = match result {
             Ok(c) => (Some(c.nodes), Some(c.time_ms), Some(c.nps), None),
-            Err(e) => (None, None, None, Some(e.clone())),
+            Err(e) => (None, None, None, Some(e.to_string())),
         };
         let ok = nodes == Some(row.nodes);
         ReportRow {
@@ -120,11 +120,63 @@ impl ReportRow {
     }
 }
 
+/// Why a suite row has no count: its text is the report's `error` field and the message
+/// the command line prints.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum CountError {
+    /// The row's position does not read (the notation's message).
+    Position(String),
+    /// The engine counting the row failed (it could not be started, crashed, timed out or
+    /// answered garbage).
+    Engine(kshogi_usi_client::EngineError),
+    /// The row could not be counted for another reason, said in words (a row of another
+    /// variant, a variant the counter does not know, an in-process count that failed).
+    Other(String),
+}
+
+impl std::fmt::Display for CountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CountError::Position(e) => write!(f, "the position does not read: {e}"),
+            CountError::Engine(e) => write!(f, "{e}"),
+            CountError::Other(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for CountError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CountError::Engine(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<kshogi_usi_client::EngineError> for CountError {
+    fn from(e: kshogi_usi_client::EngineError) -> CountError {
+        CountError::Engine(e)
+    }
+}
+
+impl From<String> for CountError {
+    fn from(e: String) -> CountError {
+        CountError::Other(e)
+    }
+}
+
+impl From<&str> for CountError {
+    fn from(e: &str) -> CountError {
+        CountError::Other(e.to_string())
+    }
+}
+
 impl Count {
     /// The count of a row counted in-process ([`crate::run::run_row`]), or why it could not
     /// be counted.
-    pub fn of_result(result: RowResult) -> Result<Count, String> {
-        let nodes = result.got?;
+    pub fn of_result(result: RowResult) -> Result<Count, CountError> {
+        let nodes = result.got.map_err(CountError::Other)?;
         let time_ms = result.elapsed.as_secs_f64() * 1000.0;
         Ok(Count {
             nodes,
@@ -142,7 +194,7 @@ impl Count {
 pub fn count_rows(
     rows: &[&SuiteRow],
     keep_divide: bool,
-    count: &mut dyn FnMut(&SuiteRow, bool) -> Result<Count, String>,
+    count: &mut dyn FnMut(&SuiteRow, bool) -> Result<Count, CountError>,
     each: &mut dyn FnMut(usize, &SuiteRow, Option<&ReportRow>),
 ) -> Vec<ReportRow> {
     let mut out = Vec::with_capacity(rows.len());
@@ -169,7 +221,7 @@ pub fn retime_slow_rows(
     rows: &[&SuiteRow],
     baseline: &Baseline,
     tolerance_pct: f64,
-    count: &mut dyn FnMut(&SuiteRow, bool) -> Result<Count, String>,
+    count: &mut dyn FnMut(&SuiteRow, bool) -> Result<Count, CountError>,
     announce: &mut dyn FnMut(usize),
 ) -> usize {
     let first = compare_speed(entries, baseline, tolerance_pct, MIN_COMPARABLE_MS);

@@ -8,8 +8,8 @@
 
 use crate::engine::EngineConfig;
 use crate::report::{
-    compare_speed, count_rows, retime_slow_rows, Baseline, Count, Machine, Report, ReportRow,
-    Totals, MIN_COMPARABLE_MS, REPORT_FORMAT, RETIMES,
+    compare_speed, count_rows, retime_slow_rows, Baseline, Count, CountError, Machine, Report,
+    ReportRow, Totals, MIN_COMPARABLE_MS, REPORT_FORMAT, RETIMES,
 };
 use crate::suite::{SuiteRow, Tier};
 use crate::table::{
@@ -135,7 +135,7 @@ pub struct SuiteOutcome {
 /// its divide is wanted), and shows its text through `obs`; see the module documentation.
 pub fn run_suite(
     spec: SuiteSpec<'_>,
-    count: &mut dyn FnMut(&SuiteRow, bool) -> Result<Count, String>,
+    count: &mut dyn FnMut(&SuiteRow, bool) -> Result<Count, CountError>,
     obs: &mut dyn SuiteObserver,
 ) -> SuiteOutcome {
     let origin = spec.origin;

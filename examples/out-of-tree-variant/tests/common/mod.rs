@@ -150,6 +150,12 @@ impl Pos {
         out
     }
 
+    /// Whether the side to move has a legal move.
+    #[allow(dead_code)] // Used by tests/match.rs alone.
+    pub fn has_moves(&self) -> bool {
+        !self.children().is_empty()
+    }
+
     /// The leaves of the legal-move tree of depth `depth`.
     pub fn perft(&self, depth: u32) -> u64 {
         if depth == 0 {
