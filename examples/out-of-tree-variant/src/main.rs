@@ -1,5 +1,5 @@
-//! `pocket`: kshogi's commands (`perft`, `moves`, `show`, `analyze`, `usi`) for Pocket
-//! Shogi alone.
+//! `pocket`: kshogi's commands (`perft`, `moves`, `show`, `analyze`, `review`, `usi`) for
+//! Pocket Shogi alone.
 
 use std::process::ExitCode;
 
