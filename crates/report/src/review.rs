@@ -1,6 +1,6 @@
 //! `kshogi review`'s review of a recorded game: the game read from a KIF record or a
 //! POSITION ([`Input`], [`read_game`]), every move judged by the analysis service
-//! ([`review`], over `kshogi_analysis::review`, which decides the order of the searches, the
+//! ([`review()`], over `kshogi_analysis::review`, which decides the order of the searches, the
 //! expected scores, the judgements and the accuracy), and the [`Report`] of one game with
 //! its `--json` object, its text, the annotated KIF record, the evaluation graph and the
 //! diagrams of the blunders. Progress goes to a callback the front end gives.
