@@ -52,7 +52,6 @@ mod perft_engine;
 mod perft_suite_cmd;
 mod progress;
 mod review_cmd;
-mod review_report;
 mod selfplay_cmd;
 mod show_cmd;
 mod single;

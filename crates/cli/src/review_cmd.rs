@@ -1,8 +1,7 @@
 //! `kshogi review`: every move of a recorded game judged, with an evaluation graph. The
-//! review itself (the order of the searches, the expected scores, the judgements, the
-//! accuracy) is `kshogi_analysis::review`; the annotated KIF and the graph are notation's.
-//! This command reads the records, opens the database, shows the progress, renders the
-//! text and JSON and writes the files.
+//! review and its report (text, JSON, annotated KIF, graph, diagrams) are
+//! `kshogi_report::review`. This command reads the files, opens the database, shows the
+//! progress and writes the outputs.
 
 use crate::analyze_cmd::{parse_seconds, DEFAULT_MATE_NODES};
 use crate::databases::{self, DbChoice};
@@ -12,23 +11,15 @@ use crate::format::OutputFormat;
 use crate::interrupt;
 use crate::output_path::Output;
 use crate::progress::Reporter;
-use crate::review_report::{Input, Report, POSITION_LABEL};
 use crate::solve_cmd;
 use crate::variant_select;
 use clap::Args;
-use kshogi_analysis::review::{self, Thresholds};
-use kshogi_analysis::{Analyzer, Request};
-use kshogi_engine::Limits;
-use kshogi_notation::kif::{decode_kif, parse_kif_among, KifRecord};
-use kshogi_notation::parse_game;
 use kshogi_registry::{kif_variant, with_variant, Registered, VariantKind};
+use kshogi_report::review::{self, Input, ReviewError, Settings};
 use std::io::{IsTerminal as _, Read as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
-
-/// The search time per position when no limit is given.
-pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
+use std::time::Duration;
 
 /// More help for `kshogi review`, after the options.
 pub const REVIEW_HELP: &str = concat!(
@@ -148,36 +139,12 @@ fn read_input(arg: &str) -> Result<Input, CliError> {
             .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
         (bytes, format!("`{arg}`"), stem)
     } else {
-        let looks_like_position = arg.trim_start().starts_with("startpos")
-            || arg.trim_start().starts_with("sfen")
-            || arg.contains('/');
-        if !looks_like_position {
-            return Err(CliError::Input {
-                path: format!("`{arg}`"),
-                message: "no such file (and not a POSITION)".into(),
-            });
-        }
-        return Ok(Input {
-            label: POSITION_LABEL.into(),
-            stem: "game".into(),
-            text: arg.to_string(),
-            kif: false,
+        return Input::position(arg).ok_or_else(|| CliError::Input {
+            path: format!("`{arg}`"),
+            message: "no such file (and not a POSITION)".into(),
         });
     };
-    let text = decode_kif(&bytes)?;
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let kif = !(lines.len() == 1 && !lines[0].contains('：') && !lines[0].contains(':'));
-    let text = if kif {
-        text
-    } else {
-        lines[0].trim().to_string()
-    };
-    Ok(Input {
-        label,
-        stem,
-        text,
-        kif,
-    })
+    Ok(Input::from_bytes(&bytes, label, stem)?)
 }
 
 /// One file that `--out` writes, as the output helper checks and writes it.
@@ -200,6 +167,37 @@ fn out_paths(dir: &Path, stem: &str) -> [PathBuf; 3] {
 
 /// Runs `kshogi review`.
 pub fn run(args: &ReviewArgs) -> Result<String, CliError> {
+    run_with(args, &|input, stop, reporter| {
+        let kind = match (args.variant, input.kif) {
+            (Some(kind), _) => kind,
+            (None, true) => kif_variant(&input.text)?,
+            (None, false) => variant_select::select(None, &input.text)?,
+        };
+        with_variant!(kind, V => review_one::<V>(Some(kind), input, args, stop, reporter))
+    })
+}
+
+/// Runs `review` in the program of the one variant `V` ([`crate::run_single`]): every
+/// input read as a game of `V`, judged by the search and the mate solver (kshogi solves no
+/// database of an outside variant, so `--db` is a usage error).
+pub fn run_single<V: Registered>(args: &ReviewArgs) -> Result<String, CliError> {
+    if args.db.is_some() {
+        return Err(CliError::Usage(format!(
+            "--db: kshogi solves no database of {}",
+            V::NAME
+        )));
+    }
+    run_with(args, &|input, stop, reporter| {
+        review_one::<V>(None, input, args, stop, reporter)
+    })
+}
+
+/// How one game is reviewed once read: with the variant chosen and its database.
+type ReviewOne<'a> = dyn Fn(&Input, &AtomicBool, &Reporter) -> Result<Done, CliError> + 'a;
+
+/// Reads the inputs, checks the output files, and reviews the games one after the other
+/// with `review_one`.
+fn run_with(args: &ReviewArgs, review_one: &ReviewOne<'_>) -> Result<String, CliError> {
     let mut inputs = Vec::with_capacity(args.inputs.len());
     for arg in &args.inputs {
         inputs.push(read_input(arg)?);
@@ -240,12 +238,7 @@ pub fn run(args: &ReviewArgs) -> Result<String, CliError> {
     let mut out = String::new();
     let total = inputs.len();
     for (k, input) in inputs.iter().enumerate() {
-        let kind = match (args.variant, input.kif) {
-            (Some(kind), _) => kind,
-            (None, true) => kif_variant(&input.text)?,
-            (None, false) => variant_select::select(None, &input.text)?,
-        };
-        let done = with_variant!(kind, V => review_one::<V>(kind, input, args, stop, &reporter))?;
+        let done = review_one(input, stop, &reporter)?;
         out.push_str(&done.stdout);
         if done.interrupted {
             let left = total - k - 1;
@@ -274,80 +267,57 @@ struct Done {
     moves: usize,
 }
 
-/// The settings of the analysis service.
-fn request(args: &ReviewArgs) -> Request {
-    let mut limits = Limits {
+/// The settings of the review.
+fn settings(args: &ReviewArgs) -> Settings {
+    Settings {
         depth: args.depth,
-        nodes: args.nodes,
         time: args.time,
-        ..Limits::default()
-    };
-    if limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
-        limits.time = Some(DEFAULT_TIME);
-    }
-    Request {
-        limits,
-        multipv: 1,
+        nodes: args.nodes,
+        threads: usize::from(args.threads),
+        hash_mb: usize::from(args.hash),
         mate_nodes: args.mate_nodes,
+        dialect: args.dialect.dialect,
     }
 }
 
-/// Reviews one game of variant `V` and writes its files.
+/// The message of a review that failed, as the other commands word it.
+fn review_error(e: ReviewError) -> CliError {
+    match e {
+        ReviewError::Kif { label, source } => CliError::Input {
+            path: label,
+            message: source.to_string(),
+        },
+        ReviewError::Position(e) => CliError::Position(e),
+        ReviewError::Database(e) => solve_cmd::db_error(e, None),
+    }
+}
+
+/// Reviews one game of variant `V` and writes its files; `kind` is the registered variant
+/// whose database may judge it (none for a variant outside the registry).
 fn review_one<V: Registered>(
-    kind: VariantKind,
+    kind: Option<VariantKind>,
     input: &Input,
     args: &ReviewArgs,
     stop: &AtomicBool,
     reporter: &Reporter,
 ) -> Result<Done, CliError> {
-    let (record, game) = if input.kif {
-        let record = parse_kif_among::<V>(&input.text, VariantKind::infos())
-            .map_err(|e| kif_error(input, e))?;
-        let game = record.game().clone();
-        (record, game)
-    } else {
-        let game = parse_game::<V>(&input.text)?;
-        (KifRecord::from_game(&game), game)
+    let read = review::read_game::<V>(input).map_err(review_error)?;
+    let dbs = match kind.map(|k| databases::for_kind(k, args.db.as_deref())) {
+        Some(Ok(DbChoice::Open(dbs))) => Some(dbs),
+        Some(Err(e)) => return Err(e),
+        None | Some(Ok(DbChoice::NotApplicable | DbChoice::Missing(_))) => None,
     };
-    let dbs = match databases::for_kind(kind, args.db.as_deref())? {
-        DbChoice::Open(dbs) => Some(dbs),
-        DbChoice::NotApplicable | DbChoice::Missing(_) => None,
-    };
-    let db = dbs.as_ref().and_then(|d| d.for_variant::<V>());
-    let db_file = dbs
-        .as_ref()
-        .and_then(|d| d.path_for::<V>())
-        .map(|p| p.display().to_string());
-    let mut analyzer = Analyzer::<V, V::Eval>::new(usize::from(args.hash));
-    analyzer.set_threads(usize::from(args.threads));
-    let req = request(args);
-    let started = Instant::now();
+    let db = dbs.as_ref().and_then(|d| {
+        let file = d.path_for::<V>().map(|p| p.display().to_string());
+        d.for_variant::<V>().zip(file)
+    });
     let key = input.stem.clone();
-    let mut progress = |p: review::Progress| {
+    let mut progress = |p: kshogi_analysis::review::Progress| {
         reporter.update(&key, false, p.done as u64, p.total as u64, "positions", "");
     };
-    let result = review::review(
-        &mut analyzer,
-        &game,
-        &req,
-        db,
-        &V::WDL,
-        &Thresholds::DEFAULT,
-        stop,
-        &mut progress,
-    )
-    .map_err(|e| solve_cmd::db_error(e, None))?;
+    let report = review::review(input, read, &settings(args), db, stop, &mut progress)
+        .map_err(review_error)?;
     reporter.done(None);
-    let elapsed = started.elapsed();
-    let report = Report::<V> {
-        input,
-        game: &game,
-        review: &result,
-        dialect: args.dialect.dialect,
-        db_file,
-        elapsed,
-        settings: settings_text(args),
-    };
     let json = report.to_json()?;
     let stdout = match args.format {
         OutputFormat::Json => json.clone(),
@@ -355,7 +325,7 @@ fn review_one<V: Registered>(
     };
     if let Some(dir) = &args.out {
         let [kif_path, json_path, svg_path] = out_paths(dir, &input.stem);
-        out_file(&kif_path, args.force).write(report.annotated_kif(record).as_bytes())?;
+        out_file(&kif_path, args.force).write(report.annotated_kif().as_bytes())?;
         out_file(&json_path, args.force).write(json.as_bytes())?;
         out_file(&svg_path, args.force).write(report.graph().as_bytes())?;
         if args.diagrams {
@@ -367,37 +337,8 @@ fn review_one<V: Registered>(
     }
     Ok(Done {
         stdout,
-        interrupted: result.interrupted,
-        judged: result.plies.iter().flatten().count(),
-        moves: game.moves().len(),
+        interrupted: report.interrupted(),
+        judged: report.judged(),
+        moves: report.moves(),
     })
-}
-
-/// A KIF error of a named input: the file first, then `line N: column M: ...`.
-fn kif_error(input: &Input, e: kshogi_notation::kif::KifError) -> CliError {
-    CliError::Input {
-        path: input.label.clone(),
-        message: e.to_string(),
-    }
-}
-
-/// The limits in words, for the text output.
-fn settings_text(args: &ReviewArgs) -> String {
-    let r = request(args);
-    let mut parts = Vec::new();
-    if let Some(t) = r.limits.time {
-        parts.push(format!("{} s", t.as_secs_f64()));
-    }
-    if let Some(d) = r.limits.depth {
-        parts.push(format!("depth {d}"));
-    }
-    if let Some(n) = r.limits.nodes {
-        parts.push(format!("{n} nodes"));
-    }
-    format!(
-        "{} per position, {} thread{}",
-        parts.join(", "),
-        args.threads,
-        if args.threads == 1 { "" } else { "s" }
-    )
 }

@@ -1,7 +1,9 @@
 //! The command line of a program that plays one variant of its own ([`run_single`]): the
 //! commands of `kshogi` whose bodies are generic over the variant, with the variant fixed.
 
-use crate::{analyze_cmd, error, finish, match_cmd, moves_cmd, perft_cmd, show_cmd, usi_cmd};
+use crate::{
+    analyze_cmd, error, finish, match_cmd, moves_cmd, perft_cmd, review_cmd, show_cmd, usi_cmd,
+};
 use clap::builder::PossibleValuesParser;
 use clap::Subcommand;
 use kshogi_registry::Registered;
@@ -19,6 +21,8 @@ enum SingleCommand {
     Show(show_cmd::ShowArgs),
     /// Analyse a position: status, legal moves and the best lines with their scores.
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// Review a recorded game: every move judged, with an evaluation graph.
+    Review(review_cmd::ReviewArgs),
     /// Run as a USI engine on standard input and output.
     Usi(usi_cmd::UsiArgs),
     /// Play a match between two USI engines (this program's own: `PROGRAM usi`), refereed
@@ -35,12 +39,14 @@ usi' (PROGRAM: the path of this program). `--merge DIR...` reads only results fi
 this variant.";
 
 /// The names of the commands, each of which has a `--variant` option.
-const COMMANDS: &[&str] = &["perft", "moves", "show", "analyze", "usi", "match"];
+const COMMANDS: &[&str] = &[
+    "perft", "moves", "show", "analyze", "review", "usi", "match",
+];
 
 /// The command line of `program`, a program that plays the one variant `V` (a type of a
 /// crate outside kshogi that implements [`Registered`], or a registered variant): it
 /// parses `args` (the arguments after the program's name, such as
-/// `std::env::args_os().skip(1)`) and runs `perft`, `moves`, `show`, `analyze` or `usi`
+/// `std::env::args_os().skip(1)`) and runs `perft`, `moves`, `show`, `analyze`, `review` or `usi`
 /// exactly as `kshogi` runs them for a variant it has chosen: the same options, output,
 /// errors and exit status (0, 1 for wrong input, 2 for a usage error, 130 after Ctrl-C). A
 /// `POSITION` is read as `V`'s (`startpos` is `V`'s start); `--variant` may be given as
@@ -83,6 +89,7 @@ pub fn run_single<V: Registered>(
         "moves" => parse(&sub).map(|a| moves_cmd::run_single::<V>(&a)),
         "show" => parse(&sub).map(|a| show_cmd::run_single::<V>(&a)),
         "analyze" => parse(&sub).map(|a| analyze_cmd::run_single::<V>(&a)),
+        "review" => parse(&sub).map(|a| review_cmd::run_single::<V>(&a)),
         "usi" => parse(&sub).map(|a| usi_cmd::run_single::<V>(&a)),
         "match" => parse(&sub).map(|a| match_cmd::run_single::<V>(&a)),
         // The parser knows no other command.

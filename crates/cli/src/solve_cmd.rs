@@ -17,7 +17,6 @@ use kshogi_solver::db::{self, DbError};
 use kshogi_solver::generic::Indexed;
 use kshogi_solver::reachable::Rule;
 use kshogi_solver::report::{self, BuildSpec, Observer};
-pub use kshogi_solver::report::{value_text, ValueJson};
 use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 

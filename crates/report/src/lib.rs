@@ -2,7 +2,9 @@
 //! front end: [`analysis`] runs the analysis service on a position given as text (with the
 //! database's answer where one covers it) and returns an [`analysis::Analysis`] whose
 //! `to_text` and `to_json` are what `kshogi analyze` prints; [`selfplay`] plays the engine against a simple
-//! opponent and sums the games up as a [`selfplay::MatchReport`] (`kshogi selfplay`).
+//! opponent and sums the games up as a [`selfplay::MatchReport`] (`kshogi selfplay`);
+//! [`review`] judges every move of a recorded game and renders it as a
+//! [`review::Report`] (`kshogi review`).
 //!
 //! This crate sits above the analysis service, notation and the variant registry. It must
 //! not depend on the command line or on an argument parser (clap), and it prints nothing
@@ -10,6 +12,7 @@
 //! and every failure is a typed error.
 
 pub mod analysis;
+pub mod review;
 pub mod selfplay;
 
 use kshogi_core::{Game, Variant};

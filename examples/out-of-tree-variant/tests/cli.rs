@@ -81,6 +81,22 @@ fn analyze_gives_a_legal_best_move() {
 }
 
 #[test]
+fn review_judges_every_move_of_a_game() {
+    // One move played from the start, so the review has one ply, by the mover (Black).
+    let o = pocket(&["review", "--depth", "2", "--json", "startpos moves 2d2c"]);
+    assert!(o.status.success(), "{o:?}");
+    let text = stdout(&o);
+    assert!(text.contains(r#""variant":"pocket""#), "{text}");
+    assert!(text.contains(r#""moves":1,"#), "{text}");
+    assert!(text.contains(r#""side":"black","move":"2d2c""#), "{text}");
+    // kshogi solves no database of a variant outside it: a usage error, exit status 2.
+    let o = pocket(&["review", "--db", "pocket.kdb", "startpos"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--db: kshogi solves no database of pocket"), "{err}");
+}
+
+#[test]
 fn usi_answers_go_with_a_legal_move() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pocket"))
         .arg("usi")
