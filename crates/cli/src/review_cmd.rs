@@ -117,8 +117,9 @@ pub struct ReviewArgs {
     pub inputs: Vec<String>,
 }
 
-/// Reads one INPUT argument.
-fn read_input(arg: &str) -> Result<Input, CliError> {
+/// Reads one INPUT argument, with the path of the file it names (none for standard input
+/// or a POSITION), which no output may be.
+fn read_input(arg: &str) -> Result<(Input, Option<PathBuf>), CliError> {
     let (bytes, label, stem) = if arg == "-" {
         let mut bytes = Vec::new();
         std::io::stdin()
@@ -139,12 +140,15 @@ fn read_input(arg: &str) -> Result<Input, CliError> {
             .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
         (bytes, format!("`{arg}`"), stem)
     } else {
-        return Input::position(arg).ok_or_else(|| CliError::Input {
-            path: format!("`{arg}`"),
-            message: "no such file (and not a POSITION)".into(),
-        });
+        return Input::position(arg)
+            .map(|input| (input, None))
+            .ok_or_else(|| CliError::Input {
+                path: format!("`{arg}`"),
+                message: "no such file (and not a POSITION)".into(),
+            });
     };
-    Ok(Input::from_bytes(&bytes, label, stem)?)
+    let path = (arg != "-").then(|| PathBuf::from(arg));
+    Ok((Input::from_bytes(&bytes, label, stem)?, path))
 }
 
 /// One file that `--out` writes, as the output helper checks and writes it.
@@ -199,8 +203,11 @@ type ReviewOne<'a> = dyn Fn(&Input, &AtomicBool, &Reporter) -> Result<Done, CliE
 /// with `review_one`.
 fn run_with(args: &ReviewArgs, review_one: &ReviewOne<'_>) -> Result<String, CliError> {
     let mut inputs = Vec::with_capacity(args.inputs.len());
+    let mut input_files = Vec::new();
     for arg in &args.inputs {
-        inputs.push(read_input(arg)?);
+        let (input, path) = read_input(arg)?;
+        inputs.push(input);
+        input_files.extend(path);
     }
     if let Some(dir) = &args.out {
         if !dir.is_dir() {
@@ -221,11 +228,9 @@ fn run_with(args: &ReviewArgs, review_one: &ReviewOne<'_>) -> Result<String, Cli
         }
         // Every file is checked before the first search (not an input, not an existing file
         // without --force, in a writable directory), by the one output helper.
-        let files: Vec<(&str, &Path)> = inputs
+        let files: Vec<(&str, &Path)> = input_files
             .iter()
-            .map(|i| Path::new(i.label.as_str()))
-            .filter(|p| p.is_file())
-            .map(|p| ("the record", p))
+            .map(|p| ("the record", p.as_path()))
             .collect();
         for input in &inputs {
             for path in out_paths(dir, &input.stem) {

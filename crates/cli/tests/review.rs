@@ -221,6 +221,26 @@ fn out_writes_an_annotated_kif_json_and_a_graph_and_never_overwrites() {
 }
 
 #[test]
+fn an_input_is_never_an_output_even_with_force() {
+    let dir = scratch("input-output");
+    let d = dir.to_str().unwrap();
+    let kif = ok(&["convert", "--to", "kif", HUNG]);
+    // Two records: the second is named as the first one's annotated output would be.
+    let first = dir.join("g.kif");
+    let second = dir.join("g.review.kif");
+    std::fs::write(&first, &kif).unwrap();
+    std::fs::write(&second, &kif).unwrap();
+    let (f, s) = (first.to_str().unwrap(), second.to_str().unwrap());
+    let e = bad(&["review", "--depth", "2", "--out", d, "--force", f, s]);
+    assert!(e.contains("which this command reads"), "{e}");
+    assert!(e.contains("g.review.kif"), "{e}");
+    // Refused before any search: the second record is intact and nothing was written.
+    assert_eq!(std::fs::read_to_string(&second).unwrap(), kif);
+    assert!(!dir.join("g.review.json").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bad_records_name_the_line_and_column() {
     let dir = scratch("bad");
     let file = dir.join("bad.kif");
