@@ -517,6 +517,22 @@ pub trait Linear<V: Variant>: Evaluator<V> {
     }
 }
 
+/// An evaluator together with the [`Linear`] evaluation that the evaluation tuner fits for
+/// it: a linear evaluator names itself (`impl Tunable<V> for MyEval { type Linear = Self; }`);
+/// an evaluator that scores otherwise (a learned net) names the linear evaluation it falls
+/// back on for everything but the score, and the tuner fits that one.
+///
+/// There is no blanket impl over [`Linear`]: it would keep a net's evaluator, which is not
+/// linear, from naming its fallback.
+pub trait Tunable<V: Variant>: Evaluator<V> {
+    /// The linear evaluation the tuner fits and whose features its data record.
+    type Linear: Linear<V>;
+}
+
+impl<V: Variant> Tunable<V> for crate::PieceTableEval {
+    type Linear = Self;
+}
+
 impl<V: Variant> Linear<V> for crate::PieceTableEval {
     fn params() -> EvalParams {
         <V as Derived>::PARAMS

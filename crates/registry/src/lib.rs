@@ -36,16 +36,18 @@
 
 pub use kshogi_variants::{types, with_variant, UnknownVariant, VariantKind};
 
-use kshogi_engine::eval::Linear;
+use kshogi_engine::eval::Tunable;
 use kshogi_engine::{Engine, WdlModel};
 use kshogi_notation::kif::KifError;
 use kshogi_notation::{board_shape, lishogi_url, parse_game, SfenError};
 
 /// What a registered variant offers beyond its rules: the evaluator its searches use.
 pub trait Registered: kshogi_core::Variant {
-    /// The evaluation of this variant: an [`Evaluator`](kshogi_engine::Evaluator) in the
-    /// linear form that the evaluation tuner (`kshogi-tune`) fits.
-    type Eval: Linear<Self>;
+    /// The evaluation of this variant's searches: an [`Evaluator`](kshogi_engine::Evaluator)
+    /// with the linear evaluation that the evaluation tuner (`kshogi-tune`) fits
+    /// ([`Tunable::Linear`], [`LinearOf`]): itself for a linear evaluator, the fallback of a
+    /// learned net.
+    type Eval: Tunable<Self>;
     /// The variant's win/draw/loss model for its evaluator's scores: the one model that
     /// `UCI_ShowWDL`, game review and the tuner share. Fitted by the tuner to self-play
     /// results and written in the variant's line as `wdl(scale, draw_margin)`;
@@ -55,6 +57,10 @@ pub trait Registered: kshogi_core::Variant {
 
 /// The search engine of a registered variant, with the variant's evaluator.
 pub type EngineFor<V> = Engine<V, <V as Registered>::Eval>;
+
+/// The linear evaluation of a registered variant that the evaluation tuner fits: its
+/// evaluator itself when that is linear, the net's fallback when it is a net.
+pub type LinearOf<V> = <<V as Registered>::Eval as Tunable<V>>::Linear;
 
 /// Reads the list of `kshogi-variants` (one line per variant): the [`Registered`] impls
 /// and the [`with_index!`] macro. The variant's type is taken from the list crate's

@@ -88,13 +88,13 @@ mod tests {
     use crate::data::stream_rng;
     use kshogi_core::Game;
     use kshogi_engine::eval::linear_evaluate;
-    use kshogi_registry::{with_variant, Registered, VariantKind};
+    use kshogi_registry::{with_variant, LinearOf, Registered, VariantKind};
 
     /// On positions of random games: with the base weights the candidate is the base
     /// evaluator itself; with other weights it is their feature form (the Linear contract,
     /// an independent computation: the dot product of the features).
     fn check<V: Registered>() -> usize {
-        let base = <V::Eval as Linear<V>>::params();
+        let base = <LinearOf<V> as Linear<V>>::params();
         let mut other = base;
         other.mobility += 7;
         other.zone_defend -= 3;
@@ -105,13 +105,13 @@ mod tests {
             while game.outcome().is_none() && game.moves().len() < 80 {
                 let pos = game.position();
                 assert_eq!(
-                    <Candidate<V::Eval> as Evaluator<V>>::evaluate(pos),
-                    <V::Eval as Evaluator<V>>::evaluate(pos)
+                    <Candidate<LinearOf<V>> as Evaluator<V>>::evaluate(pos),
+                    <LinearOf<V> as Evaluator<V>>::evaluate(pos)
                 );
                 let got = with_weights(other, || {
-                    <Candidate<V::Eval> as Evaluator<V>>::evaluate(pos)
+                    <Candidate<LinearOf<V>> as Evaluator<V>>::evaluate(pos)
                 });
-                let untuned = <V::Eval as Linear<V>>::untuned(pos);
+                let untuned = <LinearOf<V> as Linear<V>>::untuned(pos);
                 assert_eq!(got, linear_evaluate(pos, &other.to_weights(), untuned));
                 n += 1;
                 let moves = pos.legal_moves();

@@ -10,7 +10,7 @@
 //! rules, or by the length limit).
 
 use kshogi_core::{Color, Game, Move, Position, Variant};
-use kshogi_engine::eval::{features, Linear, N_WEIGHTS, TEMPO};
+use kshogi_engine::eval::{features, Linear, Tunable, N_WEIGHTS, TEMPO};
 use kshogi_engine::selfplay::{self, PlayConfig, SearchPlayer};
 use kshogi_engine::{Engine, Evaluator, Limits};
 
@@ -166,7 +166,7 @@ pub fn sample_of<V: Variant, E: Linear<V>>(pos: &Position<V>, game: u32) -> Samp
 }
 
 /// Plays game `index` of a run and returns its samples.
-pub fn play_game<V: Variant, E: Linear<V>>(
+pub fn play_game<V: Variant, E: Tunable<V>>(
     engine: &mut Engine<V, E>,
     cfg: &GenConfig,
     index: u32,
@@ -188,7 +188,7 @@ pub fn play_game<V: Variant, E: Linear<V>>(
     let mut samples = Vec::new();
     selfplay::play(&mut game, &mut searcher, config, &mut rng, &mut |g| {
         if let Some(leaf) = quiet_leaf::<V, E>(g.position()) {
-            samples.push(sample_of::<V, E>(&leaf, index));
+            samples.push(sample_of::<V, E::Linear>(&leaf, index));
         }
     });
     let result = match game.outcome().and_then(|o| o.winner()) {
@@ -209,7 +209,7 @@ pub fn play_game<V: Variant, E: Linear<V>>(
 /// Plays `cfg.games` games on `cfg.threads` threads and returns them in game order (the
 /// same data whatever the number of threads). `progress` is called after each game with
 /// the number of games done.
-pub fn generate<V: Variant, E: Linear<V>>(
+pub fn generate<V: Variant, E: Tunable<V>>(
     cfg: &GenConfig,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Vec<GameData> {
@@ -220,7 +220,7 @@ pub fn generate<V: Variant, E: Linear<V>>(
 /// threads and returns them in game order: game `i` is the same whichever chunk and
 /// however many threads play it. `progress` is called after each game with the number of
 /// games of the range done.
-pub fn generate_range<V: Variant, E: Linear<V>>(
+pub fn generate_range<V: Variant, E: Tunable<V>>(
     cfg: &GenConfig,
     games: std::ops::Range<u32>,
     progress: &(dyn Fn(u32) + Sync),
@@ -260,16 +260,16 @@ pub fn generate_range<V: Variant, E: Linear<V>>(
 mod tests {
     use super::*;
     use kshogi_engine::eval::linear_evaluate;
-    use kshogi_registry::{with_variant, Registered, VariantKind};
+    use kshogi_registry::{with_variant, LinearOf, Registered, VariantKind};
 
     /// Black's evaluation in the feature form equals the engine's evaluation, turned to
     /// Black's view (no position here is near the clamp).
     fn check_sample<V: Registered>(pos: &Position<V>) {
-        let s = sample_of::<V, V::Eval>(pos, 0);
-        let w = <V::Eval as Linear<V>>::params().to_weights();
+        let s = sample_of::<V, LinearOf<V>>(pos, 0);
+        let w = <LinearOf<V> as Linear<V>>::params().to_weights();
         let dot: i32 = w.iter().zip(s.features.iter()).map(|(a, b)| a * b).sum();
         let black = dot + s.offset;
-        let stm = <V::Eval as Evaluator<V>>::evaluate(pos);
+        let stm = <LinearOf<V> as Evaluator<V>>::evaluate(pos);
         let expected = if pos.side_to_move() == Color::Black {
             stm
         } else {
@@ -277,7 +277,7 @@ mod tests {
         };
         assert_eq!(black, expected);
         assert_eq!(
-            linear_evaluate(pos, &w, <V::Eval as Linear<V>>::untuned(pos)),
+            linear_evaluate(pos, &w, <LinearOf<V> as Linear<V>>::untuned(pos)),
             stm
         );
     }

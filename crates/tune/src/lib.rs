@@ -35,7 +35,7 @@ use kshogi_engine::eval::{
     W_ZONE_ATTACK, W_ZONE_DEFEND,
 };
 use kshogi_engine::WdlModel;
-use kshogi_registry::Registered;
+use kshogi_registry::{LinearOf, Registered};
 use std::fmt::Write as _;
 
 /// The first line of every file the tuner writes; the tuner overwrites no other file.
@@ -130,7 +130,7 @@ pub fn tune_games<V: Registered>(
     fit_cfg: &FitConfig,
     games: &[GameData],
 ) -> Report {
-    let before = <V::Eval as Linear<V>>::params();
+    let before = <LinearOf<V> as Linear<V>>::params();
     let w0: [f64; N_WEIGHTS] = before.to_weights().map(f64::from);
     let all = games.iter().flat_map(|g| g.samples.iter());
     let held = |s: &&Sample| s.game % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1;
@@ -366,7 +366,7 @@ pub fn initial_source<V: Registered>() -> String {
          pipeline to fit them (docs/tuning.md).",
         V::NAME
     );
-    s.push_str(&params_source::<V>(&<V::Eval as Linear<V>>::params()));
+    s.push_str(&params_source::<V>(&<LinearOf<V> as Linear<V>>::params()));
     s
 }
 

@@ -32,7 +32,7 @@ use kshogi_engine::{Engine, Limits};
 use kshogi_match::stats::{
     elo_of_score, llr_pentanomial, sprt_bounds, Sprt, SprtDecision, MIN_SPRT_PAIRS,
 };
-use kshogi_registry::Registered;
+use kshogi_registry::{LinearOf, Registered};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::fmt;
@@ -222,7 +222,7 @@ pub fn digest(text: &str) -> String {
 /// The parameters that decide a run's results, as `params.json` holds them.
 fn params_value<V: Registered>(cfg: &Config) -> Value {
     let g = &cfg.gen;
-    let base = <V::Eval as Linear<V>>::params().to_weights();
+    let base = <LinearOf<V> as Linear<V>>::params().to_weights();
     json!({
         "variant": V::NAME,
         "seed": g.seed,
@@ -659,8 +659,8 @@ const SPRT_STREAM: u64 = 0x5350_5254_0000_0000;
 /// Black in the first game and White in the second, against the registered evaluator.
 /// Returns the candidate's half points.
 pub fn play_pair<V: Registered>(
-    cand: &mut Engine<V, Candidate<V::Eval>>,
-    base: &mut Engine<V, V::Eval>,
+    cand: &mut Engine<V, Candidate<LinearOf<V>>>,
+    base: &mut Engine<V, LinearOf<V>>,
     cfg: &SprtConfig,
     seed: u64,
     index: u32,
@@ -744,8 +744,8 @@ pub fn sprt_stage<V: Registered>(
             for _ in 0..batch {
                 s.spawn(|| {
                     with_weights(fitted, || {
-                        let mut cand = Engine::<V, Candidate<V::Eval>>::new(1);
-                        let mut base = Engine::<V, V::Eval>::new(1);
+                        let mut cand = Engine::<V, Candidate<LinearOf<V>>>::new(1);
+                        let mut base = Engine::<V, LinearOf<V>>::new(1);
                         loop {
                             let i = next.fetch_add(1, Ordering::SeqCst);
                             if i >= first + batch {
@@ -814,7 +814,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<Outcome, 
     let samples: usize = games.iter().map(|g| g.samples.len()).sum();
     let (fit, fitted_now) = fit_stage::<V>(cfg, &params, games, progress)?;
     let fitted = fit.params();
-    let before = <V::Eval as Linear<V>>::params();
+    let before = <LinearOf<V> as Linear<V>>::params();
     let (sprt_json, verdict, sprt_text) = match &cfg.sprt {
         None => (
             Value::Null,

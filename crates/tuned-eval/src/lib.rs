@@ -40,7 +40,7 @@
 pub mod nnue;
 
 use kshogi_core::{Kind, Move, PieceDef, Position, Variant};
-use kshogi_engine::eval::{common, finish, EvalBreakdown, EvalParams, Linear};
+use kshogi_engine::eval::{common, finish, EvalBreakdown, EvalParams, Linear, Tunable};
 use kshogi_engine::{Evaluator, SearchParams};
 
 /// The kind of the piece called `name` in `pieces`, found at compile time (a weights file
@@ -193,6 +193,10 @@ macro_rules! fitted {
                 let (m, mo, ks) = common(pos, &Self::PARAMS);
                 finish(pos, m, mo, ks, <Self as Linear<$rules::$v>>::untuned(pos))
             }
+        }
+
+        impl Tunable<$rules::$v> for $name {
+            type Linear = Self;
         }
 
         impl Linear<$rules::$v> for $name {

@@ -26,6 +26,7 @@
 
 use core::marker::PhantomData;
 use kshogi_core::{Kind, Move, Position, Variant};
+use kshogi_engine::eval::Tunable;
 use kshogi_engine::{EvalBreakdown, Evaluator, SearchParams, MAX_SEARCH_PLY};
 /// The net type, for [`embedded_net!`](crate::embedded_net).
 pub use kshogi_nnue::Network;
@@ -207,6 +208,14 @@ impl<V: Variant, S: NetSource<V>> Evaluator<V> for NnueEval<S> {
         }
         net.evaluate(acc, pos.side_to_move())
     }
+}
+
+/// The tuner fits the fallback's linear evaluation: the net is made by `kshogi-nnue train`.
+impl<V: Variant, S: NetSource<V>> Tunable<V> for NnueEval<S>
+where
+    S::Fallback: Tunable<V>,
+{
+    type Linear = <S::Fallback as Tunable<V>>::Linear;
 }
 
 /// Declares a [`NetSource`] over a net file embedded in the program: `embedded_net!(Name

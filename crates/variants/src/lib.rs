@@ -59,7 +59,7 @@ macro_rules! __variant_list {
             Kinzoku => kshogi_rules_kinzoku::Kinzoku, kshogi_tuned_eval::KinzokuEval,
                 index kshogi_solver::KinzokuIndex, wdl(82.0, 181.0);
             /// Minishogi (5五将棋), 5x5: standard shogi pieces, promotion and drop rules.
-            Minishogi => kshogi_rules_minishogi::Minishogi, kshogi_tuned_eval::MinishogiEval,
+            Minishogi => kshogi_rules_minishogi::Minishogi, kshogi_tuned_eval::MinishogiNnueEval,
                 wdl(700.0, 45.0);
             /// Dobutsu Shogi, 3x4: no check rule; capture the lion or complete a try.
             Dobutsu => kshogi_rules_dobutsu::Dobutsu, kshogi_tuned_eval::DobutsuEval,

@@ -1,7 +1,8 @@
 //! The engine's [`Evaluator`]s over the net installed for the run ([`install`]), both taking
 //! everything but the score (search switches, piece values for move ordering, tactical
-//! moves) from the variant's registered evaluator, so that a match between a net and the
-//! registered evaluation compares the evaluations alone:
+//! moves) from the variant's linear evaluation ([`LinearOf`]: the registered evaluator, or
+//! a registered net's fallback), so that a match between a net and a linear registered
+//! evaluation compares the evaluations alone:
 //!
 //! - [`NnueEval`]: the library's evaluator ([`kshogi_tuned_eval::nnue::NnueEval`]) with the
 //!   accumulator stack driven by the search's make and unmake, over [`Installed`];
@@ -14,7 +15,7 @@
 use kshogi_core::{Kind, Move, Position};
 use kshogi_engine::{EvalBreakdown, Evaluator, SearchParams};
 use kshogi_nnue::{Accumulator, Network};
-use kshogi_registry::Registered;
+use kshogi_registry::{LinearOf, Registered};
 use kshogi_tuned_eval::nnue::NetSource;
 use std::any::Any;
 use std::cell::RefCell;
@@ -72,12 +73,13 @@ pub fn net<V: Registered>() -> Option<&'static Network<V>> {
 }
 
 /// The net installed for the run ([`install`]), as a [`NetSource`] whose fallback is the
-/// variant's registered evaluator.
+/// variant's linear evaluation ([`LinearOf`]: the registered evaluator, or a registered
+/// net's fallback).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Installed;
 
 impl<V: Registered> NetSource<V> for Installed {
-    type Fallback = V::Eval;
+    type Fallback = LinearOf<V>;
 
     #[inline(always)]
     fn net() -> Option<&'static Network<V>> {
@@ -85,46 +87,46 @@ impl<V: Registered> NetSource<V> for Installed {
     }
 }
 
-/// Evaluates with the installed net through the search's accumulator stack (the registered
+/// Evaluates with the installed net through the search's accumulator stack (the linear
 /// evaluation while none is installed).
 pub type NnueEval = kshogi_tuned_eval::nnue::NnueEval<Installed>;
 
-/// Evaluates with the installed net through the thread's last accumulator (the registered
+/// Evaluates with the installed net through the thread's last accumulator (the linear
 /// evaluation while none is installed).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LastEval;
 
 impl<V: Registered> Evaluator<V> for LastEval {
-    const SEARCH: SearchParams = <V::Eval as Evaluator<V>>::SEARCH;
+    const SEARCH: SearchParams = <LinearOf<V> as Evaluator<V>>::SEARCH;
 
     #[inline]
     fn evaluate(pos: &Position<V>) -> i32 {
         match net::<V>() {
             Some(n) => evaluate_cached(n, pos),
-            None => <V::Eval as Evaluator<V>>::evaluate(pos),
+            None => <LinearOf<V> as Evaluator<V>>::evaluate(pos),
         }
     }
 
     #[inline(always)]
     fn piece_value(kind: Kind) -> i32 {
-        <V::Eval as Evaluator<V>>::piece_value(kind)
+        <LinearOf<V> as Evaluator<V>>::piece_value(kind)
     }
 
     #[inline(always)]
     fn is_tactical(pos: &Position<V>, mv: Move) -> bool {
-        <V::Eval as Evaluator<V>>::is_tactical(pos, mv)
+        <LinearOf<V> as Evaluator<V>>::is_tactical(pos, mv)
     }
 
     #[inline(always)]
     fn attacker_unrestricted(pos: &Position<V>) -> bool {
-        <V::Eval as Evaluator<V>>::attacker_unrestricted(pos)
+        <LinearOf<V> as Evaluator<V>>::attacker_unrestricted(pos)
     }
 
-    /// The registered evaluation's parts with the net's total.
+    /// The linear evaluation's parts with the net's total.
     fn breakdown(pos: &Position<V>) -> EvalBreakdown {
         EvalBreakdown {
             total: <Self as Evaluator<V>>::evaluate(pos),
-            ..<V::Eval as Evaluator<V>>::breakdown(pos)
+            ..<LinearOf<V> as Evaluator<V>>::breakdown(pos)
         }
     }
 }

@@ -1,13 +1,16 @@
-//! Training positions from self-play: the engine with the variant's registered evaluation
-//! plays games at a fixed node budget from seeded random openings (the tuner's
+//! Training positions from self-play: the engine with the variant's linear evaluation (the
+//! registered one, or the fallback of a registered net: [`LinearOf`]) plays games at a fixed
+//! node budget from seeded random openings (the tuner's
 //! [`kshogi_tune::data::stream_rng`]), and the quiet position the quiescence search reaches
 //! from each position it moves in ([`kshogi_tune::data::quiet_leaf`]) is kept with the
-//! registered evaluation's score of it and, once the game ends, the result.
+//! linear evaluation's score of it and, once the game ends, the result. A net is taught by
+//! the linear evaluation, never by an earlier net, so that the same options give the same
+//! net whichever evaluation is registered.
 
 use kshogi_core::{Color, Game, Position};
 use kshogi_engine::selfplay::{self, PlayConfig, SearchPlayer};
 use kshogi_engine::{Engine, Evaluator, Limits};
-use kshogi_registry::Registered;
+use kshogi_registry::{LinearOf, Registered};
 use kshogi_tune::data::{quiet_leaf, stream_rng};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -33,7 +36,7 @@ pub struct GenConfig {
 pub struct Record<V: Registered> {
     /// The position.
     pub pos: Position<V>,
-    /// The registered evaluation of it, for its side to move.
+    /// The linear evaluation of it, for its side to move.
     pub eval: i32,
     /// Black's result of the game: 1, 1/2 or 0.
     pub result: f32,
@@ -42,7 +45,7 @@ pub struct Record<V: Registered> {
 }
 
 fn play_one<V: Registered>(
-    engine: &mut Engine<V, V::Eval>,
+    engine: &mut Engine<V, LinearOf<V>>,
     cfg: &GenConfig,
     index: u32,
 ) -> Vec<Record<V>> {
@@ -62,10 +65,10 @@ fn play_one<V: Registered>(
     };
     let mut out = Vec::new();
     selfplay::play(&mut game, &mut player, config, &mut rng, &mut |g| {
-        if let Some(leaf) = quiet_leaf::<V, V::Eval>(g.position()) {
+        if let Some(leaf) = quiet_leaf::<V, LinearOf<V>>(g.position()) {
             out.push(Record {
                 pos: leaf,
-                eval: <V::Eval as Evaluator<V>>::evaluate(&leaf),
+                eval: <LinearOf<V> as Evaluator<V>>::evaluate(&leaf),
                 result: 0.5,
                 game: index,
             });
@@ -93,7 +96,7 @@ pub fn generate<V: Registered>(cfg: &GenConfig, progress: &(dyn Fn(u32) + Sync))
             .map(|t| {
                 let done = &done;
                 scope.spawn(move || {
-                    let mut engine = Engine::<V, V::Eval>::new(1);
+                    let mut engine = Engine::<V, LinearOf<V>>::new(1);
                     let mut out = Vec::new();
                     let mut index = t as u32;
                     while index < cfg.games {

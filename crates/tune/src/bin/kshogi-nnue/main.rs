@@ -1,7 +1,7 @@
 //! `kshogi-nnue`: makes, measures and tries a variant's NNUE net (docs/nnue.md).
 //!
 //! - `kshogi-nnue train --variant V --seed S --games N --nodes N --out FILE`: self-play
-//!   games with the engine and the registered evaluation, training of the float net on
+//!   games with the engine and the linear evaluation, training of the float net on
 //!   their quiet positions, quantisation, and the net file; the same options give the same
 //!   bytes;
 //! - `kshogi-nnue speed --variant V --net FILE`: nanoseconds per evaluation, the net
@@ -38,8 +38,9 @@ Usage: kshogi-nnue train --variant V [OPTIONS] --out FILE
        kshogi-nnue match --variant V --net FILE [--games N] [--nodes N | --movetime MS]
                          [--seed S] [--threads N] [--sprt ELO0,ELO1[,ALPHA,BETA]]
 
-train: plays self-play games of V with the engine and its registered evaluation, trains a
-net on their quiet positions (target: the game's result mixed with the evaluation's score)
+train: plays self-play games of V with the engine and its linear evaluation (the registered
+one, or a registered net's fallback), trains a net on their quiet positions (target: the
+game's result mixed with the evaluation's score)
 and writes the net file. The same options give the same bytes, whatever --threads.
   --games N         self-play games (default 400)
   --nodes N         engine nodes per move (default 1000)
@@ -366,7 +367,7 @@ fn run_train<V: Registered>(
         before.0, after.0, before.1, after.1, tc.epochs
     );
     println!(
-        "registered     training {base_train:.5}, held out {base_held:.5} (the registered evaluation's loss on the same targets)"
+        "linear         training {base_train:.5}, held out {base_held:.5} (the linear evaluation's loss on the same targets)"
     );
     println!(
         "time           games {:.1}s, training {:.1}s",
