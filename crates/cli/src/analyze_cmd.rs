@@ -3,31 +3,24 @@
 //! that `kshogi solve <variant>` builds, where it is installed and covers the position).
 //! This command only opens the database, renders the answer and shows the progress.
 
-use crate::databases::{self, DbChoice};
 use crate::db_path;
 use crate::error::CliError;
 use crate::format::OutputFormat;
 use crate::interrupt;
 use crate::show_cmd::{self, ColorChoice};
-use crate::solve_cmd;
 use crate::variant_select;
 use clap::Args;
 use kshogi_analysis::PerfectPlay;
-use kshogi_engine::Limits;
 use kshogi_notation::{parse_game, parse_usi, svg, DiagramStyle};
 use kshogi_registry::{with_variant, Registered, VariantKind};
 pub use kshogi_report::analysis::Settings;
 use kshogi_report::analysis::{self, Analysis, AnalyzeError, Exact, Progress};
+use kshogi_report::analysis::{DEFAULT_MATE_NODES, DEFAULT_TIME};
+use kshogi_report::databases::{self, DbChoice, OpenError};
 use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-
-/// The search time when no limit is given.
-pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
-
-/// The mate solver's node budget when `--mate-nodes` is not given.
-pub const DEFAULT_MATE_NODES: u64 = 200_000;
 
 /// More help for `kshogi analyze`, after the options.
 pub const ANALYZE_HELP: &str = concat!(
@@ -149,17 +142,8 @@ pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
 impl AnalyzeArgs {
     /// The settings the arguments ask for; [`DEFAULT_TIME`] when no limit is given.
     pub fn settings(&self) -> Settings {
-        let mut limits = Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            time: self.time,
-            ..Limits::default()
-        };
-        if limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
-            limits.time = Some(DEFAULT_TIME);
-        }
         Settings {
-            limits,
+            limits: analysis::limits_or_default(self.depth, self.nodes, self.time, DEFAULT_TIME),
             multipv: usize::from(self.multipv),
             hash_mb: usize::from(self.hash),
             mate_nodes: self.mate_nodes,
@@ -268,9 +252,7 @@ fn analyze<V: Registered>(
     }
     result.map_err(|e| match e {
         AnalyzeError::Position(e) => CliError::Position(e),
-        AnalyzeError::Database { source, rebuild } => {
-            solve_cmd::db_error(source, rebuild.as_deref())
-        }
+        AnalyzeError::Database { source, rebuild } => OpenError::Db { source, rebuild }.into(),
     })
 }
 

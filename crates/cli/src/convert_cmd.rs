@@ -5,7 +5,7 @@ use crate::variant_select;
 use clap::{Args, ValueEnum};
 use kshogi_core::Variant;
 use kshogi_notation::kif::{decode_kif, parse_kif_among, parse_kif_chosen, to_kif, KifRecord};
-use kshogi_notation::{move_to_usi_in, parse_game, to_sfen_in, Dialect};
+use kshogi_notation::{parse_game, to_sfen_in, Dialect};
 use kshogi_registry::{kif_variant, with_variant, VariantKind};
 use std::io::Read as _;
 
@@ -169,37 +169,15 @@ pub fn kif_to<V: Variant>(
     } else {
         parse_kif_among::<V>(text, VariantKind::infos())?
     };
-    let mut out = String::new();
-    if usi {
-        // pychess reads its FEN as it is, with no `sfen` word before it.
-        if dialect != Dialect::Pychess {
-            out.push_str("sfen ");
-        }
-        out.push_str(&to_sfen_in(record.start(), dialect));
-        if !record.moves().is_empty() {
-            out.push_str(" moves");
-            let mut pos = *record.start();
-            for m in record.moves() {
-                out.push(' ');
-                out.push_str(&move_to_usi_in(&pos, m.mv(), dialect));
-                pos = pos.after(m.mv());
-            }
-        }
-        out.push('\n');
+    let mut lines = if usi {
+        vec![record.usi_line(dialect)]
     } else if all {
-        let mut pos = *record.start();
-        out.push_str(&to_sfen_in(&pos, dialect));
-        out.push('\n');
-        for m in record.moves() {
-            pos = pos.after(m.mv());
-            out.push_str(&to_sfen_in(&pos, dialect));
-            out.push('\n');
-        }
+        record.sfens(dialect)
     } else {
-        out.push_str(&to_sfen_in(record.position(), dialect));
-        out.push('\n');
-    }
-    Ok(out)
+        vec![to_sfen_in(record.position(), dialect)]
+    };
+    lines.push(String::new());
+    Ok(lines.join("\n"))
 }
 
 #[cfg(test)]

@@ -15,16 +15,9 @@ pub enum CliError {
     /// The position argument (SFEN or a move after it) is wrong.
     #[error("{0}")]
     Position(#[from] PositionArgError),
-    /// `DEPTH` is not a non-negative whole number.
-    #[error("DEPTH must be a non-negative whole number, found `{0}`")]
-    Depth(String),
-    /// `DEPTH` is a whole number above [`kshogi_core::MAX_PERFT_DEPTH`].
-    #[error(
-        "DEPTH `{0}` is too large: perft counts at most {max} plies (no deeper count could \
-         finish)",
-        max = kshogi_core::MAX_PERFT_DEPTH
-    )]
-    DepthTooLarge(String),
+    /// `DEPTH` is not a whole number from 0 to [`kshogi_core::MAX_PERFT_DEPTH`].
+    #[error("{0}")]
+    Depth(#[from] kshogi_perft_suite::perft::DepthError),
     /// A KIF record is wrong; the message starts with `line N:`.
     #[error("{0}")]
     Kif(#[from] KifError),
@@ -36,6 +29,9 @@ pub enum CliError {
         /// The system's reason.
         message: String,
     },
+    /// An INPUT of `kshogi review` could not be read.
+    #[error("{0}")]
+    ReviewInput(#[from] kshogi_report::review_files::InputError),
     /// Ctrl-C ended the work early; `partial` is what was finished (printed on stdout) and
     /// the process exits with status 130.
     #[error("{message}")]
@@ -58,10 +54,18 @@ pub enum CliError {
     /// or of another format. The message names the file.
     #[error("{0}")]
     Database(String),
+    /// A perfect-play database that cannot be used ([`kshogi_report::databases`]); the
+    /// message names the file.
+    #[error("{0}")]
+    Open(#[from] kshogi_report::databases::OpenError),
     /// An output file cannot (or will not) be written (`kshogi solve`, `-o FILE`); the
     /// message names it.
     #[error("{0}")]
     Output(String),
+    /// An output file that the output rules refuse, or whose write failed
+    /// ([`kshogi_report::output`]); the message names the option and the file.
+    #[error("{0}")]
+    OutputFile(#[from] kshogi_report::output::OutputError),
     /// Options that cannot go together, found after parsing; exits with status 2 like the
     /// argument parser's usage errors.
     #[error("{0}")]

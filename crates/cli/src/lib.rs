@@ -38,14 +38,12 @@
 mod analyze_cmd;
 mod bench_cmd;
 mod convert_cmd;
-mod databases;
 mod db_path;
 mod error;
 mod format;
 mod interrupt;
 mod match_cmd;
 mod moves_cmd;
-mod output_path;
 mod perft_cmd;
 mod perft_diff_cmd;
 mod perft_engine;
@@ -65,10 +63,8 @@ mod variants_cmd;
 use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
 use error::CliError;
-// `crate::engine_text` stays the path the commands use.
 use kshogi_registry::VariantKind;
 use kshogi_usi as usi;
-use kshogi_usi::engine_text;
 use std::io::Write as _;
 use std::process::ExitCode;
 

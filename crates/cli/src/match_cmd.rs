@@ -8,8 +8,8 @@ use crate::variant_select;
 use clap::builder::TypedValueParser as _;
 use clap::Args;
 use kshogi_core::Variant;
-use kshogi_match::spec::{parse_option, parse_shard, parse_sprt};
-use kshogi_match::{EngineSpec, MatchConfig, MatchVariant, Openings, Sprt, TimeControl, Typed};
+use kshogi_match::spec::{self, parse_option, parse_shard, parse_sprt};
+use kshogi_match::{EngineSpec, MatchConfig, MatchVariant, Openings, Sprt, Typed};
 use kshogi_notation::Dialect;
 use kshogi_registry::VariantKind;
 use std::io::IsTerminal as _;
@@ -262,15 +262,7 @@ fn play<K: MatchVariant>(args: &MatchArgs, variant: K) -> Result<String, CliErro
         &args.b_init,
     );
     let mut cfg = MatchConfig::new(variant, a, b, args.games);
-    cfg.time = match (args.nodes, args.time) {
-        (Some(n), _) => TimeControl::Nodes(n),
-        (None, Some(t)) => TimeControl::Clock {
-            base: Duration::from_millis(t),
-            increment: Duration::from_millis(args.inc),
-            byoyomi: Duration::from_millis(args.byoyomi),
-        },
-        (None, None) => TimeControl::MoveTime(Duration::from_millis(args.movetime.unwrap_or(100))),
-    };
+    cfg.time = spec::time_control(args.nodes, args.time, args.inc, args.byoyomi, args.movetime);
     cfg.margin = Duration::from_millis(args.margin);
     cfg.handshake_timeout = Duration::from_millis(args.handshake_timeout);
     cfg.openings = match &args.openings {
@@ -284,27 +276,9 @@ fn play<K: MatchVariant>(args: &MatchArgs, variant: K) -> Result<String, CliErro
     cfg.concurrency = usize::from(args.concurrency);
     cfg.max_plies = args.max_plies;
     cfg.out_dir = args.out.clone();
-    let shard = match (args.shard, args.shards) {
-        (Some(s), _) => Some(s),
-        (None, Some(n)) => Some((
-            kshogi_match::spec::batch_index(n, |var| std::env::var(var).ok())
-                .map_err(|e| CliError::Usage(e.to_string()))?,
-            n,
-        )),
-        (None, None) => None,
-    };
-    if let (Some((index, count)), Some(results)) = (shard, &args.results) {
-        cfg.shard = Some(kshogi_match::Shard {
-            index,
-            count,
-            results: results.clone(),
-        });
-    } else if args.results.is_some() {
-        return Err(CliError::Usage(
-            "--results is the directory of a shard's results: give --shard I/N or --shards N"
-                .into(),
-        ));
-    }
+    let results = args.results.as_deref();
+    cfg.shard = spec::shard_of(args.shard, args.shards, results, |v| std::env::var(v).ok())
+        .map_err(|e| CliError::Usage(e.to_string()))?;
     let reporter = Reporter::new(std::io::stderr().is_terminal());
     let stop = crate::interrupt::stop_flag();
     let summary = kshogi_match::run_match(&cfg, stop, &mut |s, total| {

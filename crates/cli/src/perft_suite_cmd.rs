@@ -9,7 +9,6 @@
 //! other projects. See `docs/perft.md`.
 
 use crate::error::CliError;
-use crate::output_path::Output;
 use crate::perft_engine::{EngineArgs, EngineCounter};
 use crate::progress::RowProgress;
 use clap::builder::TypedValueParser as _;
@@ -17,14 +16,15 @@ use clap::Args;
 use kshogi_core::Variant;
 use kshogi_perft_suite::report::{Baseline, Count, CountError, Machine};
 use kshogi_perft_suite::run::run_row;
+use kshogi_perft_suite::session;
 use kshogi_perft_suite::{
     export_json, parse_suite, run_suite, select, RunOptions, SuiteObserver, SuiteRow, SuiteSpec,
     Tier,
 };
 use kshogi_registry::{with_variant, VariantKind};
+use kshogi_report::output::Output;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The default `--tolerance`, in percent.
 pub const DEFAULT_TOLERANCE_PCT: f64 = 25.0;
@@ -165,13 +165,6 @@ fn say(text: &str) {
     let _ = out.flush();
 }
 
-/// Seconds since the Unix epoch.
-fn unix_now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
 /// The run's text on standard output, its progress bar on standard error.
 impl SuiteObserver for RowProgress {
     fn line(&mut self, text: &str) {
@@ -230,16 +223,7 @@ pub fn run(
     }
     let mut counter = match engine.config(0) {
         Some(config) => {
-            let variants: std::collections::BTreeSet<&str> =
-                chosen.iter().map(|r| r.variant.as_str()).collect();
-            if variants.len() > 1 {
-                return Err(CliError::Suite(format!(
-                    "the selected rows of {origin} are of {} variants ({}); an engine plays \
-                     one: give --variant",
-                    variants.len(),
-                    variants.into_iter().collect::<Vec<_>>().join(", ")
-                )));
-            }
+            session::one_variant(&chosen, &origin).map_err(|e| CliError::Suite(e.to_string()))?;
             Counter::Engine(Box::new(EngineCounter::new(config)))
         }
         None => Counter::Kshogi { threads },
@@ -262,15 +246,9 @@ pub fn run(
         Some(command) => format!("the engine `{command}`"),
         None => format!("kshogi {}", env!("CARGO_PKG_VERSION")),
     };
-    let machine = Machine {
-        os: std::env::consts::OS.to_string(),
-        arch: std::env::consts::ARCH.to_string(),
-        cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        engine: engine.engines.first().cloned(),
-        kshogi_version: Some(format!("kshogi {}", env!("CARGO_PKG_VERSION"))),
-        kshogi_revision: None,
-    };
-    let started_unix = unix_now();
+    let program = format!("kshogi {}", env!("CARGO_PKG_VERSION"));
+    let machine = Machine::this(engine.engines.first().cloned(), program);
+    let started_unix = session::unix_now();
     let config = engine.config(0);
     let spec = SuiteSpec {
         origin: &origin,

@@ -1,23 +1,23 @@
 //! `kshogi review`: every move of a recorded game judged, with an evaluation graph. The
 //! review and its report (text, JSON, annotated KIF, graph, diagrams) are
-//! `kshogi_report::review`. This command reads the files, opens the database, shows the
-//! progress and writes the outputs.
+//! `kshogi_report::review`, its inputs and `--out` files `kshogi_report::review_files`.
+//! This command picks the variant and its database, shows the progress and prints.
 
-use crate::analyze_cmd::{parse_seconds, DEFAULT_MATE_NODES};
-use crate::databases::{self, DbChoice};
+use crate::analyze_cmd::parse_seconds;
 use crate::db_path;
 use crate::error::CliError;
 use crate::format::OutputFormat;
 use crate::interrupt;
-use crate::output_path::Output;
 use crate::progress::Reporter;
-use crate::solve_cmd;
 use crate::variant_select;
 use clap::Args;
 use kshogi_registry::{kif_variant, with_variant, Registered, VariantKind};
+use kshogi_report::analysis::DEFAULT_MATE_NODES;
+use kshogi_report::databases::{self, DbChoice, OpenError};
 use kshogi_report::review::{self, Input, ReviewError, Settings};
-use std::io::{IsTerminal as _, Read as _};
-use std::path::{Path, PathBuf};
+use kshogi_report::review_files::{self, OutDir};
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -117,56 +117,12 @@ pub struct ReviewArgs {
     pub inputs: Vec<String>,
 }
 
-/// Reads one INPUT argument, with the path of the file it names (none for standard input
-/// or a POSITION), which no output may be.
-fn read_input(arg: &str) -> Result<(Input, Option<PathBuf>), CliError> {
-    let (bytes, label, stem) = if arg == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(|e| CliError::Input {
-                path: "standard input".into(),
-                message: e.to_string(),
-            })?;
-        (bytes, "standard input".to_string(), "stdin".to_string())
-    } else if Path::new(arg).is_file() {
-        let bytes = std::fs::read(arg).map_err(|e| CliError::Input {
-            path: format!("`{arg}`"),
-            message: e.to_string(),
-        })?;
-        let stem = Path::new(arg)
-            .file_stem()
-            .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
-        (bytes, format!("`{arg}`"), stem)
-    } else {
-        return Input::position(arg)
-            .map(|input| (input, None))
-            .ok_or_else(|| CliError::Input {
-                path: format!("`{arg}`"),
-                message: "no such file (and not a POSITION)".into(),
-            });
-    };
-    let path = (arg != "-").then(|| PathBuf::from(arg));
-    Ok((Input::from_bytes(&bytes, label, stem)?, path))
-}
-
-/// One file that `--out` writes, as the output helper checks and writes it.
-fn out_file(path: &Path, force: bool) -> Output<'_> {
-    Output {
-        option: "--out",
-        path,
-        force,
-    }
-}
-
-/// The files `--out` writes for one game.
-fn out_paths(dir: &Path, stem: &str) -> [PathBuf; 3] {
-    [
-        dir.join(format!("{stem}.review.kif")),
-        dir.join(format!("{stem}.review.json")),
-        dir.join(format!("{stem}.review.svg")),
-    ]
+/// The `--out DIR` of the arguments.
+fn out_dir(args: &ReviewArgs) -> Option<OutDir<'_>> {
+    args.out.as_deref().map(|dir| OutDir {
+        dir,
+        force: args.force,
+    })
 }
 
 /// Runs `kshogi review`.
@@ -205,38 +161,12 @@ fn run_with(args: &ReviewArgs, review_one: &ReviewOne<'_>) -> Result<String, Cli
     let mut inputs = Vec::with_capacity(args.inputs.len());
     let mut input_files = Vec::new();
     for arg in &args.inputs {
-        let (input, path) = read_input(arg)?;
+        let (input, path) = review_files::read_input(arg)?;
         inputs.push(input);
         input_files.extend(path);
     }
-    if let Some(dir) = &args.out {
-        if !dir.is_dir() {
-            return Err(CliError::Output(format!(
-                "--out `{}` is not a directory",
-                dir.display()
-            )));
-        }
-        // Two games with the same name would write the same files.
-        let mut seen = std::collections::HashSet::new();
-        for input in &mut inputs {
-            let base = input.stem.clone();
-            let mut k = 2;
-            while !seen.insert(input.stem.clone()) {
-                input.stem = format!("{base}-{k}");
-                k += 1;
-            }
-        }
-        // Every file is checked before the first search (not an input, not an existing file
-        // without --force, in a writable directory), by the one output helper.
-        let files: Vec<(&str, &Path)> = input_files
-            .iter()
-            .map(|p| ("the record", p.as_path()))
-            .collect();
-        for input in &inputs {
-            for path in out_paths(dir, &input.stem) {
-                out_file(&path, args.force).check(&files)?;
-            }
-        }
+    if let Some(out) = out_dir(args) {
+        out.prepare(&mut inputs, &input_files)?;
     }
     let stop = interrupt::stop_flag();
     let reporter = Reporter::new(std::io::stderr().is_terminal());
@@ -293,7 +223,11 @@ fn review_error(e: ReviewError) -> CliError {
             message: source.to_string(),
         },
         ReviewError::Position(e) => CliError::Position(e),
-        ReviewError::Database(e) => solve_cmd::db_error(e, None),
+        ReviewError::Database(source) => OpenError::Db {
+            source,
+            rebuild: None,
+        }
+        .into(),
     }
 }
 
@@ -309,7 +243,7 @@ fn review_one<V: Registered>(
     let read = review::read_game::<V>(input).map_err(review_error)?;
     let dbs = match kind.map(|k| databases::for_kind(k, args.db.as_deref())) {
         Some(Ok(DbChoice::Open(dbs))) => Some(dbs),
-        Some(Err(e)) => return Err(e),
+        Some(Err(e)) => return Err(e.into()),
         None | Some(Ok(DbChoice::NotApplicable | DbChoice::Missing(_))) => None,
     };
     let db = dbs.as_ref().and_then(|d| {
@@ -328,17 +262,8 @@ fn review_one<V: Registered>(
         OutputFormat::Json => json.clone(),
         OutputFormat::Text => report.to_text(),
     };
-    if let Some(dir) = &args.out {
-        let [kif_path, json_path, svg_path] = out_paths(dir, &input.stem);
-        out_file(&kif_path, args.force).write(report.annotated_kif().as_bytes())?;
-        out_file(&json_path, args.force).write(json.as_bytes())?;
-        out_file(&svg_path, args.force).write(report.graph().as_bytes())?;
-        if args.diagrams {
-            for (n, picture) in report.blunder_diagrams() {
-                let path = dir.join(format!("{}.blunder-{n}.svg", input.stem));
-                out_file(&path, args.force).write(picture.as_bytes())?;
-            }
-        }
+    if let Some(out) = out_dir(args) {
+        out.write(&input.stem, &report, &json, args.diagrams)?;
     }
     Ok(Done {
         stdout,

@@ -1,17 +1,15 @@
-//! `kshogi show`: the board diagram of a position, or a JSON summary of it.
+//! `kshogi show`: the board diagram of a position, or a JSON summary of it, as
+//! `kshogi_report::show` makes them.
 
 use crate::error::CliError;
 use crate::format::OutputFormat;
 use crate::svg_out::SvgArgs;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
-use kshogi_core::Variant;
-use kshogi_core::{Color, Game};
-use kshogi_notation::{
-    game_diagram, move_to_usi_in, parse_game, svg, to_sfen_in, DiagramStyle, Dialect,
-};
+use kshogi_core::{Game, Variant};
+use kshogi_notation::{parse_game, svg, DiagramStyle, Dialect};
 use kshogi_registry::{with_variant, VariantKind};
-use serde::Serialize;
+use kshogi_report::show::{self, Summary};
 use std::ffi::OsStr;
 use std::io::IsTerminal as _;
 
@@ -81,7 +79,7 @@ pub fn use_color(choice: ColorChoice, no_color: Option<&OsStr>, stdout_is_termin
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => stdout_is_terminal && no_color.map_or(true, OsStr::is_empty),
+        ColorChoice::Auto => show::auto_color(no_color, stdout_is_terminal),
     }
 }
 
@@ -118,31 +116,6 @@ fn render<V: Variant>(args: &ShowArgs) -> Result<String, CliError> {
     )
 }
 
-/// The `--json` output. Serialised with the fields in this order.
-#[derive(Serialize)]
-#[serde(bound = "")]
-struct ShowReport<V: Variant> {
-    #[serde(skip)]
-    _variant: core::marker::PhantomData<V>,
-    /// Short name of the variant.
-    variant: &'static str,
-    /// SFEN of the position after the moves, in the chosen dialect (canonical by default).
-    sfen: String,
-    /// `black` or `white`.
-    side_to_move: Color,
-    /// Whether the side to move is in check.
-    in_check: bool,
-    /// See [`status`].
-    status: String,
-    /// The last move of the moves list, if any, in the chosen dialect.
-    last_move: Option<String>,
-    /// Number of legal moves; 0 once the game is over.
-    legal_moves: usize,
-}
-
-/// `ongoing`, `check`, or the result of a game that is over (`black wins by checkmate`).
-pub use kshogi_report::status;
-
 /// Renders the position given by the `POSITION` argument, for variant `V`.
 pub fn show<V: Variant>(
     position: &str,
@@ -174,72 +147,22 @@ fn text_or_json<V: Variant>(
     format: OutputFormat,
     dialect: Dialect,
 ) -> Result<String, CliError> {
-    let pos = game.position();
-    let last = game.moves().last().copied();
-    if format.is_json() {
-        // The last move is written from the position before it (its `-` mark depends on
-        // the piece that moved).
-        let last_move = last.map(|mv| {
-            let mut before = *game.start();
-            for &m in &game.moves()[..game.moves().len() - 1] {
-                before = before.after(m);
-            }
-            move_to_usi_in(&before, mv, dialect)
-        });
-        let report = ShowReport::<V> {
-            _variant: core::marker::PhantomData,
-            variant: V::NAME,
-            sfen: to_sfen_in(pos, dialect),
-            side_to_move: pos.side_to_move(),
-            in_check: pos.in_check(),
-            status: status(game),
-            last_move,
-            legal_moves: if game.outcome().is_some() {
-                0
-            } else {
-                pos.legal_moves().len()
-            },
-        };
-        return OutputFormat::json_line(&report);
-    }
-    let mut out = game_diagram(game, style, dialect);
-    if game.outcome().is_some() || pos.in_check() {
-        out.push_str("status: ");
-        out.push_str(&status(game));
-        out.push('\n');
-    }
-    Ok(out)
+    Ok(match format {
+        OutputFormat::Json => Summary::of(game, dialect).to_json()?,
+        OutputFormat::Text => show::diagram(game, style, dialect),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kshogi_rules_kyoto::Kyoto;
 
     #[test]
-    fn colour_decision() {
+    fn an_explicit_colour_choice_wins() {
         let set = Some(OsStr::new("1"));
-        let empty = Some(OsStr::new(""));
-        // auto: a terminal without NO_COLOR (or with it empty) only.
-        assert!(use_color(ColorChoice::Auto, None, true));
-        assert!(use_color(ColorChoice::Auto, empty, true));
-        assert!(!use_color(ColorChoice::Auto, set, true));
-        assert!(!use_color(ColorChoice::Auto, None, false));
-        assert!(!use_color(ColorChoice::Auto, empty, false));
-        // An explicit choice wins over both.
         assert!(use_color(ColorChoice::Always, set, false));
         assert!(!use_color(ColorChoice::Never, None, true));
-    }
-
-    #[test]
-    fn status_words() {
-        // Hand-checked: after G*5b White's King on 5a is in check and can take the Gold;
-        // with Black's Silver on 4c guarding 5b it is mate.
-        let g = parse_game::<Kyoto>("k4/5/5/5/4K b G 9 moves G*5b").unwrap();
-        assert_eq!(status(&g), "check");
-        let g = parse_game::<Kyoto>("k4/5/1S3/5/4K b G 9 moves G*5b").unwrap();
-        assert_eq!(status(&g), "black wins by checkmate");
-        let g = parse_game::<Kyoto>("startpos").unwrap();
-        assert_eq!(status(&g), "ongoing");
+        assert!(use_color(ColorChoice::Auto, None, true));
+        assert!(!use_color(ColorChoice::Auto, set, true));
     }
 }

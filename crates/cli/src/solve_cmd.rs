@@ -7,22 +7,23 @@
 use crate::db_path::{self, DB_PATH_HELP};
 use crate::error::CliError;
 use crate::interrupt;
-use crate::output_path::{Existing, Output};
 use crate::progress::Reporter;
 use crate::variant_select;
 use clap::Args;
 use kshogi_core::Variant;
 use kshogi_registry::{with_index, VariantKind};
-use kshogi_solver::db::{self, DbError};
+use kshogi_report::databases::{solvable_names, OpenError};
+use kshogi_report::output::Output;
+use kshogi_solver::db;
 use kshogi_solver::generic::Indexed;
 use kshogi_solver::reachable::Rule;
 use kshogi_solver::report::{self, BuildSpec, Observer};
 use std::io::{IsTerminal as _, Write as _};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use kshogi_solver::verify::{
-    Sample, VerifyConfig, DEFAULT_SAMPLE, DEFAULT_SEARCH_SAMPLE, SEARCH_HORIZON, SEARCH_MAX_LOSS,
-    SEARCH_MAX_WIN,
+    self, Sample, VerifyConfig, DEFAULT_SAMPLE, DEFAULT_SEARCH_SAMPLE, SEARCH_HORIZON,
+    SEARCH_MAX_LOSS, SEARCH_MAX_WIN,
 };
 
 /// The CLI's progress on stderr is where a build or a check reports.
@@ -36,15 +37,6 @@ impl Observer for Reporter {
     fn done(&self, line: Option<&str>) {
         Reporter::done(self, line);
     }
-}
-
-/// The names of the variants `kshogi solve` builds, joined by `, `.
-pub fn solvable_names() -> String {
-    VariantKind::SOLVABLE
-        .iter()
-        .map(|k| k.name())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// More help for `kshogi solve`, after the options.
@@ -93,19 +85,6 @@ kshogi analyze and kshogi usi answer the positions of a variant from its databas
     )
 }
 
-/// Reads `--sample`: `all` or a positive whole number.
-fn parse_sample(text: &str) -> Result<Sample, String> {
-    if text.eq_ignore_ascii_case("all") {
-        return Ok(Sample::All);
-    }
-    match text.trim().parse::<u64>() {
-        Ok(n) if n > 0 => Ok(Sample::Count(n)),
-        _ => Err(format!(
-            "`{text}` is not a number of entries (a positive whole number, or `all`)"
-        )),
-    }
-}
-
 /// The arguments of `kshogi solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -138,7 +117,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE", requires = "verify")]
     pub db: Option<PathBuf>,
     /// With --verify: entries for the Bellman check, a number or `all` [default: 1000000]
-    #[arg(long, value_name = "N", requires = "verify", value_parser = parse_sample)]
+    #[arg(long, value_name = "N", requires = "verify", value_parser = clap::value_parser!(Sample))]
     pub sample: Option<Sample>,
     /// With --verify: seed of the random samples [default: from the clock]
     #[arg(long, value_name = "N", requires = "verify")]
@@ -183,47 +162,6 @@ pub fn run(args: &SolveArgs) -> Result<String, CliError> {
 
 // ---- building ---------------------------------------------------------------------------
 
-/// Checks the database's output path before the build ([`Output::check`]): not a directory,
-/// not an existing file (unless `force`), its directory created and writable; a FIFO or
-/// device is refused, since a database is written only to a regular file (a temporary file
-/// renamed into place). Returns the file to write: `path`, or the file a symbolic link
-/// there names (the link stays).
-fn prepare_output(path: &Path, force: bool) -> Result<PathBuf, CliError> {
-    let shown = path.display();
-    if path.is_dir() {
-        return Err(CliError::Output(format!(
-            "{shown} is a directory; give --out a file name"
-        )));
-    }
-    if path.symlink_metadata().is_ok() && !force {
-        return Err(CliError::Output(format!(
-            "{shown} already exists; give --force to replace it (it is replaced only once the \
-             new database is complete)"
-        )));
-    }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            CliError::Output(format!(
-                "cannot create the directory {}: {e}",
-                dir.display()
-            ))
-        })?;
-    }
-    let out = Output {
-        option: "--out",
-        path,
-        force,
-    };
-    match out.check(&[])? {
-        Existing::Nothing => Ok(path.to_path_buf()),
-        Existing::Regular(file) => Ok(file),
-        Existing::Special(_) => Err(CliError::Output(format!(
-            "{shown} is not a regular file (a FIFO or a device); a database is written only \
-             to a regular file"
-        ))),
-    }
-}
-
 /// The move rule of `--reach`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
 pub enum ReachRule {
@@ -253,7 +191,12 @@ fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliErro
         Some(p) => p.clone(),
         None => db_path::default_path_or_error(name, "--out").map_err(CliError::Output)?,
     };
-    let path = prepare_output(&path, args.force)?;
+    let out = Output {
+        option: "--out",
+        path: &path,
+        force: args.force,
+    };
+    let path = out.prepare_database()?;
     let tmp = db::temp_path(&path);
     interrupt::exit_on_interrupt("the database was not written", move || {
         let _ = std::fs::remove_file(&tmp);
@@ -270,33 +213,6 @@ fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliErro
 }
 
 // ---- verifying --------------------------------------------------------------------------
-
-/// The message of a database that cannot be used; for a damaged file, `rebuild` adds how
-/// to build it again.
-pub fn db_error(e: DbError, rebuild: Option<&str>) -> CliError {
-    // Not in backticks: an error's quotations are cut short for the terminal, and the
-    // command must stay whole, however long the path in it.
-    let hint = rebuild
-        .map(|cmd| format!("; rebuild it with: {cmd}"))
-        .unwrap_or_default();
-    match e {
-        DbError::Io { path, source } => CliError::Database(format!(
-            "cannot read the database {}: {source}",
-            path.display()
-        )),
-        e @ DbError::Bad { .. } => CliError::Database(format!("{e}{hint}")),
-        e => CliError::Database(e.to_string()),
-    }
-}
-
-/// A seed from the clock.
-fn clock_seed() -> u64 {
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    kshogi_core::rng::SplitMix64::new(t.as_nanos() as u64 ^ u64::from(std::process::id()))
-        .next_u64()
-}
 
 /// `kshogi solve <variant> --verify`.
 fn verify_database<I: Indexed + Clone>(
@@ -326,12 +242,14 @@ fn verify_database<I: Indexed + Clone>(
     let reporter = Reporter::new(std::io::stderr().is_terminal());
     let config = VerifyConfig {
         sample: args.sample.unwrap_or(Sample::Count(DEFAULT_SAMPLE)),
-        seed: args.seed.unwrap_or_else(clock_seed),
+        seed: args.seed.unwrap_or_else(verify::clock_seed),
         search_per_kind: args.search_sample,
         threads,
     };
-    let report =
-        report::check::<I>(&path, config, &reporter).map_err(|e| db_error(e, Some(&rebuild)))?;
+    let report = report::check::<I>(&path, config, &reporter).map_err(|source| OpenError::Db {
+        source,
+        rebuild: Some(rebuild),
+    })?;
     let out = args.format.render(&report, report::CheckReport::text)?;
     let failures = report.failures;
     if failures == 0 {
@@ -347,19 +265,4 @@ fn verify_database<I: Indexed + Clone>(
         path.display(),
         if failures == 1 { "" } else { "s" }
     )))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sample_parser() {
-        assert_eq!(parse_sample("all"), Ok(Sample::All));
-        assert_eq!(parse_sample("ALL"), Ok(Sample::All));
-        assert_eq!(parse_sample("1000"), Ok(Sample::Count(1000)));
-        for bad in ["0", "-1", "x", "", "1e6"] {
-            assert!(parse_sample(bad).is_err(), "{bad}");
-        }
-    }
 }

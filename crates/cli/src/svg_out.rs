@@ -3,9 +3,9 @@
 
 use crate::error::CliError;
 use crate::format::OutputFormat;
-use crate::output_path::Output;
 use clap::{Args, ValueEnum};
 use kshogi_notation::{RankLabels, SvgStyle};
+use kshogi_report::output::Output;
 use std::path::{Path, PathBuf};
 
 /// How the SVG diagram labels the ranks.

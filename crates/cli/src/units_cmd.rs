@@ -2,11 +2,11 @@
 //! merge). The logic is `kshogi_perft_suite::units`; this module parses and prints.
 
 use crate::error::CliError;
-use crate::perft_cmd::{parse_depth, PerftReport};
 use crate::variant_select;
 use crate::{interrupt, VariantArg};
 use clap::{Args, Subcommand};
 use kshogi_core::Variant;
+use kshogi_perft_suite::perft::{parse_depth, PerftReport};
 use kshogi_perft_suite::units::{self, Job};
 use kshogi_registry::{with_variant, VariantKind};
 use std::path::{Path, PathBuf};
@@ -172,31 +172,10 @@ fn read_manifest(path: &Path) -> Result<(Job, VariantKind), CliError> {
     Ok((job, kind))
 }
 
-/// The task index: `--unit`, else the batch system's variable.
-fn task_index(explicit: Option<&str>) -> Result<usize, CliError> {
-    let (text, from) = match explicit {
-        Some(t) => (t.to_string(), "--unit".to_string()),
-        None => ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
-            .iter()
-            .find_map(|var| std::env::var(var).ok().map(|v| (v, format!("${var}"))))
-            .ok_or_else(|| {
-                CliError::Units(
-                    "which unit? give --unit K, or run as a batch task that sets \
-                     SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"
-                        .into(),
-                )
-            })?,
-    };
-    text.trim().parse().map_err(|_| {
-        CliError::Units(format!(
-            "{from} must be a whole number from 0, found `{text}`"
-        ))
-    })
-}
-
 fn count(args: &CountArgs) -> Result<String, CliError> {
     let (job, kind) = read_manifest(&args.manifest)?;
-    let index = task_index(args.unit.as_deref())?;
+    let index = units::task_index(args.unit.as_deref(), |var| std::env::var(var).ok())
+        .map_err(|e| CliError::Units(e.to_string()))?;
     let ids = units::task_units(&job, index, args.per_task as usize).map_err(units_err)?;
     let stop = interrupt::stop_flag();
     let threads = usize::from(args.threads);
@@ -218,31 +197,13 @@ fn count(args: &CountArgs) -> Result<String, CliError> {
     Ok(out)
 }
 
-/// The merged count as `kshogi perft --divide` prints it.
-fn merged_report<V: Variant>(
-    job: &Job,
-    merged: units::Merged,
-    format: crate::format::OutputFormat,
-) -> Result<String, CliError> {
-    let report = PerftReport::<V> {
-        variant: V::NAME,
-        sfen: job.position.clone(),
-        depth: job.depth,
-        nodes: merged.nodes,
-        divide: Some(merged.divide),
-        time_ms: u64::try_from(merged.time.as_millis()).unwrap_or(u64::MAX),
-        nps: crate::engine_text::nodes_per_second(merged.nodes, merged.time),
-        elapsed: merged.time,
-        _variant: std::marker::PhantomData,
-    };
-    report.render(format)
-}
-
 fn merge(args: &MergeArgs) -> Result<String, CliError> {
     let (job, kind) = read_manifest(&args.manifest)?;
     let results = units::read_results(&args.dirs).map_err(units_err)?;
     with_variant!(kind, V => {
         let merged = units::merge::<V>(&job, &results, &program()).map_err(units_err)?;
-        merged_report::<V>(&job, merged, args.format)
+        let report = PerftReport::new(V::NAME, job.position.clone(), job.depth, merged.nodes,
+            Some(merged.divide), merged.time);
+        args.format.render(&report, PerftReport::to_text)
     })
 }

@@ -1,11 +1,11 @@
 //! `kshogi usi`: one call into the USI loop of `kshogi-usi`, with the databases opened.
 
-use crate::databases;
 use crate::error::CliError;
 use crate::variant_select;
 use clap::builder::TypedValueParser as _;
 use clap::Args;
 use kshogi_registry::{Registered, VariantKind};
+use kshogi_report::databases;
 use kshogi_usi as usi;
 
 /// The arguments of `kshogi usi`.

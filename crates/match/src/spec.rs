@@ -3,8 +3,11 @@
 //! position a line), a USI option (`NAME=VALUE`). Each reader returns a typed error whose
 //! message names what is wrong.
 
+use crate::shard::Shard;
 use crate::stats::{Sprt, SprtError};
+use crate::TimeControl;
 use std::path::Path;
+use std::time::Duration;
 
 /// Why a match option does not read.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +32,8 @@ pub enum SpecError {
     NotAnOption(String),
     /// An option has no name.
     NoOptionName(String),
+    /// A results directory without a shard to write it.
+    ResultsWithoutShard,
 }
 
 impl std::fmt::Display for SpecError {
@@ -53,6 +58,9 @@ impl std::fmt::Display for SpecError {
             ),
             SpecError::NotAnOption(s) => write!(f, "`{s}` is not NAME=VALUE"),
             SpecError::NoOptionName(s) => write!(f, "`{s}` has no option name"),
+            SpecError::ResultsWithoutShard => f.write_str(
+                "--results is the directory of a shard's results: give --shard I/N or --shards N",
+            ),
         }
     }
 }
@@ -119,6 +127,58 @@ pub fn batch_index(count: u32, var: impl Fn(&str) -> Option<String>) -> Result<u
     }
 }
 
+/// The time per move when no time control is given, in milliseconds.
+pub const DEFAULT_MOVETIME_MS: u64 = 100;
+
+/// The time control the words ask for, in milliseconds: `nodes` per move (no clock), else
+/// a clock of `time` with `inc` after each move and `byoyomi` once it is empty, else
+/// `movetime` per move ([`DEFAULT_MOVETIME_MS`] when none is given).
+pub fn time_control(
+    nodes: Option<u64>,
+    time: Option<u64>,
+    inc: u64,
+    byoyomi: u64,
+    movetime: Option<u64>,
+) -> TimeControl {
+    match (nodes, time) {
+        (Some(n), _) => TimeControl::Nodes(n),
+        (None, Some(t)) => TimeControl::Clock {
+            base: Duration::from_millis(t),
+            increment: Duration::from_millis(inc),
+            byoyomi: Duration::from_millis(byoyomi),
+        },
+        (None, None) => TimeControl::MoveTime(Duration::from_millis(
+            movetime.unwrap_or(DEFAULT_MOVETIME_MS),
+        )),
+    }
+}
+
+/// The shard a process plays: `shard` (`I/N`), else shard I of `shards` N with I from the
+/// batch system (`var` reads a variable, [`batch_index`]), writing to `results`; `None`
+/// without a shard or without a results directory. A results directory without a shard is
+/// an error.
+pub fn shard_of(
+    shard: Option<(u32, u32)>,
+    shards: Option<u32>,
+    results: Option<&Path>,
+    var: impl Fn(&str) -> Option<String>,
+) -> Result<Option<Shard>, SpecError> {
+    let shard = match (shard, shards) {
+        (Some(s), _) => Some(s),
+        (None, Some(n)) => Some((batch_index(n, var)?, n)),
+        (None, None) => None,
+    };
+    match (shard, results) {
+        (Some((index, count)), Some(results)) => Ok(Some(Shard {
+            index,
+            count,
+            results: results.to_path_buf(),
+        })),
+        (None, Some(_)) => Err(SpecError::ResultsWithoutShard),
+        (_, None) => Ok(None),
+    }
+}
+
 /// `NAME=VALUE`, both trimmed.
 pub fn parse_option(s: &str) -> Result<(String, String), SpecError> {
     let (k, v) = s
@@ -149,6 +209,57 @@ pub fn read_openings(path: &Path) -> std::io::Result<Vec<(String, String)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nodes_win_over_a_clock_and_a_clock_over_movetime() {
+        let ms = Duration::from_millis;
+        assert_eq!(
+            time_control(Some(5), Some(1), 2, 3, Some(4)),
+            TimeControl::Nodes(5)
+        );
+        assert_eq!(
+            time_control(None, Some(1000), 20, 30, Some(4)),
+            TimeControl::Clock {
+                base: ms(1000),
+                increment: ms(20),
+                byoyomi: ms(30)
+            }
+        );
+        assert_eq!(
+            time_control(None, None, 0, 0, Some(40)),
+            TimeControl::MoveTime(ms(40))
+        );
+        assert_eq!(
+            time_control(None, None, 0, 0, None),
+            TimeControl::MoveTime(ms(100))
+        );
+    }
+
+    #[test]
+    fn a_shard_is_given_or_read_and_needs_its_results() {
+        let dir = Path::new("res");
+        let none = |_: &str| None;
+        let shard = shard_of(Some((1, 4)), None, Some(dir), none)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (shard.index, shard.count, shard.results.as_path()),
+            (1, 4, dir)
+        );
+        let slurm = |v: &str| (v == "SLURM_ARRAY_TASK_ID").then(|| "2".to_string());
+        let shard = shard_of(None, Some(3), Some(dir), slurm).unwrap().unwrap();
+        assert_eq!((shard.index, shard.count), (2, 3));
+        assert_eq!(
+            shard_of(None, Some(3), Some(dir), none).unwrap_err(),
+            SpecError::NoBatchIndex
+        );
+        assert!(shard_of(None, None, None, none).unwrap().is_none());
+        let e = shard_of(None, None, Some(dir), none).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--results is the directory of a shard's results: give --shard I/N or --shards N"
+        );
+    }
 
     #[test]
     fn sprts_read_with_default_error_rates() {

@@ -5,12 +5,14 @@
 //! - [`suite`]: the suite file format of `perft/suite.tsv` (tab-separated `variant sfen depth
 //!   nodes tier` rows, `#` comments, `#: source:` and `#: convention:` lines saying where the
 //!   counts come from), read with errors that name the file, line and column;
+//! - [`perft`]: one count as `kshogi perft` makes it (the `DEPTH` argument, the count of
+//!   a position argument with its divide, interruptible, and its text and JSON report);
 //! - [`run`]: counting rows against a [`kshogi_core::Variant`] type in-process, with the
 //!   divide of every mismatching row: the call a variant crate makes in its own `cargo test`
 //!   ([`run_rows`]; see `docs/adding-a-variant.md`);
 //! - [`diverge`]: the divergence finder, which walks down the divides of two move generators
 //!   (kshogi's and another engine's, behind [`DivideSource`]) to the first position where
-//!   their legal move lists differ;
+//!   their legal move lists differ; [`diff_text`], the text report of what it found;
 //! - [`report`]: the report file of a suite run (`kshogi perft --suite --report`), the
 //!   loop that counts rows with any counter (kshogi or another engine) into it, and its
 //!   comparison with a baseline report (speed within a tolerance, best of three, divides);
@@ -42,8 +44,10 @@
 //! must not depend on a rules crate, the registry, the engine or the command line, which
 //! chooses the variant of each row and prints what a run shows.
 
+pub mod diff_text;
 pub mod diverge;
 pub mod engine;
+pub mod perft;
 pub mod report;
 pub mod run;
 pub mod session;

@@ -48,6 +48,22 @@ pub struct Machine {
     pub kshogi_revision: Option<String>,
 }
 
+impl Machine {
+    /// This machine as a run on it reports it: its system, architecture and processors,
+    /// the engine command counting (none when kshogi counts) and the program (`kshogi
+    /// 0.1.0`); the revision is left for the caller that knows it.
+    pub fn this(engine: Option<String>, program: String) -> Machine {
+        Machine {
+            os: std::env::consts::OS.to_string(),
+            arch: std::env::consts::ARCH.to_string(),
+            cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            engine,
+            kshogi_version: Some(program),
+            kshogi_revision: None,
+        }
+    }
+}
+
 /// One row of a report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReportRow {

@@ -285,9 +285,73 @@ pub fn run_suite(
     SuiteOutcome { report, problems }
 }
 
+/// The selected rows of a suite are of several variants, and an engine plays one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the selected rows of {origin} are of {} variants ({}); an engine plays one: give \
+     --variant",
+    .variants.len(),
+    .variants.join(", ")
+)]
+pub struct SeveralVariants {
+    /// The suite's name.
+    pub origin: String,
+    /// The variants of the rows, sorted.
+    pub variants: Vec<String>,
+}
+
+/// Checks that the rows `chosen` of the suite `origin` are of one variant, as a run by
+/// another engine needs (an engine plays one variant).
+pub fn one_variant(chosen: &[&SuiteRow], origin: &str) -> Result<(), SeveralVariants> {
+    let variants: std::collections::BTreeSet<&str> =
+        chosen.iter().map(|r| r.variant.as_str()).collect();
+    if variants.len() > 1 {
+        return Err(SeveralVariants {
+            origin: origin.to_string(),
+            variants: variants.into_iter().map(str::to_string).collect(),
+        });
+    }
+    Ok(())
+}
+
+/// Seconds since the Unix epoch now (0 on a clock before it), for a run's start.
+pub fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_engine_runs_rows_of_one_variant() {
+        let mut other = row(2, 1);
+        other.variant = "micro".into();
+        let (a, b) = (row(1, 1), row(3, 1));
+        assert_eq!(one_variant(&[&a, &b], "s.tsv"), Ok(()));
+        assert_eq!(one_variant(&[], "s.tsv"), Ok(()));
+        let e = one_variant(&[&a, &other, &b], "s.tsv").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the selected rows of s.tsv are of 2 variants (kyoto, micro); an engine plays \
+             one: give --variant"
+        );
+    }
+
+    #[test]
+    fn this_machine_is_named() {
+        let m = Machine::this(Some("fsf".into()), "kshogi 9".into());
+        assert_eq!(m.os, std::env::consts::OS);
+        assert!(m.cpus >= 1);
+        assert_eq!(
+            (m.engine.as_deref(), m.kshogi_version.as_deref()),
+            (Some("fsf"), Some("kshogi 9"))
+        );
+        assert_eq!(m.kshogi_revision, None);
+        assert!(unix_now() > 1_700_000_000);
+    }
     use kshogi_notation::Dialect;
     use std::time::Duration;
 

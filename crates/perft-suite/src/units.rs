@@ -595,6 +595,43 @@ pub fn run_unit<V: Variant>(
     Ok(UnitOutcome::Counted(result, path))
 }
 
+/// Why a batch task does not know which unit it counts.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TaskIndexError {
+    /// No `--unit` and no batch system's variable.
+    #[error(
+        "which unit? give --unit K, or run as a batch task that sets SLURM_ARRAY_TASK_ID or \
+         JOB_COMPLETION_INDEX"
+    )]
+    Missing,
+    /// The index given (by `from`: `--unit` or `$VARIABLE`) is not a whole number.
+    #[error("{from} must be a whole number from 0, found `{text}`")]
+    NotANumber {
+        /// Where it came from.
+        from: String,
+        /// What was given.
+        text: String,
+    },
+}
+
+/// A batch task's index: `explicit` (`--unit K`), else the batch system's variable as
+/// `var` reads it, `$SLURM_ARRAY_TASK_ID` and then `$JOB_COMPLETION_INDEX`.
+pub fn task_index(
+    explicit: Option<&str>,
+    var: impl Fn(&str) -> Option<String>,
+) -> Result<usize, TaskIndexError> {
+    let (text, from) = match explicit {
+        Some(t) => (t.to_string(), "--unit".to_string()),
+        None => ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
+            .iter()
+            .find_map(|name| var(name).map(|v| (v, format!("${name}"))))
+            .ok_or(TaskIndexError::Missing)?,
+    };
+    text.trim()
+        .parse()
+        .map_err(|_| TaskIndexError::NotANumber { from, text })
+}
+
 /// The ids that batch index `index` counts when each task counts `per_task` units: `index *
 /// per_task` and the `per_task - 1` after it, as far as the job goes.
 pub fn task_units(
@@ -759,6 +796,44 @@ pub fn merge<V: Variant>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_task_index_is_given_or_read_from_the_batch_system() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(
+            task_index(Some(" 3 "), vars(&[("SLURM_ARRAY_TASK_ID", "5")])),
+            Ok(3)
+        );
+        assert_eq!(
+            task_index(None, vars(&[("SLURM_ARRAY_TASK_ID", "5")])),
+            Ok(5)
+        );
+        assert_eq!(
+            task_index(None, vars(&[("JOB_COMPLETION_INDEX", "7")])),
+            Ok(7)
+        );
+        // Slurm's variable comes first.
+        let both = vars(&[("JOB_COMPLETION_INDEX", "7"), ("SLURM_ARRAY_TASK_ID", "1")]);
+        assert_eq!(task_index(None, both), Ok(1));
+        assert_eq!(task_index(None, vars(&[])), Err(TaskIndexError::Missing));
+        let e = task_index(None, vars(&[("JOB_COMPLETION_INDEX", "-1")])).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "$JOB_COMPLETION_INDEX must be a whole number from 0, found `-1`"
+        );
+        let e = task_index(Some("x"), vars(&[])).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--unit must be a whole number from 0, found `x`"
+        );
+    }
     use kshogi_rules_kinzoku::Kinzoku;
     use kshogi_rules_kyoto::Kyoto;
 

@@ -24,6 +24,29 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+/// The search time of an analysis when no limit is given (`kshogi analyze`).
+pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
+
+/// The mate solver's node budget when none is given (`kshogi analyze` and `review`).
+pub const DEFAULT_MATE_NODES: u64 = 200_000;
+
+/// The search limits asked for: the `depth`, `nodes` and `time` given, or `default_time`
+/// when none of them is. The one rule of the default time, for an analysis and a review.
+pub fn limits_or_default(
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    time: Option<Duration>,
+    default_time: Duration,
+) -> Limits {
+    let none = depth.is_none() && nodes.is_none() && time.is_none();
+    Limits {
+        depth,
+        nodes,
+        time: if none { Some(default_time) } else { time },
+        ..Limits::default()
+    }
+}
+
 /// What to search for, independent of the variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -464,6 +487,22 @@ impl<V: Registered> Analysis<V> {
 mod tests {
     use super::*;
     use kshogi_rules_kyoto::Kyoto;
+
+    #[test]
+    fn the_default_time_applies_only_when_no_limit_is_given() {
+        let second = Duration::from_secs(1);
+        let none = limits_or_default(None, None, None, second);
+        assert_eq!(
+            (none.depth, none.nodes, none.time),
+            (None, None, Some(second))
+        );
+        let depth = limits_or_default(Some(3), None, None, second);
+        assert_eq!((depth.depth, depth.time), (Some(3), None));
+        let nodes = limits_or_default(None, Some(10), None, second);
+        assert_eq!((nodes.nodes, nodes.time), (Some(10), None));
+        let time = limits_or_default(None, None, Some(DEFAULT_TIME), second);
+        assert_eq!(time.time, Some(Duration::from_secs(2)));
+    }
 
     fn quick() -> Settings {
         Settings {

@@ -1,19 +1,29 @@
 //! What kshogi's analyses report, as typed values with their text and JSON forms, for any
-//! front end: [`analysis`] runs the analysis service on a position given as text (with the
+//! front end: [`databases`] opens the perfect-play databases a front end answers from;
+//! [`show`] is what `kshogi show` prints of a position; [`analysis`] runs the analysis service on a position given as text (with the
 //! database's answer where one covers it) and returns an [`analysis::Analysis`] whose
 //! `to_text` and `to_json` are what `kshogi analyze` prints; [`selfplay`] plays the engine against a simple
 //! opponent and sums the games up as a [`selfplay::MatchReport`] (`kshogi selfplay`);
 //! [`review`] judges every move of a recorded game and renders it as a
-//! [`review::Report`] (`kshogi review`).
+//! [`review::Report`] (`kshogi review`), its inputs read and its files written by
+//! [`review_files`]; [`output`] decides whether a front end may write
+//! an output file (never an input, never over a file without `--force`, nothing saved
+//! lost) and writes it.
 //!
 //! This crate sits above the analysis service, notation and the variant registry. It must
 //! not depend on the command line or on an argument parser (clap), and it prints nothing
 //! itself: progress goes to a callback the front end gives, output is returned as strings,
-//! and every failure is a typed error.
+//! and every failure is a typed error. Its only input and output are files a front end
+//! names: a review's records (or standard input), the databases, and the output files,
+//! written only as [`output`] allows.
 
 pub mod analysis;
+pub mod databases;
+pub mod output;
 pub mod review;
+pub mod review_files;
 pub mod selfplay;
+pub mod show;
 
 use kshogi_core::{Game, Variant};
 

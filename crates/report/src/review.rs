@@ -9,7 +9,7 @@ use crate::json_line;
 use kshogi_analysis::review::{self, Judgement, PlyReview, Review, SideSummary, Thresholds};
 use kshogi_analysis::{Analyzer, PerfectPlay, Request};
 use kshogi_core::{Color, Game, Move, Position, Square};
-use kshogi_engine::{Limits, Score};
+use kshogi_engine::Score;
 use kshogi_notation::human::human_time;
 use kshogi_notation::kif::{
     annotate_move, decode_kif, kif_move_text, parse_kif_among, to_kif, KifError, KifEval,
@@ -125,17 +125,13 @@ pub struct Settings {
 impl Settings {
     /// The request to the analysis service: the limits given, or [`DEFAULT_TIME`].
     pub fn request(&self) -> Request {
-        let mut limits = Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            time: self.time,
-            ..Limits::default()
-        };
-        if limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
-            limits.time = Some(DEFAULT_TIME);
-        }
         Request {
-            limits,
+            limits: crate::analysis::limits_or_default(
+                self.depth,
+                self.nodes,
+                self.time,
+                DEFAULT_TIME,
+            ),
             multipv: 1,
             mate_nodes: self.mate_nodes,
         }

@@ -35,6 +35,35 @@ pub enum Sample {
     Count(u64),
 }
 
+/// A `--sample` that is neither `all` nor a positive whole number.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a number of entries (a positive whole number, or `all`)")]
+pub struct SampleError(pub String);
+
+impl std::str::FromStr for Sample {
+    type Err = SampleError;
+
+    /// `all` (in any case) or a positive whole number.
+    fn from_str(text: &str) -> Result<Sample, SampleError> {
+        if text.eq_ignore_ascii_case("all") {
+            return Ok(Sample::All);
+        }
+        match text.trim().parse::<u64>() {
+            Ok(n) if n > 0 => Ok(Sample::Count(n)),
+            _ => Err(SampleError(text.to_string())),
+        }
+    }
+}
+
+/// A seed for the samples from the clock (and the process), for a check that was given
+/// none: two runs check different entries.
+pub fn clock_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    SplitMix64::new(t.as_nanos() as u64 ^ u64::from(std::process::id())).next_u64()
+}
+
 /// What to check, and how.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct VerifyConfig {
@@ -393,6 +422,22 @@ fn search_check<P: Probe>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sample_is_all_or_a_positive_count() {
+        assert_eq!("all".parse::<Sample>(), Ok(Sample::All));
+        assert_eq!("ALL".parse::<Sample>(), Ok(Sample::All));
+        assert_eq!(" 12 ".parse::<Sample>(), Ok(Sample::Count(12)));
+        for bad in ["0", "-3", "x", "", "1.5"] {
+            assert_eq!(bad.parse::<Sample>(), Err(SampleError(bad.into())), "{bad}");
+        }
+        assert_eq!(
+            SampleError("x".into()).to_string(),
+            "`x` is not a number of entries (a positive whole number, or `all`)"
+        );
+        // Two seeds from the clock differ (nanoseconds apart, mixed).
+        assert_ne!(clock_seed(), clock_seed());
+    }
     use crate::dobutsu::DobutsuIndex;
     use crate::generic::{solve, Progress};
 

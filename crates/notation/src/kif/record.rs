@@ -1,5 +1,6 @@
 //! The KIF record: headers, start position, moves with times and comments, and the result.
 
+use crate::{move_to_usi_in, to_sfen_in, Dialect};
 use kshogi_core::Variant;
 use kshogi_core::{Color, DrawReason, Game, GameError, Move, Outcome, Position};
 
@@ -282,6 +283,38 @@ impl<V: Variant> KifRecord<V> {
         &mut self.moves
     }
 
+    /// The record as one USI position, in `dialect`: `sfen <start> moves <usi> ...`
+    /// (without ` moves` when there is no move; in [`Dialect::Pychess`] its FEN with no
+    /// `sfen` word before it, and UCI moves, the form pychess-variants reads).
+    pub fn usi_line(&self, dialect: Dialect) -> String {
+        let mut out = String::new();
+        if dialect != Dialect::Pychess {
+            out.push_str("sfen ");
+        }
+        out.push_str(&to_sfen_in(self.start(), dialect));
+        if !self.moves.is_empty() {
+            out.push_str(" moves");
+            let mut pos = *self.start();
+            for m in &self.moves {
+                out.push(' ');
+                out.push_str(&move_to_usi_in(&pos, m.mv, dialect));
+                pos = pos.after(m.mv);
+            }
+        }
+        out
+    }
+
+    /// The SFEN of the position before the first move and after every move, in `dialect`.
+    pub fn sfens(&self, dialect: Dialect) -> Vec<String> {
+        let mut pos = *self.start();
+        let mut out = vec![to_sfen_in(&pos, dialect)];
+        for m in &self.moves {
+            pos = pos.after(m.mv);
+            out.push(to_sfen_in(&pos, dialect));
+        }
+        out
+    }
+
     /// The game: start, moves, and the outcome by the rules.
     pub fn game(&self) -> &Game<V> {
         &self.game
@@ -413,6 +446,32 @@ pub(crate) fn parse_summary(line: &str) -> Option<Summary> {
 mod tests {
     use super::*;
     use kshogi_core::WinReason;
+
+    #[test]
+    fn a_record_as_a_usi_line_and_as_sfens() {
+        // Black's pawn 1e goes to 1d and turns into a rook; White's pawn 5a to 5b, a rook.
+        let game = crate::parse_game::<kshogi_rules_kyoto::Kyoto>("startpos moves 1e1d+ 5a5b+");
+        let record = KifRecord::from_game(&game.unwrap());
+        assert_eq!(
+            record.usi_line(Dialect::Canonical),
+            "sfen pgkst/5/5/5/TSKGP b - 1 moves 1e1d+ 5a5b+"
+        );
+        assert_eq!(
+            record.sfens(Dialect::Canonical),
+            [
+                "pgkst/5/5/5/TSKGP b - 1",
+                "pgkst/5/5/4R/TSKG1 w - 2",
+                "1gkst/r4/5/4R/TSKG1 b - 3"
+            ]
+        );
+        assert!(!record.usi_line(Dialect::Pychess).starts_with("sfen"));
+        let empty = KifRecord::new(*record.start());
+        assert_eq!(
+            empty.usi_line(Dialect::Canonical),
+            "sfen pgkst/5/5/5/TSKGP b - 1"
+        );
+        assert_eq!(empty.sfens(Dialect::Canonical).len(), 1);
+    }
 
     #[test]
     fn summaries() {

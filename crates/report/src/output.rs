@@ -1,20 +1,20 @@
-//! Output files: the one place that decides whether a command may write a path, checked
+//! Output files: the one place that decides whether a front end may write a path, checked
 //! before the work starts, and that writes it.
 //!
 //! Every output option of every command goes through here (`show`/`analyze -o`, `perft
-//! --report` and `--export-json`, `solve --out`): an output is never an input of the same
-//! command, never an existing file without `--force`, never a directory, and its directory
-//! must exist (or, for `solve`, be creatable) and be writable. With `--force`:
+//! --report` and `--export-json`, `review --out`, `solve --out`): an output is never an
+//! input of the same command, never an existing file without `--force`, never a directory,
+//! and its directory must exist (or, for a database, be creatable) and be writable. With
+//! `--force`:
 //!
 //! - a regular file is replaced through a temporary file beside it, renamed over it once
-//!   the new contents are complete;
+//!   the new contents are complete, so that nothing saved is lost if the write fails;
 //! - a symbolic link is followed: the file it points to is replaced the same way, and the
 //!   link stays (a link to a missing file, or to a directory, is refused);
 //! - a FIFO or a device node is written through (opened for writing, as `>` in a shell
-//!   does), never replaced by a regular file; where a command can only write a regular
-//!   file (`solve --out`), it is refused.
+//!   does), never replaced by a regular file; where only a regular file will do (a
+//!   database, [`Output::prepare_database`]), it is refused.
 
-use crate::error::CliError;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -41,6 +41,118 @@ pub enum Existing {
     Special(PathBuf),
 }
 
+/// Why an output will not (or cannot) be written.
+#[derive(Debug)]
+pub enum Problem {
+    /// It is `what` (`the suite`), the file `input`, which the command reads.
+    IsInput {
+        /// The input in words.
+        what: String,
+        /// The input's path as given.
+        input: PathBuf,
+    },
+    /// Something is there, and `--force` was not given.
+    Exists,
+    /// The file is there and read-only.
+    ReadOnly,
+    /// It is a directory.
+    IsDirectory,
+    /// It should be a directory (`review --out DIR`) and is not.
+    NotADirectory,
+    /// A symbolic link to nothing.
+    DanglingLink,
+    /// The directory it would be written in does not exist.
+    NoDirectory(PathBuf),
+    /// The directory it would be written in takes no new file.
+    DirectoryNotWritable(PathBuf, std::io::Error),
+    /// The system's answer when looking at it.
+    Inspect(std::io::Error),
+    /// The write itself failed.
+    Write(std::io::Error),
+    /// A database: the path is a directory.
+    DatabaseIsDirectory,
+    /// A database: a file is there, and `--force` was not given.
+    DatabaseExists,
+    /// A database: its directory could not be created.
+    CreateDirectory(PathBuf, std::io::Error),
+    /// A database: the path is a FIFO or a device.
+    NotRegular,
+}
+
+/// An output that will not (or cannot) be written: the option and path, and why. Its
+/// `Display` is one line naming both.
+#[derive(Debug)]
+pub struct OutputError {
+    /// The option that names the output.
+    pub option: String,
+    /// The path given.
+    pub path: PathBuf,
+    /// Why.
+    pub problem: Problem,
+}
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = self.path.display();
+        let shown = format!("{} `{path}`", self.option);
+        match &self.problem {
+            Problem::IsInput { what, input } => write!(
+                f,
+                "{shown} is {what} `{}`, which this command reads; give another file",
+                input.display()
+            ),
+            Problem::Exists => write!(f, "{shown} already exists; give --force to replace it"),
+            Problem::ReadOnly => write!(f, "{shown} is read-only"),
+            Problem::IsDirectory => write!(f, "{shown} is a directory; give a file name"),
+            Problem::NotADirectory => write!(f, "{shown} is not a directory"),
+            Problem::DanglingLink => write!(
+                f,
+                "{shown} is a symbolic link to a file that does not exist; give the file itself"
+            ),
+            Problem::NoDirectory(dir) => write!(
+                f,
+                "{shown} cannot be written: the directory `{}` does not exist",
+                dir.display()
+            ),
+            Problem::DirectoryNotWritable(dir, e) => write!(
+                f,
+                "{shown} cannot be written in the directory `{}`: {e}",
+                dir.display()
+            ),
+            Problem::Inspect(e) => write!(f, "{shown} {e}"),
+            Problem::Write(e) => write!(f, "{shown} cannot be written: {e}"),
+            Problem::DatabaseIsDirectory => {
+                write!(f, "{path} is a directory; give {} a file name", self.option)
+            }
+            Problem::DatabaseExists => write!(
+                f,
+                "{path} already exists; give --force to replace it (it is replaced only once \
+                 the new database is complete)"
+            ),
+            Problem::CreateDirectory(dir, e) => {
+                write!(f, "cannot create the directory {}: {e}", dir.display())
+            }
+            Problem::NotRegular => write!(
+                f,
+                "{path} is not a regular file (a FIFO or a device); a database is written \
+                 only to a regular file"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OutputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.problem {
+            Problem::DirectoryNotWritable(_, e)
+            | Problem::Inspect(e)
+            | Problem::Write(e)
+            | Problem::CreateDirectory(_, e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// The same file, by device and inode where the system has them.
 #[cfg(unix)]
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -61,36 +173,36 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 impl Output<'_> {
-    /// `--option `PATH``, for messages.
-    fn shown(&self) -> String {
-        format!("{} `{}`", self.option, self.path.display())
-    }
-
-    fn error(&self, what: impl std::fmt::Display) -> CliError {
-        CliError::Output(format!("{} {what}", self.shown()))
+    /// The error of this output for `problem`.
+    pub fn error(&self, problem: Problem) -> OutputError {
+        OutputError {
+            option: self.option.to_string(),
+            path: self.path.to_path_buf(),
+            problem,
+        }
     }
 
     /// Checks the path before any work is done: not one of `inputs` (each given with the
     /// words that name it, such as "the suite"), not a directory, not an existing file
     /// without `--force`, in a directory that exists and can be written. Returns what is
     /// there now.
-    pub fn check(&self, inputs: &[(&str, &Path)]) -> Result<Existing, CliError> {
+    pub fn check(&self, inputs: &[(&str, &Path)]) -> Result<Existing, OutputError> {
         for (what, input) in inputs {
             if same_file(self.path, input) {
-                return Err(self.error(format_args!(
-                    "is {what} `{}`, which this command reads; give another file",
-                    input.display()
-                )));
+                return Err(self.error(Problem::IsInput {
+                    what: (*what).to_string(),
+                    input: input.to_path_buf(),
+                }));
             }
         }
         let existing = self.existing()?;
         if existing != Existing::Nothing && !self.force {
-            return Err(self.error("already exists; give --force to replace it"));
+            return Err(self.error(Problem::Exists));
         }
         if let Existing::Regular(file) = &existing {
-            let meta = std::fs::metadata(file).map_err(|e| self.error(format_args!("{e}")))?;
+            let meta = std::fs::metadata(file).map_err(|e| self.error(Problem::Inspect(e)))?;
             if meta.permissions().readonly() {
-                return Err(self.error("is read-only"));
+                return Err(self.error(Problem::ReadOnly));
             }
         }
         if let Existing::Special(_) = existing {
@@ -105,10 +217,7 @@ impl Output<'_> {
             _ => Path::new("."),
         };
         if !dir.is_dir() {
-            return Err(self.error(format_args!(
-                "cannot be written: the directory `{}` does not exist",
-                dir.display()
-            )));
+            return Err(self.error(Problem::NoDirectory(dir.to_path_buf())));
         }
         // Whether the directory takes a new file (the replacement is written beside the
         // old one): try one.
@@ -121,31 +230,47 @@ impl Output<'_> {
             Ok(_) => {
                 let _ = std::fs::remove_file(&probe);
             }
-            Err(e) => {
-                return Err(self.error(format_args!(
-                    "cannot be written in the directory `{}`: {e}",
-                    dir.display()
-                )))
-            }
+            Err(e) => return Err(self.error(Problem::DirectoryNotWritable(dir.to_path_buf(), e))),
         }
         Ok(existing)
     }
 
+    /// Checks a database's output path before the build: not a directory, not an existing
+    /// file (unless `--force`), its directory created and writable; a FIFO or device is
+    /// refused, since a database is written only to a regular file (a temporary file
+    /// renamed into place). Returns the file to write: the path, or the file a symbolic
+    /// link there names (the link stays).
+    pub fn prepare_database(&self) -> Result<PathBuf, OutputError> {
+        if self.path.is_dir() {
+            return Err(self.error(Problem::DatabaseIsDirectory));
+        }
+        if self.path.symlink_metadata().is_ok() && !self.force {
+            return Err(self.error(Problem::DatabaseExists));
+        }
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| self.error(Problem::CreateDirectory(dir.to_path_buf(), e)))?;
+        }
+        match self.check(&[])? {
+            Existing::Nothing => Ok(self.path.to_path_buf()),
+            Existing::Regular(file) => Ok(file),
+            Existing::Special(_) => Err(self.error(Problem::NotRegular)),
+        }
+    }
+
     /// What stands at the path: nothing, a regular file (through symbolic links), or a
     /// FIFO, device or socket; a directory or a dangling link is an error.
-    pub fn existing(&self) -> Result<Existing, CliError> {
+    pub fn existing(&self) -> Result<Existing, OutputError> {
         let Ok(link) = self.path.symlink_metadata() else {
             return Ok(Existing::Nothing);
         };
         let (meta, target) = if link.file_type().is_symlink() {
-            let dangling = || {
-                self.error("is a symbolic link to a file that does not exist; give the file itself")
-            };
-            let meta = std::fs::metadata(self.path).map_err(|_| dangling())?;
+            let dangling = |_| self.error(Problem::DanglingLink);
+            let meta = std::fs::metadata(self.path).map_err(dangling)?;
             // A link to a pipe or terminal (`/dev/stdout`) has no path to resolve to: it is
             // written through the link itself.
             let target = if meta.is_file() || meta.is_dir() {
-                std::fs::canonicalize(self.path).map_err(|_| dangling())?
+                std::fs::canonicalize(self.path).map_err(dangling)?
             } else {
                 self.path.to_path_buf()
             };
@@ -154,7 +279,7 @@ impl Output<'_> {
             (link, self.path.to_path_buf())
         };
         if meta.is_dir() {
-            return Err(self.error("is a directory; give a file name"));
+            return Err(self.error(Problem::IsDirectory));
         }
         if meta.is_file() {
             Ok(Existing::Regular(target))
@@ -166,8 +291,8 @@ impl Output<'_> {
     /// Writes `bytes`: a new file, or with `--force` over what [`Output::check`] found (a
     /// regular file replaced whole, a FIFO or device written through). The path is checked
     /// again, since time has passed since [`Output::check`].
-    pub fn write(&self, bytes: &[u8]) -> Result<(), CliError> {
-        let fail = |e: std::io::Error| self.error(format_args!("cannot be written: {e}"));
+    pub fn write(&self, bytes: &[u8]) -> Result<(), OutputError> {
+        let fail = |e: std::io::Error| self.error(Problem::Write(e));
         match self.existing()? {
             Existing::Nothing => {
                 let mut file = match std::fs::OpenOptions::new()
@@ -177,7 +302,7 @@ impl Output<'_> {
                 {
                     Ok(f) => f,
                     Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                        return Err(self.error("already exists; give --force to replace it"))
+                        return Err(self.error(Problem::Exists))
                     }
                     Err(e) => return Err(fail(e)),
                 };
@@ -189,7 +314,7 @@ impl Output<'_> {
                 }
                 Ok(())
             }
-            _ if !self.force => Err(self.error("already exists; give --force to replace it")),
+            _ if !self.force => Err(self.error(Problem::Exists)),
             Existing::Special(target) => std::fs::OpenOptions::new()
                 .write(true)
                 .open(target)
@@ -323,5 +448,50 @@ mod tests {
         );
         out(null, true).write(b"through").unwrap();
         assert!(!std::fs::symlink_metadata(null).unwrap().is_file());
+    }
+
+    #[test]
+    fn a_database_goes_only_to_a_regular_file_in_a_created_directory() {
+        let d = dir("database");
+        let path = d.join("new/sub/kinzoku.kdb");
+        let out = |force| Output {
+            option: "--out",
+            path: &path,
+            force,
+        };
+        assert_eq!(out(false).prepare_database().unwrap(), path);
+        assert!(d.join("new/sub").is_dir());
+        std::fs::write(&path, "old").unwrap();
+        let err = out(false).prepare_database().unwrap_err();
+        assert!(matches!(err.problem, Problem::DatabaseExists), "{err}");
+        assert!(err
+            .to_string()
+            .ends_with("replaced only once the new database is complete)"));
+        assert_eq!(out(true).prepare_database().unwrap(), path);
+        let err = Output {
+            option: "--out",
+            path: &d,
+            force: true,
+        }
+        .prepare_database()
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            err,
+            format!("{} is a directory; give --out a file name", d.display())
+        );
+        #[cfg(unix)]
+        {
+            let null = Output {
+                option: "--out",
+                path: Path::new("/dev/null"),
+                force: true,
+            };
+            if null.path.exists() {
+                let err = null.prepare_database().unwrap_err();
+                assert!(matches!(err.problem, Problem::NotRegular), "{err}");
+            }
+        }
+        std::fs::remove_dir_all(&d).unwrap();
     }
 }
