@@ -28,8 +28,8 @@ pub const MIN_THINK_MS: u64 = 10;
 /// and it keeps deadlines far from overflow.
 pub use kshogi_usi_protocol::MAX_THINK_MS;
 
-/// The time allotted to one move, the analysis service's [`Allotment`], which it plans a
-/// `go` with.
+// The time allotted to one move is the analysis service's `Allotment`, which it plans a
+// `go` with.
 pub use kshogi_analysis::job::Allotment;
 
 /// The fraction of the time drawn from the bank (the remaining time and the increment) after
