@@ -27,6 +27,7 @@
 //! goes to the caller's callback, text is the front ends' job.
 
 pub mod database;
+pub mod job;
 mod mate_question;
 pub mod review;
 
@@ -38,6 +39,7 @@ use kshogi_core::{Color, Game, Move, Outcome, Position, Variant};
 use kshogi_engine::mate::{self, MateResult};
 use kshogi_engine::{Engine, Evaluator, Info, Limits, Line, Score};
 use kshogi_solver::db::DbError;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -166,6 +168,18 @@ impl Analysis {
             .find(|l| l.line.mv == best)
             .and_then(|l| l.line.pv.get(1).copied())
     }
+}
+
+/// The answer of [`Analyzer::play`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The move to play; `None` when there is no legal move.
+    pub best: Option<Move>,
+    /// The reply to ponder on ([`Analysis::ponder`]), when the analysis has one.
+    pub ponder: Option<Move>,
+    /// The analysis failed (a panic): `best` is the first legal move, and the analyzer,
+    /// whose state is unknown, must be replaced by a new one.
+    pub failed: bool,
 }
 
 /// The longest prefix of `pv` that is a sequence of legal moves from `pos`.
@@ -650,6 +664,49 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
         }
         let db_use = analysis.database;
         Ok(self.search(game, req, stop, on_info, start, db_use))
+    }
+
+    /// The move to play in `game` (not over) and the reply to ponder on, as an engine
+    /// answers: [`Analyzer::analyse`] with the database `db`, which, when it fails, is told
+    /// to `on_database_error` and dropped for a search; when the analysis fails all the
+    /// same (a panic of the search, a bug) the first legal move, and the analyzer must be
+    /// replaced ([`Played::failed`]). `stop` and `on_info` as for [`Analyzer::analyse`].
+    pub fn play(
+        &mut self,
+        game: &Game<V>,
+        req: &Request,
+        mut db: Option<&dyn PerfectPlay<V>>,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info, Source),
+        on_database_error: &mut dyn FnMut(&DbError),
+    ) -> Played {
+        let mut failed = false;
+        let analysis = loop {
+            let analysed = catch_unwind(AssertUnwindSafe(|| {
+                self.analyse(game, req, db, stop, &mut *on_info)
+            }));
+            match analysed {
+                Ok(Ok(a)) => break Some(a),
+                Ok(Err(e)) if db.is_some() => {
+                    on_database_error(&e);
+                    db = None;
+                }
+                Ok(Err(_)) => break None,
+                Err(_) => {
+                    failed = true;
+                    break None;
+                }
+            }
+        };
+        let best = analysis
+            .as_ref()
+            .and_then(|a| a.best)
+            .or_else(|| choose_move(game, &[]));
+        Played {
+            best,
+            ponder: analysis.as_ref().and_then(Analysis::ponder),
+            failed,
+        }
     }
 
     /// The search and the mate solver side by side; see [`Analyzer::analyse`].
@@ -1161,5 +1218,45 @@ mod tests {
         assert_eq!(r.database, DatabaseUse::None);
         assert!(r.nodes > 0);
         let _ = EngineFor::<Kyoto>::new(0);
+    }
+
+    /// A database that fails on every question.
+    struct Broken;
+
+    impl PerfectPlay<Kyoto> for Broken {
+        fn value(&self, _: &Position<Kyoto>) -> Result<Option<Value>, DbError> {
+            Err(DbError::Inconsistent)
+        }
+
+        fn coverage(&self) -> String {
+            "nothing".to_string()
+        }
+    }
+
+    #[test]
+    fn play_drops_a_failing_database_for_a_search_and_says_so() {
+        let game = parse_game::<Kyoto>("startpos").unwrap();
+        let stop = AtomicBool::new(false);
+        let (mut errors, mut infos) = (Vec::new(), 0);
+        let played = KyotoAnalyzer::new(1).play(
+            &game,
+            &depth(2, 0),
+            Some(&Broken),
+            &stop,
+            &mut |_, s| {
+                assert_eq!(s, Source::Search);
+                infos += 1;
+            },
+            &mut |e| errors.push(e.to_string()),
+        );
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("other rules"), "{errors:?}");
+        assert!(infos > 0);
+        assert!(!played.failed);
+        // The same move as the analysis without the database, and its reply.
+        let (analysis, _) = run(&mut KyotoAnalyzer::new(1), &game, &depth(2, 0), None);
+        assert_eq!(played.best, analysis.best);
+        assert!(played.best.is_some());
+        assert_eq!(played.ponder, analysis.ponder());
     }
 }

@@ -3,7 +3,7 @@
 use crate::error::CliError;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
-use kshogi_core::Variant;
+use kshogi_core::{Variant, VariantInfo};
 use kshogi_notation::kif::{decode_kif, parse_kif_among, parse_kif_chosen, to_kif, KifRecord};
 use kshogi_notation::{parse_game, to_sfen_in, Dialect};
 use kshogi_registry::{kif_variant, with_variant, VariantKind};
@@ -64,44 +64,84 @@ pub struct ConvertArgs {
 
 /// Runs `kshogi convert`.
 pub fn run(args: &ConvertArgs) -> Result<String, CliError> {
+    check_all(args);
+    match args.to {
+        Target::Kif => {
+            let result = variant_select::select(args.variant, &args.input)
+                .and_then(|kind| with_variant!(kind, V => position_to_kif::<V>(&args.input)));
+            explain_file_as_position(result, &args.input)
+        }
+        Target::Sfen | Target::Usi => {
+            let text = read_kif_text(&args.input)?;
+            let kind = match args.variant {
+                Some(kind) => kind,
+                None => kif_variant(&text)?,
+            };
+            let chosen = args.variant.is_some();
+            with_variant!(kind, V => convert_kif::<V>(args, &text, chosen, VariantKind::infos()))
+        }
+    }
+}
+
+/// Runs `convert` in the program of the one variant `V` ([`crate::run_single`]): a
+/// POSITION is `V`'s, and a KIF record is read as `V`'s (`chosen`: `--variant` was given,
+/// which overrides a `手合割：平手` header as in `kshogi convert`). A `手合割` header naming
+/// one of kshogi's variants other than `V` is an error naming it.
+pub fn run_single<V: Variant>(args: &ConvertArgs, chosen: bool) -> Result<String, CliError> {
+    check_all(args);
+    match args.to {
+        Target::Kif => explain_file_as_position(position_to_kif::<V>(&args.input), &args.input),
+        Target::Sfen | Target::Usi => {
+            let text = read_kif_text(&args.input)?;
+            convert_kif::<V>(args, &text, chosen, VariantKind::infos())
+        }
+    }
+}
+
+/// `--all` without `--to sfen`: a usage error, reported like the argument parser's own
+/// (exit status 2).
+fn check_all(args: &ConvertArgs) {
     if args.all && args.to != Target::Sfen {
-        // A usage error, reported like the argument parser's own (exit status 2).
         clap::Error::raw(
             clap::error::ErrorKind::ArgumentConflict,
             "--all applies only to --to sfen\n",
         )
         .exit();
     }
-    match args.to {
-        Target::Kif => {
-            let result = variant_select::select(args.variant, &args.input)
-                .and_then(|kind| with_variant!(kind, V => position_to_kif::<V>(&args.input)));
-            // A file name given as the position: say so, rather than report it as an SFEN.
-            result.map_err(|e| {
-                if std::path::Path::new(&args.input).is_file() {
-                    CliError::FileAsPosition(format!(
-                        "`{}` is a file, but convert --to kif takes a POSITION (an SFEN and \
-                         its moves); to read a KIF file use convert --to sfen FILE or \
-                         --to usi FILE",
-                        args.input
-                    ))
-                } else {
-                    e
-                }
-            })
+}
+
+/// A file name given as the position: says so, rather than report it as an SFEN.
+fn explain_file_as_position(
+    result: Result<String, CliError>,
+    input: &str,
+) -> Result<String, CliError> {
+    result.map_err(|e| {
+        if std::path::Path::new(input).is_file() {
+            CliError::FileAsPosition(format!(
+                "`{input}` is a file, but convert --to kif takes a POSITION (an SFEN and its \
+                 moves); to read a KIF file use convert --to sfen FILE or --to usi FILE"
+            ))
+        } else {
+            e
         }
-        Target::Sfen | Target::Usi => {
-            let bytes = read_input(&args.input)?;
-            let text = decode_kif(&bytes)?;
-            let kind = match args.variant {
-                Some(kind) => kind,
-                None => kif_variant(&text)?,
-            };
-            let usi = args.to == Target::Usi;
-            let chosen = args.variant.is_some();
-            with_variant!(kind, V => kif_to::<V>(&text, usi, args.all, args.dialect.dialect, chosen))
-        }
-    }
+    })
+}
+
+/// The text of the KIF record at `path` (`-`: standard input), decoded.
+fn read_kif_text(path: &str) -> Result<String, CliError> {
+    let bytes = read_input(path)?;
+    Ok(decode_kif(&bytes)?)
+}
+
+/// `--to sfen` or `--to usi` of the KIF record `text`, read as `V`'s among `known`.
+fn convert_kif<V: Variant>(
+    args: &ConvertArgs,
+    text: &str,
+    chosen: bool,
+    known: &[VariantInfo],
+) -> Result<String, CliError> {
+    let usi = args.to == Target::Usi;
+    kif_to::<V>(text, usi, args.all, args.dialect.dialect, chosen, known)
 }
 
 /// The most bytes of a KIF record `convert` reads (64 MiB): far more than any game record
@@ -146,16 +186,19 @@ pub fn position_to_kif<V: Variant>(position: &str) -> Result<String, CliError> {
 /// Reads a KIF record of variant `V` and prints its USI form (`usi`), or the SFEN of its
 /// final position, or (`all`) of every position, in `dialect`. `chosen`: the variant was
 /// named with `--variant`, which then overrides a `手合割：平手` header (with a warning on
-/// stderr).
+/// stderr). `known`: the other variants a `手合割` header may name, an error then (kshogi's
+/// registered variants, [`VariantKind::infos`]; a program of a variant outside kshogi
+/// passes whatever list it knows).
 pub fn kif_to<V: Variant>(
     text: &str,
     usi: bool,
     all: bool,
     dialect: Dialect,
     chosen: bool,
+    known: &[VariantInfo],
 ) -> Result<String, CliError> {
     let record = if chosen {
-        let (record, overridden) = parse_kif_chosen::<V>(text, VariantKind::infos())?;
+        let (record, overridden) = parse_kif_chosen::<V>(text, known)?;
         if let Some(h) = overridden {
             eprintln!(
                 "warning: line {}: `手合割：{}` is standard shogi's even game; read as {} \
@@ -167,7 +210,7 @@ pub fn kif_to<V: Variant>(
         }
         record
     } else {
-        parse_kif_among::<V>(text, VariantKind::infos())?
+        parse_kif_among::<V>(text, known)?
     };
     let mut lines = if usi {
         vec![record.usi_line(dialect)]
@@ -193,9 +236,25 @@ mod tests {
         assert!(kif.contains("手合割：京都将棋\n"), "{kif}");
         assert!(kif.contains("   1 １四歩成(15)\n"), "{kif}");
         assert!(kif.contains("   2 ５二歩成(51)\n"), "{kif}");
-        let usi = kif_to::<Kyoto>(&kif, true, false, Dialect::Canonical, false).unwrap();
+        let usi = kif_to::<Kyoto>(
+            &kif,
+            true,
+            false,
+            Dialect::Canonical,
+            false,
+            VariantKind::infos(),
+        )
+        .unwrap();
         assert_eq!(usi, "sfen pgkst/5/5/5/TSKGP b - 1 moves 1e1d+ 5a5b+\n");
-        let all = kif_to::<Kyoto>(&kif, false, true, Dialect::Canonical, false).unwrap();
+        let all = kif_to::<Kyoto>(
+            &kif,
+            false,
+            true,
+            Dialect::Canonical,
+            false,
+            VariantKind::infos(),
+        )
+        .unwrap();
         assert_eq!(
             all,
             "pgkst/5/5/5/TSKGP b - 1\npgkst/5/5/4R/TSKG1 w - 2\n1gkst/r4/5/4R/TSKG1 b - 3\n"

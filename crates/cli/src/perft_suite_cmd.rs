@@ -128,13 +128,11 @@ enum Counter {
 impl Counter {
     /// Counts a row (with its divide when `divide`; an engine always gives it).
     fn count(&mut self, row: &SuiteRow, divide: bool) -> Result<Count, CountError> {
-        let kind = VariantKind::from_name(&row.variant).ok_or_else(|| {
-            CountError::Other(format!(
-                "kshogi does not know the variant `{}` (known: {})",
-                row.variant,
-                VariantKind::names()
-            ))
-        })?;
+        let kind =
+            VariantKind::from_name(&row.variant).ok_or_else(|| CountError::UnknownVariant {
+                variant: row.variant.clone(),
+                known: VariantKind::names(),
+            })?;
         match self {
             Counter::Kshogi { threads } => {
                 let threads = *threads;

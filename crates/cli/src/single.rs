@@ -2,7 +2,8 @@
 //! commands of `kshogi` whose bodies are generic over the variant, with the variant fixed.
 
 use crate::{
-    analyze_cmd, error, finish, match_cmd, moves_cmd, perft_cmd, review_cmd, show_cmd, usi_cmd,
+    analyze_cmd, convert_cmd, error, finish, match_cmd, moves_cmd, perft_cmd, review_cmd, show_cmd,
+    usi_cmd,
 };
 use clap::builder::PossibleValuesParser;
 use clap::Subcommand;
@@ -19,6 +20,9 @@ enum SingleCommand {
     Moves(moves_cmd::MovesArgs),
     /// Print the board diagram of a position (or a JSON summary of it).
     Show(show_cmd::ShowArgs),
+    /// Convert between a position with moves and a KIF game record (KIF, SFEN or USI).
+    #[command(after_long_help = convert_cmd::CONVERT_HELP)]
+    Convert(convert_cmd::ConvertArgs),
     /// Analyse a position: status, legal moves and the best lines with their scores.
     Analyze(analyze_cmd::AnalyzeArgs),
     /// Review a recorded game: every move judged, with an evaluation graph.
@@ -40,14 +44,14 @@ this variant.";
 
 /// The names of the commands, each of which has a `--variant` option.
 const COMMANDS: &[&str] = &[
-    "perft", "moves", "show", "analyze", "review", "usi", "match",
+    "perft", "moves", "show", "convert", "analyze", "review", "usi", "match",
 ];
 
 /// The command line of `program`, a program that plays the one variant `V` (a type of a
 /// crate outside kshogi that implements [`Registered`], or a registered variant): it
 /// parses `args` (the arguments after the program's name, such as
-/// `std::env::args_os().skip(1)`) and runs `perft`, `moves`, `show`, `analyze`, `review` or `usi`
-/// exactly as `kshogi` runs them for a variant it has chosen: the same options, output,
+/// `std::env::args_os().skip(1)`) and runs `perft`, `moves`, `show`, `convert`, `analyze`,
+/// `review`, `usi` or `match` exactly as `kshogi` runs them for a variant it has chosen: the same options, output,
 /// errors and exit status (0, 1 for wrong input, 2 for a usage error, 130 after Ctrl-C). A
 /// `POSITION` is read as `V`'s (`startpos` is `V`'s start); `--variant` may be given as
 /// `V`'s name or an alias, and any other name is a usage error. What needs kshogi's list
@@ -83,11 +87,12 @@ pub fn run_single<V: Registered>(
         // The parser requires a command.
         return ExitCode::from(2);
     };
-    let _ = sub.remove_one::<String>("variant");
+    let chosen = sub.remove_one::<String>("variant").is_some();
     let result = match name.as_str() {
         "perft" => parse(&sub).map(|a| perft_cmd::run_single::<V>(&a)),
         "moves" => parse(&sub).map(|a| moves_cmd::run_single::<V>(&a)),
         "show" => parse(&sub).map(|a| show_cmd::run_single::<V>(&a)),
+        "convert" => parse(&sub).map(|a| convert_cmd::run_single::<V>(&a, chosen)),
         "analyze" => parse(&sub).map(|a| analyze_cmd::run_single::<V>(&a)),
         "review" => parse(&sub).map(|a| review_cmd::run_single::<V>(&a)),
         "usi" => parse(&sub).map(|a| usi_cmd::run_single::<V>(&a)),

@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 
 fn kshogi(args: &[&str]) -> Output {
     // These tests are about the search: a Kinzoku database installed on the machine (see
-    // `kshogi solve`) must not answer for it. tests/solve.rs tests the database.
+    // `kshogi solve`) must not answer for it. tests/solve/ tests the database.
     Command::new(env!("CARGO_BIN_EXE_kshogi"))
         .args(args)
         .env("KSHOGI_DB", "/nonexistent/kshogi-tests/kinzoku.kdb")

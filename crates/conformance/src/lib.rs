@@ -42,7 +42,9 @@ use kshogi_registry::Registered;
 /// The most failures printed per variant (all are counted).
 const MAX_SHOWN: usize = 25;
 
-/// The failures of one variant in one test.
+/// The failures of one variant in one test: the error of [`check_variant`], whose text
+/// (`Display`) is [`Failures::report`].
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failures {
     variant: &'static str,
     count: usize,
@@ -74,6 +76,11 @@ impl Failures {
         }
     }
 
+    /// The failures recorded, at most the first 25 ([`Failures::count`] counts them all).
+    pub fn shown(&self) -> &[String] {
+        &self.shown
+    }
+
     /// The number of failures so far.
     pub fn count(&self) -> usize {
         self.count
@@ -87,6 +94,14 @@ impl Failures {
         report
     }
 }
+
+impl std::fmt::Display for Failures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.report())
+    }
+}
+
+impl std::error::Error for Failures {}
 
 /// Appends the failures of one variant to a report.
 fn append(report: &mut String, f: &Failures) {
@@ -138,7 +153,7 @@ impl Rng {
 /// Runs the whole suite on `V`: its rows of `rows` (the rows whose variant column is
 /// `V::NAME`; there must be at least one), the random games, the search from the start,
 /// the evaluation's colour symmetry and a USI session of `V` alone. Returns the failures
-/// as one report (see [`Failures::report`]) when there is any.
+/// when there is any (their text is one report, see [`Failures::report`]).
 ///
 /// In a variant crate's tests (`examples/out-of-tree-variant/tests/conformance.rs`), here
 /// with the first registered variant standing in for the variant's own type:
@@ -153,7 +168,7 @@ impl Rng {
 ///     }
 /// });
 /// ```
-pub fn check_variant<V: Registered>(rows: &[SuiteRow]) -> Result<(), String> {
+pub fn check_variant<V: Registered>(rows: &[SuiteRow]) -> Result<(), Failures> {
     let mut f = Failures::new(V::NAME);
     let mine: Vec<&SuiteRow> = kshogi_perft_suite::rows_of::<V>(rows).collect();
     f.check(!mine.is_empty(), || {
@@ -171,6 +186,6 @@ pub fn check_variant<V: Registered>(rows: &[SuiteRow]) -> Result<(), String> {
     if f.count() == 0 {
         Ok(())
     } else {
-        Err(f.report())
+        Err(f)
     }
 }

@@ -13,7 +13,7 @@ pub fn run_rows<V: Variant>(rows: &[&SuiteRow], f: &mut Failures) -> usize {
         let row = &r.row;
         let what = match &r.got {
             Ok(got) => format!("expected {} nodes, got {got}", row.nodes),
-            Err(e) => e.clone(),
+            Err(e) => e.to_string(),
         };
         let divide: Vec<String> = r
             .divide

@@ -156,9 +156,11 @@ fn check_variant_needs_rows_and_right_counts() {
     };
     with_variant!(kind, V => {
         let e = check_variant::<V>(&[]).expect_err("no rows must fail");
-        assert!(e.contains("no perft row names"), "{e}");
+        assert_eq!(e.count(), 1, "{e}");
+        assert!(e.shown()[0].contains("no perft row names"), "{e}");
+        assert!(e.to_string().contains("no perft row names"), "{e}");
         let e = check_variant::<V>(&suite(2)).expect_err("a wrong count must fail");
-        assert!(e.contains("expected 2 nodes, got 1"), "{e}");
+        assert!(e.to_string().contains("expected 2 nodes, got 1"), "{e}");
         if let Err(e) = check_variant::<V>(&suite(1)) {
             panic!("{e}");
         }

@@ -9,7 +9,9 @@ use crate::{Engine, Evaluator, Limits};
 use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Game, Move, Position, Variant};
 use std::marker::PhantomData;
-use std::sync::atomic::AtomicBool;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// Someone who chooses moves.
 pub trait Player<V: Variant> {
@@ -166,6 +168,49 @@ pub fn play<V: Variant>(
     }
 }
 
+/// Plays the games numbered `games` on `threads` threads (at least one, at most one a
+/// game), the one loop of every program that plays many games: each thread makes its own
+/// state with `state` (its engines) and plays game `i` with `play(&mut state, i)`, taking
+/// the next game not yet started; `progress` gets the number of games done after each
+/// game. Returns what each game gave, in game order. When a game depends on its number
+/// alone (its engines cleared first, its random numbers seeded by the number), the result
+/// is the same whatever the number of threads.
+pub fn run_games<S, T: Send>(
+    threads: usize,
+    games: Range<u32>,
+    state: &(dyn Fn() -> S + Sync),
+    play: &(dyn Fn(&mut S, u32) -> T + Sync),
+    progress: &(dyn Fn(u32) + Sync),
+) -> Vec<T> {
+    let count = games.end.saturating_sub(games.start);
+    let threads = threads.clamp(1, usize::try_from(count).unwrap_or(1).max(1));
+    let next = AtomicU32::new(games.start);
+    let done = AtomicU32::new(0);
+    let results: Mutex<Vec<(u32, T)>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                let mut st = state();
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= games.end {
+                        break;
+                    }
+                    let r = play(&mut st, i);
+                    results
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push((i, r));
+                    progress(done.fetch_add(1, Ordering::SeqCst) + 1);
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(PoisonError::into_inner);
+    results.sort_by_key(|&(i, _)| i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,5 +300,36 @@ mod tests {
             }
         }
         assert!(found > 0, "no position with a win in one was met");
+    }
+
+    #[test]
+    fn run_games_gives_every_game_once_in_order_whatever_the_threads() {
+        use std::sync::atomic::AtomicUsize;
+        let states = AtomicUsize::new(0);
+        let last = AtomicU32::new(0);
+        for threads in [1, 3, 50] {
+            states.store(0, Ordering::SeqCst);
+            let got = run_games(
+                threads,
+                5..12,
+                &|| {
+                    states.fetch_add(1, Ordering::SeqCst);
+                    Vec::<u32>::new()
+                },
+                &|seen: &mut Vec<u32>, i| {
+                    seen.push(i);
+                    i * 10
+                },
+                &|n| {
+                    last.fetch_max(n, Ordering::SeqCst);
+                },
+            );
+            assert_eq!(got, [50, 60, 70, 80, 90, 100, 110], "{threads} threads");
+            // One state a thread, at most one thread a game.
+            assert_eq!(states.load(Ordering::SeqCst), threads.min(7));
+            assert_eq!(last.load(Ordering::SeqCst), 7);
+        }
+        let none: Vec<u32> = run_games(2, 3..3, &|| (), &|_, i| i, &|_| {});
+        assert!(none.is_empty());
     }
 }

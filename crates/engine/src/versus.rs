@@ -12,8 +12,6 @@ use crate::{Engine, Evaluator, Limits};
 use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Game, Move, Position, Variant};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Mutex;
 
 /// The engine's opponent.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -88,6 +86,47 @@ pub struct Played {
     pub moves: Vec<Move>,
 }
 
+impl GameResult {
+    /// The result of `game` (finished, or stopped by a length limit: a draw) for `color`.
+    pub fn of<V: Variant>(game: &Game<V>, color: Color) -> GameResult {
+        match game.outcome().and_then(|o| o.winner()) {
+            Some(c) if c == color => GameResult::Win,
+            Some(_) => GameResult::Loss,
+            None => GameResult::Draw,
+        }
+    }
+}
+
+/// Plays one game from `V`'s start between `player`, with `color`, and `opponent` (any two
+/// players: the engine against a simple opponent, or two engines), as [`selfplay::play`]
+/// does with `config` and `rng`, and returns it.
+pub fn play_against<V: Variant>(
+    player: &mut dyn Player<V>,
+    opponent: &mut dyn Player<V>,
+    color: Color,
+    config: PlayConfig,
+    rng: &mut SplitMix64,
+) -> Game<V> {
+    let mut game = Game::new(Position::<V>::start());
+    match color {
+        Color::Black => {
+            let mut sides = Sides {
+                black: player,
+                white: opponent,
+            };
+            selfplay::play(&mut game, &mut sides, config, rng, &mut |_| {});
+        }
+        Color::White => {
+            let mut sides = Sides {
+                black: opponent,
+                white: player,
+            };
+            selfplay::play(&mut game, &mut sides, config, rng, &mut |_| {});
+        }
+    }
+    game
+}
+
 /// Plays game `index` of the match with `engine` (cleared first) against `cfg.opponent`,
 /// which for [`Opponent::Greedy`] judges by the engine's evaluation `E`.
 pub fn play_game<V: Variant, E: Evaluator<V>>(
@@ -101,7 +140,6 @@ pub fn play_game<V: Variant, E: Evaluator<V>>(
         Color::White
     };
     let mut rng = game_rng(cfg.seed, index);
-    let mut game = Game::new(Position::<V>::start());
     engine.clear();
     let mut searcher = SearchPlayer {
         engine,
@@ -112,76 +150,34 @@ pub fn play_game<V: Variant, E: Evaluator<V>>(
         Opponent::Random => &mut random,
         Opponent::Greedy => &mut greedy,
     };
-    let engine_side: &mut dyn Player<V> = &mut searcher;
-    let mut sides = match engine_color {
-        Color::Black => Sides {
-            black: engine_side,
-            white: opponent,
-        },
-        Color::White => Sides {
-            black: opponent,
-            white: engine_side,
-        },
-    };
     let config = PlayConfig {
         random_opening: cfg.random_opening,
         max_plies: cfg.max_plies,
     };
-    selfplay::play(&mut game, &mut sides, config, &mut rng, &mut |_| {});
-    let (result, ending) = match game.outcome() {
-        Some(o) => {
-            let r = match o.winner() {
-                Some(c) if c == engine_color => GameResult::Win,
-                Some(_) => GameResult::Loss,
-                None => GameResult::Draw,
-            };
-            (r, o.to_string())
-        }
-        None => (
-            GameResult::Draw,
-            format!("draw by the length limit ({} plies)", game.moves().len()),
-        ),
+    let game = play_against(&mut searcher, opponent, engine_color, config, &mut rng);
+    let ending = match game.outcome() {
+        Some(o) => o.to_string(),
+        None => format!("draw by the length limit ({} plies)", game.moves().len()),
     };
     Played {
         index,
         engine: engine_color,
-        result,
+        result: GameResult::of(&game, engine_color),
         ending,
         moves: game.moves().to_vec(),
     }
 }
 
 /// Plays the match's games on `cfg.threads` threads (each with its own engine of
-/// `cfg.hash_mb` MiB) and returns them in game order.
+/// `cfg.hash_mb` MiB, [`selfplay::run_games`]) and returns them in game order.
 pub fn play_games<V: Variant, E: Evaluator<V>>(cfg: &VersusConfig) -> Vec<Played> {
-    let next = AtomicU32::new(0);
-    let results: Mutex<Vec<Played>> = Mutex::new(Vec::new());
-    let threads = cfg
-        .threads
-        .clamp(1, usize::try_from(cfg.games).unwrap_or(1).max(1));
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                let mut engine = Engine::<V, E>::new(cfg.hash_mb);
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= cfg.games {
-                        break;
-                    }
-                    let played = play_game(&mut engine, cfg, i);
-                    results
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push(played);
-                }
-            });
-        }
-    });
-    let mut played = results
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    played.sort_by_key(|p| p.index);
-    played
+    selfplay::run_games(
+        cfg.threads,
+        0..cfg.games,
+        &|| Engine::<V, E>::new(cfg.hash_mb),
+        &|engine, i| play_game(engine, cfg, i),
+        &|_| {},
+    )
 }
 
 /// Wins, draws and losses of the engine.
@@ -203,6 +199,31 @@ impl Tally {
             GameResult::Draw => self.draws += 1,
             GameResult::Loss => self.losses += 1,
         }
+    }
+
+    /// The tally of `results`.
+    pub fn of(results: &[GameResult]) -> Tally {
+        let mut t = Tally::default();
+        for &r in results {
+            t.add(r);
+        }
+        t
+    }
+
+    /// The games counted.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The engine's score, from 0 to 1 (a win 1, a draw 1/2); 0 without games.
+    pub fn score(&self) -> f64 {
+        let n = f64::from(self.games()).max(1.0);
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / n
+    }
+
+    /// The Elo difference the score stands for (infinite at a score of 0 or 1).
+    pub fn elo(&self) -> f64 {
+        -400.0 * (1.0 / self.score() - 1.0).log10()
     }
 }
 
@@ -356,5 +377,20 @@ mod tests {
         );
         assert!((s.average_plies - 2.0 / 3.0).abs() < 1e-12);
         assert_eq!(s.distinct_games, 2);
+    }
+
+    #[test]
+    fn a_tally_scores_by_hand() {
+        use GameResult::{Draw, Loss, Win};
+        let t = Tally::of(&[Win, Win, Draw, Loss]);
+        assert_eq!((t.wins, t.draws, t.losses, t.games()), (2, 1, 1, 4));
+        // 2.5 points of 4.
+        assert!((t.score() - 0.625).abs() < 1e-12);
+        // -400 log10(1 / 0.625 - 1) = -400 log10(0.6) = 88.7 Elo.
+        assert!((t.elo() - 88.74).abs() < 0.01, "{}", t.elo());
+        let even = Tally::of(&[Win, Loss]);
+        assert!(even.elo().abs() < 1e-9);
+        assert_eq!(Tally::default().score(), 0.0);
+        assert_eq!(Tally::of(&[Win]).elo(), f64::INFINITY);
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::EngineSpec;
 use kshogi_usi_client::protocol::{BestMove, EngineMessage, ErrorKind, Go, GuiMessage};
-use kshogi_usi_client::{Engine, EngineError};
+use kshogi_usi_client::{Engine, EngineError, Garbage};
 use std::time::{Duration, Instant};
 
 /// The answer to a `go`.
@@ -41,7 +41,7 @@ pub fn go(engine: &mut Engine, limits: &Go, deadline: Instant) -> Result<GoAnswe
                 Ok(true)
             }
             // A `bestmove` that names no move.
-            Err(e) if e.kind == ErrorKind::MissingValue("bestmove") => Err(e.to_string()),
+            Err(e) if e.kind == ErrorKind::MissingValue("bestmove") => Err(Garbage::NotAMessage(e)),
             _ => Ok(false),
         }
     })?;

@@ -111,7 +111,7 @@ impl EngineCounter {
     /// A suite row (of variant `V`) counted by the engine, with its divide; the error says
     /// why there is no count (the position does not read, or the engine failed).
     pub fn count_row<V: Variant>(&mut self, row: &SuiteRow) -> Result<Count, CountError> {
-        let game = parse_game::<V>(&row.sfen).map_err(|e| CountError::Position(e.to_string()))?;
+        let game = parse_game::<V>(&row.sfen).map_err(CountError::Position)?;
         let (divide, nodes, elapsed) = self.count(game.position(), row.depth)?;
         let time_ms = elapsed.as_secs_f64() * 1000.0;
         Ok(Count {

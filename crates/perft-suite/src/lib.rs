@@ -60,7 +60,7 @@ pub use diverge::{
 };
 pub use engine::{EngineConfig, EngineCount, EngineCounter};
 pub use report::CountError;
-pub use run::{rows_of, run_rows, run_rows_with, Report, RowResult, RunOptions};
+pub use run::{rows_of, run_rows, run_rows_with, Report, RowError, RowResult, RunOptions};
 pub use session::{
     export_json, rerun_line, run_suite, SuiteObserver, SuiteOutcome, SuiteSpec, EXPORT_FORMAT,
 };

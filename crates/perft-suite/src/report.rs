@@ -3,8 +3,9 @@
 //! with a `--baseline` report (speed within a tolerance, divides). [`crate::run::Report`]
 //! is the in-memory result of running rows; this module's [`Report`] is the file.
 
-use crate::run::RowResult;
+use crate::run::{RowError, RowResult};
 use crate::suite::SuiteRow;
+use kshogi_notation::PositionArgError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -141,14 +142,25 @@ impl ReportRow {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum CountError {
-    /// The row's position does not read (the notation's message).
-    Position(String),
+    /// The row's position does not read.
+    Position(PositionArgError),
     /// The engine counting the row failed (it could not be started, crashed, timed out or
     /// answered garbage).
     Engine(kshogi_usi_client::EngineError),
-    /// The row could not be counted for another reason, said in words (a row of another
-    /// variant, a variant the counter does not know, an in-process count that failed).
-    Other(String),
+    /// The row is of another variant than the one counting it.
+    OtherVariant {
+        /// The row's variant column.
+        row: String,
+        /// The counting variant's name.
+        counted: &'static str,
+    },
+    /// The counter knows no variant of the row's name.
+    UnknownVariant {
+        /// The row's variant column.
+        variant: String,
+        /// The variants the counter knows, for the message (`kyoto, micro, ...`).
+        known: String,
+    },
 }
 
 impl std::fmt::Display for CountError {
@@ -156,7 +168,18 @@ impl std::fmt::Display for CountError {
         match self {
             CountError::Position(e) => write!(f, "the position does not read: {e}"),
             CountError::Engine(e) => write!(f, "{e}"),
-            CountError::Other(e) => f.write_str(e),
+            CountError::OtherVariant { row, counted } => write!(
+                f,
+                "{}",
+                RowError::OtherVariant {
+                    row: row.clone(),
+                    counted
+                }
+            ),
+            CountError::UnknownVariant { variant, known } => write!(
+                f,
+                "kshogi does not know the variant `{variant}` (known: {known})"
+            ),
         }
     }
 }
@@ -165,6 +188,7 @@ impl std::error::Error for CountError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             CountError::Engine(e) => Some(e),
+            CountError::Position(e) => Some(e),
             _ => None,
         }
     }
@@ -176,15 +200,12 @@ impl From<kshogi_usi_client::EngineError> for CountError {
     }
 }
 
-impl From<String> for CountError {
-    fn from(e: String) -> CountError {
-        CountError::Other(e)
-    }
-}
-
-impl From<&str> for CountError {
-    fn from(e: &str) -> CountError {
-        CountError::Other(e.to_string())
+impl From<RowError> for CountError {
+    fn from(e: RowError) -> CountError {
+        match e {
+            RowError::OtherVariant { row, counted } => CountError::OtherVariant { row, counted },
+            RowError::Position(e) => CountError::Position(e),
+        }
     }
 }
 
@@ -192,7 +213,7 @@ impl Count {
     /// The count of a row counted in-process ([`crate::run::run_row`]), or why it could not
     /// be counted.
     pub fn of_result(result: RowResult) -> Result<Count, CountError> {
-        let nodes = result.got.map_err(CountError::Other)?;
+        let nodes = result.got?;
         let time_ms = result.elapsed.as_secs_f64() * 1000.0;
         Ok(Count {
             nodes,
@@ -581,10 +602,18 @@ mod tests {
             .is_some());
         let failed = ReportRow::of(&r, &Ok(counted(9, 1.0)), false);
         assert!(!failed.ok && failed.divide.is_some());
-        let error = ReportRow::of(&r, &Err("no engine".into()), false);
+        let unknown = CountError::UnknownVariant {
+            variant: "chess".into(),
+            known: "kyoto".into(),
+        };
+        let error = ReportRow::of(&r, &Err(unknown), false);
         assert_eq!(
             (error.ok, error.nodes, error.error.as_deref()),
-            (false, None, Some("no engine"))
+            (
+                false,
+                None,
+                Some("kshogi does not know the variant `chess` (known: kyoto)")
+            )
         );
     }
 

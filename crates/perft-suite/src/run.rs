@@ -3,7 +3,7 @@
 
 use crate::suite::SuiteRow;
 use kshogi_core::{divide_parallel, perft_parallel, Variant};
-use kshogi_notation::{move_to_usi, parse_game};
+use kshogi_notation::{move_to_usi, parse_game, PositionArgError};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -25,6 +25,40 @@ impl Default for RunOptions {
     }
 }
 
+/// Why a row could not be counted in-process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RowError {
+    /// The row is of another variant than the one counting it.
+    OtherVariant {
+        /// The row's variant column.
+        row: String,
+        /// The counting variant's [`Variant::NAME`].
+        counted: &'static str,
+    },
+    /// The row's position does not read.
+    Position(PositionArgError),
+}
+
+impl fmt::Display for RowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RowError::OtherVariant { row, counted } => {
+                write!(f, "the row is of variant `{row}`, counted as `{counted}`")
+            }
+            RowError::Position(e) => write!(f, "the position does not read: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RowError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RowError::Position(e) => Some(e),
+            RowError::OtherVariant { .. } => None,
+        }
+    }
+}
+
 /// The result of one row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RowResult {
@@ -32,7 +66,7 @@ pub struct RowResult {
     pub row: SuiteRow,
     /// The count, or why the row could not be counted (its position does not read, or it
     /// names another variant).
-    pub got: Result<u64, String>,
+    pub got: Result<u64, RowError>,
     /// Leaves below each root move, by canonical USI text, sorted: for a mismatching row,
     /// or for every row with [`RunOptions::always_divide`].
     pub divide: Option<Vec<(String, u64)>>,
@@ -138,22 +172,21 @@ pub fn rows_of<V: Variant>(rows: &[SuiteRow]) -> impl Iterator<Item = &SuiteRow>
 
 /// Counts one row.
 pub fn run_row<V: Variant>(row: &SuiteRow, options: &RunOptions) -> RowResult {
-    let fail = |e: String| RowResult {
+    let fail = |e: RowError| RowResult {
         row: row.clone(),
         got: Err(e),
         divide: None,
         elapsed: Duration::ZERO,
     };
     if row.variant != V::NAME {
-        return fail(format!(
-            "the row is of variant `{}`, counted as `{}`",
-            row.variant,
-            V::NAME
-        ));
+        return fail(RowError::OtherVariant {
+            row: row.variant.clone(),
+            counted: V::NAME,
+        });
     }
     let game = match parse_game::<V>(&row.sfen) {
         Ok(g) => g,
-        Err(e) => return fail(format!("the position does not read: {e}")),
+        Err(e) => return fail(RowError::Position(e)),
     };
     let pos = *game.position();
     let threads = options.threads.max(1);
@@ -209,14 +242,22 @@ mod tests {
         assert_eq!(divide.len(), 7);
         assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 335);
         assert!(report.results[0].divide.is_none());
-        assert!(report.results[3]
-            .got
-            .as_ref()
-            .unwrap_err()
-            .starts_with("the position does not read"));
+        let unread = report.results[3].got.as_ref().unwrap_err();
+        assert!(matches!(unread, RowError::Position(_)), "{unread:?}");
+        assert!(unread
+            .to_string()
+            .starts_with("the position does not read: "));
+        let other = report.results[4].got.as_ref().unwrap_err();
         assert_eq!(
-            report.results[4].got,
-            Err("the row is of variant `kyoto`, counted as `kinzoku`".into())
+            other,
+            &RowError::OtherVariant {
+                row: "kyoto".into(),
+                counted: "kinzoku"
+            }
+        );
+        assert_eq!(
+            other.to_string(),
+            "the row is of variant `kyoto`, counted as `kinzoku`"
         );
         let text = report.to_string();
         assert!(text.starts_with("perft: 2 of 5 rows passed\n"), "{text}");

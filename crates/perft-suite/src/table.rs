@@ -274,7 +274,7 @@ pub fn describe_speed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{BaselineRow, Count};
+    use crate::report::{BaselineRow, Count, CountError};
     use crate::Tier;
 
     fn row() -> SuiteRow {
@@ -323,9 +323,15 @@ mod tests {
             table_header().len(),
             line.len() - "MISMATCH".len() + "result".len()
         );
-        let failed = ReportRow::of(&r, &Err("the engine crashed".into()), false);
+        let crashed = CountError::Engine(kshogi_usi_client::EngineError::BadCommand(
+            "the engine crashed".into(),
+        ));
+        let failed = ReportRow::of(&r, &Err(crashed), false);
         assert!(table_row(&r, &failed).ends_with("ERROR"));
-        assert_eq!(failed.error.as_deref(), Some("the engine crashed"));
+        assert_eq!(
+            failed.error.as_deref(),
+            Some("bad engine command: the engine crashed")
+        );
         assert_eq!(failed.source.as_deref(), Some("made up for the test"));
     }
 

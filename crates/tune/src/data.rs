@@ -165,12 +165,27 @@ pub fn sample_of<V: Variant, E: Linear<V>>(pos: &Position<V>, game: u32) -> Samp
     }
 }
 
-/// Plays game `index` of a run and returns its samples.
-pub fn play_game<V: Variant, E: Tunable<V>>(
+/// What one self-play game of a run gave ([`play_quiet`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QuietGame<T> {
+    /// What the caller made of the quiet leaf of each position the engine moved in.
+    pub records: Vec<T>,
+    /// Plies played.
+    pub plies: usize,
+    /// Black's result: 1, 1/2 (a draw, or the length limit) or 0.
+    pub result: f64,
+}
+
+/// The one self-play loop of the training data: game `index` of the run `cfg`, from its
+/// seeded random opening ([`stream_rng`]), the engine (cleared first) playing both sides
+/// at `cfg.nodes` nodes a move; `record` gets the quiet leaf ([`quiet_leaf`], by `E`) of
+/// each position the engine moves in that has one.
+pub fn play_quiet<V: Variant, E: Evaluator<V>, T>(
     engine: &mut Engine<V, E>,
     cfg: &GenConfig,
     index: u32,
-) -> GameData {
+    record: &mut dyn FnMut(&Position<V>) -> T,
+) -> QuietGame<T> {
     let mut rng = stream_rng(cfg.seed, u64::from(index));
     let mut game = Game::new(Position::<V>::start());
     engine.clear();
@@ -185,10 +200,10 @@ pub fn play_game<V: Variant, E: Tunable<V>>(
         random_opening: cfg.opening as usize,
         max_plies: cfg.max_plies,
     };
-    let mut samples = Vec::new();
+    let mut records = Vec::new();
     selfplay::play(&mut game, &mut searcher, config, &mut rng, &mut |g| {
         if let Some(leaf) = quiet_leaf::<V, E>(g.position()) {
-            samples.push(sample_of::<V, E::Linear>(&leaf, index));
+            records.push(record(&leaf));
         }
     });
     let result = match game.outcome().and_then(|o| o.winner()) {
@@ -196,13 +211,30 @@ pub fn play_game<V: Variant, E: Tunable<V>>(
         Some(Color::White) => 0.0,
         None => 0.5,
     };
+    QuietGame {
+        records,
+        plies: game.moves().len(),
+        result,
+    }
+}
+
+/// Plays game `index` of a run and returns its samples.
+pub fn play_game<V: Variant, E: Tunable<V>>(
+    engine: &mut Engine<V, E>,
+    cfg: &GenConfig,
+    index: u32,
+) -> GameData {
+    let game = play_quiet(engine, cfg, index, &mut |leaf| {
+        sample_of::<V, E::Linear>(leaf, index)
+    });
+    let mut samples = game.records;
     for s in &mut samples {
-        s.result = result;
+        s.result = game.result;
     }
     GameData {
         samples,
-        plies: game.moves().len(),
-        result,
+        plies: game.plies,
+        result: game.result,
     }
 }
 
@@ -217,43 +249,21 @@ pub fn generate<V: Variant, E: Tunable<V>>(
 }
 
 /// Plays the games numbered `games` of the run `cfg` (a chunk of it) on `cfg.threads`
-/// threads and returns them in game order: game `i` is the same whichever chunk and
-/// however many threads play it. `progress` is called after each game with the number of
-/// games of the range done.
+/// threads ([`selfplay::run_games`]) and returns them in game order: game `i` is the same
+/// whichever chunk and however many threads play it. `progress` is called after each game
+/// with the number of games of the range done.
 pub fn generate_range<V: Variant, E: Tunable<V>>(
     cfg: &GenConfig,
     games: std::ops::Range<u32>,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Vec<GameData> {
-    let threads = cfg.threads.max(1);
-    let done = std::sync::atomic::AtomicU32::new(0);
-    let mut per_thread: Vec<Vec<(u32, GameData)>> = Vec::new();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let done = &done;
-                let games = games.clone();
-                scope.spawn(move || {
-                    let mut engine = Engine::<V, E>::new(1);
-                    let mut out = Vec::new();
-                    let mut index = games.start + t as u32;
-                    while index < games.end {
-                        out.push((index, play_game(&mut engine, cfg, index)));
-                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        progress(n);
-                        index += threads as u32;
-                    }
-                    out
-                })
-            })
-            .collect();
-        for h in handles {
-            per_thread.push(h.join().unwrap_or_default());
-        }
-    });
-    let mut all: Vec<(u32, GameData)> = per_thread.into_iter().flatten().collect();
-    all.sort_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, g)| g).collect()
+    selfplay::run_games(
+        cfg.threads,
+        games,
+        &|| Engine::<V, E>::new(1),
+        &|engine, index| play_game(engine, cfg, index),
+        progress,
+    )
 }
 
 #[cfg(test)]

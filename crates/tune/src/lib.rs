@@ -12,6 +12,7 @@
 //!   `f64` Rust;
 //! - [`tune`] runs both, scores the weights before and after on held-out games, and
 //!   [`weights_source`] writes the result;
+//! - [`args`]: the command-line words both programs read alike;
 //! - [`pipeline`]: the one-command run of `cargo xtask tune`: the data in chunks, the fit,
 //!   a fixed-node SPRT of the fitted weights against the current ones ([`candidate`]:
 //!   the registered evaluator with weights set at run time), the weights file written when
@@ -22,6 +23,7 @@
 //! runner's statistics (the SPRT's LLR); it must not depend on the command line, and no
 //! crate may depend on it.
 
+pub mod args;
 pub mod candidate;
 pub mod data;
 pub mod fit;

@@ -5,6 +5,7 @@
 //! usage error (exit 2); a file that the tuner did not write is never overwritten.
 
 use kshogi_registry::{with_variant, VariantKind};
+use kshogi_tune::args::{game_flag, number, value};
 use kshogi_tune::data::GenConfig;
 use kshogi_tune::fit::FitConfig;
 use kshogi_tune::initial_source;
@@ -61,15 +62,6 @@ struct Args {
     sprt: Option<SprtConfig>,
 }
 
-fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
-    it.next().ok_or_else(|| format!("`{flag}` needs a value"))
-}
-
-fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
-    v.parse()
-        .map_err(|_| format!("`{flag}` needs a number, found `{v}`"))
-}
-
 fn parse(args: &[String]) -> Result<Option<Args>, String> {
     let mut variant = None;
     let mut gen = GenConfig {
@@ -86,18 +78,13 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
     let mut no_sprt = false;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
+        if game_flag(flag, &mut it, &mut variant, &mut gen)? {
+            continue;
+        }
         match flag.as_str() {
             "-h" | "--help" => return Ok(None),
-            "--variant" => {
-                let v = value(flag, &mut it)?;
-                variant = Some(VariantKind::parse(v).map_err(|e| e.to_string())?);
-            }
             "--games" => gen.games = number(flag, value(flag, &mut it)?)?,
             "--nodes" => gen.nodes = number(flag, value(flag, &mut it)?)?,
-            "--opening" => gen.opening = number(flag, value(flag, &mut it)?)?,
-            "--max-plies" => gen.max_plies = number(flag, value(flag, &mut it)?)?,
-            "--seed" => gen.seed = number(flag, value(flag, &mut it)?)?,
-            "--threads" => gen.threads = number(flag, value(flag, &mut it)?)?,
             "--iterations" => fit.iterations = number(flag, value(flag, &mut it)?)?,
             "--rate" => fit.rate = number(flag, value(flag, &mut it)?)?,
             "--only" => {

@@ -1,7 +1,51 @@
 //! Why talking to the engine failed.
 
+use crate::MAX_LINE;
+use kshogi_usi_protocol::ParseError;
 use std::fmt;
 use std::time::Duration;
+
+/// Why a line the engine printed is not what the protocol allows where it came: what
+/// [`EngineError::Garbage`] says, and what a reader of lines ([`crate::Engine::read_until`])
+/// answers for a line it refuses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Garbage {
+    /// The line is longer than the protocol's limit ([`MAX_LINE`] bytes).
+    TooLong,
+    /// The line is not a message: the protocol's reason.
+    NotAMessage(ParseError),
+    /// The line is not one of the messages awaited (`expected`, in words); with the
+    /// protocol's reason when it is no message at all.
+    Unexpected {
+        /// The messages awaited, in words (`` `move: count` or `Nodes searched: N` ``).
+        expected: &'static str,
+        /// Why the line is not a message, if it is not one.
+        error: Option<ParseError>,
+    },
+    /// A perft divide whose counts do not add up to the total it ends with: their sum,
+    /// `None` when it is over `u64::MAX`.
+    DivideSum(Option<u64>),
+}
+
+impl fmt::Display for Garbage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Garbage::TooLong => write!(f, "the line is longer than {MAX_LINE} bytes"),
+            Garbage::NotAMessage(e) => write!(f, "{e}"),
+            Garbage::Unexpected {
+                expected,
+                error: None,
+            } => write!(f, "expected {expected}"),
+            Garbage::Unexpected {
+                expected,
+                error: Some(e),
+            } => write!(f, "expected {expected} ({e})"),
+            Garbage::DivideSum(Some(sum)) => write!(f, "its divide adds up to {sum}"),
+            Garbage::DivideSum(None) => f.write_str("its divide adds up to more than 2^64 - 1"),
+        }
+    }
+}
 
 /// Why talking to the engine failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +82,7 @@ pub enum EngineError {
         /// The line (cut to a few hundred characters).
         line: String,
         /// What is wrong with it.
-        reason: String,
+        reason: Garbage,
     },
 }
 

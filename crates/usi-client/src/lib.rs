@@ -22,7 +22,7 @@ use kshogi_usi_protocol::{EngineMessage, Go, GuiMessage, PositionArgs, Setup};
 mod error;
 mod read;
 
-pub use error::EngineError;
+pub use error::{EngineError, Garbage};
 use read::{quote, read_capped, skip_line, Capped};
 use std::collections::VecDeque;
 use std::fmt;
@@ -256,7 +256,7 @@ impl Engine {
             Ok(Capped::TooLong(start, _)) => Err(EngineError::Garbage {
                 waiting_for: waiting_for.to_string(),
                 line: quote(&start),
-                reason: format!("the line is longer than {MAX_LINE} bytes"),
+                reason: Garbage::TooLong,
             }),
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
                 waiting_for: waiting_for.to_string(),
@@ -272,13 +272,13 @@ impl Engine {
     }
 
     /// Reads lines until one satisfies `done` (which may also reject a line as garbage by
-    /// returning `Err(reason)`), all before `deadline`. Returns the lines read, the
+    /// returning `Err(reason)`, which the error carries), all before `deadline`. Returns the lines read, the
     /// matching one last.
     pub fn read_until(
         &mut self,
         deadline: Instant,
         waiting_for: &str,
-        mut done: impl FnMut(&str) -> Result<bool, String>,
+        mut done: impl FnMut(&str) -> Result<bool, Garbage>,
     ) -> Result<Vec<String>, EngineError> {
         let start = Instant::now();
         let mut lines = Vec::new();
@@ -376,10 +376,14 @@ impl Engine {
                     divide.push((mv, nodes));
                     Ok(false)
                 }
-                Ok(_) => Err("expected `move: count` or `Nodes searched: N`".into()),
-                Err(e) => Err(format!(
-                    "expected `move: count` or `Nodes searched: N` ({e})"
-                )),
+                Ok(_) => Err(Garbage::Unexpected {
+                    expected: PERFT_LINES,
+                    error: None,
+                }),
+                Err(e) => Err(Garbage::Unexpected {
+                    expected: PERFT_LINES,
+                    error: Some(e),
+                }),
             }
         })?;
         let nodes = nodes.unwrap_or(0);
@@ -391,10 +395,7 @@ impl Engine {
             return Err(EngineError::Garbage {
                 waiting_for: "the perft count".into(),
                 line: EngineMessage::PerftTotal(nodes).to_string(),
-                reason: match sum {
-                    Some(sum) => format!("its divide adds up to {sum}"),
-                    None => "its divide adds up to more than 2^64 - 1".into(),
-                },
+                reason: Garbage::DivideSum(sum),
             });
         }
         Ok(PerftAnswer { divide, nodes })
@@ -414,6 +415,9 @@ impl Engine {
         None
     }
 }
+
+/// The lines of a `go perft` answer, in words.
+const PERFT_LINES: &str = "`move: count` or `Nodes searched: N`";
 
 impl Drop for Engine {
     fn drop(&mut self) {

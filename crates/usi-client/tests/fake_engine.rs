@@ -3,7 +3,7 @@
 //! says; started otherwise (by `cargo test`) it runs the tests, each of which starts it
 //! again as an engine. No script, no shell.
 
-use kshogi_usi_client::{Engine, EngineError, PerftAnswer};
+use kshogi_usi_client::{Engine, EngineError, Garbage, PerftAnswer};
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
@@ -91,9 +91,16 @@ fn right_answer() {
 fn a_sum_that_does_not_add_up_is_garbage() {
     let e = perft("badsum").unwrap_err();
     assert!(
-        matches!(&e, EngineError::Garbage { reason, .. } if reason == "its divide adds up to 5"),
+        matches!(
+            &e,
+            EngineError::Garbage {
+                reason: Garbage::DivideSum(Some(5)),
+                ..
+            }
+        ),
         "{e:?}"
     );
+    assert!(e.to_string().ends_with(": its divide adds up to 5"), "{e}");
 }
 
 fn garbage_names_the_line() {
@@ -108,9 +115,16 @@ fn garbage_names_the_line() {
 fn counts_that_add_up_past_u64_are_garbage() {
     let e = perft("overflow").unwrap_err();
     assert!(
-        matches!(&e, EngineError::Garbage { reason, .. } if reason.contains("more than 2^64")),
+        matches!(
+            &e,
+            EngineError::Garbage {
+                reason: Garbage::DivideSum(None),
+                ..
+            }
+        ),
         "{e:?}"
     );
+    assert!(e.to_string().contains("more than 2^64"), "{e}");
 }
 
 fn a_line_over_64_kib_is_garbage() {
@@ -118,7 +132,8 @@ fn a_line_over_64_kib_is_garbage() {
     let EngineError::Garbage { line, reason, .. } = &e else {
         panic!("{e:?}")
     };
-    assert_eq!(reason, "the line is longer than 65536 bytes");
+    assert_eq!(reason, &Garbage::TooLong);
+    assert_eq!(reason.to_string(), "the line is longer than 65536 bytes");
     assert!(
         line.starts_with("7777") && line.len() < 300,
         "quoted cut: {line}"

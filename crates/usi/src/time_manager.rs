@@ -28,19 +28,9 @@ pub const MIN_THINK_MS: u64 = 10;
 /// and it keeps deadlines far from overflow.
 pub use kshogi_usi_protocol::MAX_THINK_MS;
 
-/// The time allotted to one move: the search stops at [`Allotment::hard`] at the latest,
-/// and starts no new iteration after [`Allotment::soft`] (`None`: it may deepen until
-/// `hard`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Allotment {
-    /// The optimum: an iteration that ends after it is the last one.
-    pub soft: Option<Duration>,
-    /// The limit: the search stops when it is spent, inside an iteration if need be.
-    pub hard: Duration,
-    /// The think time for a search that can only stop at a limit, not between iterations
-    /// (a ponder search after `ponderhit`): the rule's target, between `soft` and `hard`.
-    pub target: Duration,
-}
+// The time allotted to one move is the analysis service's `Allotment`, which it plans a
+// `go` with.
+pub use kshogi_analysis::job::Allotment;
 
 /// The fraction of the time drawn from the bank (the remaining time and the increment) after
 /// which no new iteration starts, in percent: an iteration takes about twice the time of the

@@ -31,7 +31,7 @@
 //!
 //! The searches run in the bounded mode (a small budget), so that the test is quick and its
 //! answers depend on the input alone; the threaded mode's timing is tested in the command
-//! line's tests (`crates/cli/tests/usi.rs`).
+//! line's tests (`crates/cli/tests/usi/`).
 
 use kshogi_core::{Position, Variant};
 use kshogi_notation::uci::{uci_to_usi, usi_to_uci};

@@ -1,5 +1,5 @@
-//! `pocket`: kshogi's commands (`perft`, `moves`, `show`, `analyze`, `review`, `usi`,
-//! `match`) for Pocket Shogi alone.
+//! `pocket`: kshogi's commands (`perft`, `moves`, `show`, `convert`, `analyze`, `review`,
+//! `usi`, `match`) for Pocket Shogi alone.
 
 use std::process::ExitCode;
 

@@ -36,7 +36,7 @@ pub fn parse_kif<V: Variant>(text: &str) -> Result<KifRecord<V>, KifError> {
 /// registry's list) is an error naming both, rather than a value kept as it is.
 pub fn parse_kif_among<V: Variant>(
     text: &str,
-    known: &'static [VariantInfo],
+    known: &[VariantInfo],
 ) -> Result<KifRecord<V>, KifError> {
     let mut reader = Reader::<V>::new(known);
     for line in lines(text) {
@@ -62,7 +62,7 @@ pub struct OverriddenHeader {
 /// another variant of `known`, or a handicap (`…落ち`), stays an error.
 pub fn parse_kif_chosen<V: Variant>(
     text: &str,
-    known: &'static [VariantInfo],
+    known: &[VariantInfo],
 ) -> Result<(KifRecord<V>, Option<OverriddenHeader>), KifError> {
     let mut reader = Reader::<V>::new(known);
     reader.even_game_is_v = true;
@@ -87,9 +87,9 @@ enum Stage {
 }
 
 /// The state of reading one record, line by line.
-struct Reader<V: Variant> {
+struct Reader<'k, V: Variant> {
     /// The variants a `手合割` header may name besides `V` (see [`parse_kif_among`]).
-    known: &'static [VariantInfo],
+    known: &'k [VariantInfo],
     /// Whether `手合割：平手` is read as the even game of `V` ([`parse_kif_chosen`]).
     even_game_is_v: bool,
     /// The `手合割` header so read, if any.
@@ -143,8 +143,8 @@ fn illegal<V: Variant>(no: usize, line: &MoveLine, spec: &MoveText, why: Illegal
     )
 }
 
-impl<V: Variant> Reader<V> {
-    fn new(known: &'static [VariantInfo]) -> Reader<V> {
+impl<'k, V: Variant> Reader<'k, V> {
+    fn new(known: &'k [VariantInfo]) -> Reader<'k, V> {
         Reader {
             known,
             even_game_is_v: false,

@@ -25,19 +25,19 @@
 
 mod commands;
 mod search;
+mod settings;
 #[cfg(test)]
 mod tests;
 
-use crate::options::{self, DEFAULT_HASH_MB};
-use crate::time_manager;
-use crate::writing::{info_string, Writing};
-use kshogi_analysis::{Analyzer, Databases, Skill};
+use crate::options;
+use crate::writing::info_string;
+use kshogi_analysis::{Analyzer, Databases};
 use kshogi_core::{Game, Position, VariantInfo};
 use kshogi_notation::Dialect;
 use kshogi_registry::{with_variant, Registered, VariantKind};
-use kshogi_usi_protocol::Protocol;
 use kshogi_usi_protocol::{EngineMessage, Input, LineReader, MAX_LINE};
 use search::{new_analyzer, SearchThread};
+use settings::{Roster, Settings};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -62,13 +62,9 @@ like `quit`. See docs/analysis.md.",
     )
 }
 
-/// The seed of weakened play's choice among candidate moves (mixed with each position's
-/// hash), so that a session plays the same move in the same position at the same level.
-const SKILL_SEED: u64 = 0x6b73_686f_6769;
-
 /// The mate solver's node budget during a `go` (at most N with `go nodes N`; in the bounded
-/// mode: the budget's nodes).
-pub const MATE_NODES: u64 = 100_000;
+/// mode: the budget's nodes): the analysis service's, which plans every `go`.
+pub use kshogi_analysis::job::MATE_NODES;
 
 /// Where protocol output goes; shared by the reading thread and the search thread. Any
 /// writer will do: standard output for `kshogi usi`, a `Vec<u8>` to capture a session.
@@ -164,157 +160,6 @@ fn send_error(out: &Out, message: &str) {
         text.push_str("...");
     }
     send_message(out, &info_string(format!("error: {text}")));
-}
-
-/// Settings that outlive a change of variant.
-#[derive(Clone, Debug)]
-struct Settings {
-    /// Threaded or bounded searches.
-    mode: SearchMode,
-    /// The variant at start-up (the `USI_Variant` default shown by `usi`).
-    initial: VariantInfo,
-    /// The current variant.
-    variant: VariantInfo,
-    /// The variants `USI_Variant` may name.
-    roster: Roster,
-    /// `USI_Hash`.
-    hash_mb: usize,
-    /// `MultiPV`.
-    multipv: usize,
-    /// `Threads`.
-    threads: usize,
-    /// `Move_Overhead`, in milliseconds.
-    overhead_ms: u64,
-    /// `USI_Ponder`: `bestmove` names the move to ponder on.
-    ponder: bool,
-    /// `Dialect`, when set; otherwise the protocol's default.
-    dialect: Option<Dialect>,
-    /// `Skill_Level`.
-    skill_level: i64,
-    /// `UCI_LimitStrength`: play at `UCI_Elo`'s level.
-    limit_strength: bool,
-    /// `UCI_Elo`.
-    elo: i64,
-    /// `UCI_ShowWDL`.
-    show_wdl: bool,
-    /// USI or UCI.
-    protocol: Protocol,
-    /// The perfect-play databases.
-    databases: Databases,
-}
-
-impl Settings {
-    /// The settings at start-up: every option at its default.
-    fn new(
-        mode: SearchMode,
-        variant: VariantInfo,
-        roster: Roster,
-        databases: Databases,
-    ) -> Settings {
-        Settings {
-            mode,
-            initial: variant,
-            variant,
-            roster,
-            hash_mb: DEFAULT_HASH_MB,
-            multipv: 1,
-            threads: 1,
-            overhead_ms: time_manager::DEFAULT_OVERHEAD_MS,
-            ponder: false,
-            dialect: None,
-            skill_level: options::MAX_SKILL,
-            limit_strength: false,
-            elo: options::DEFAULT_ELO,
-            show_wdl: false,
-            protocol: Protocol::Usi,
-            databases,
-        }
-    }
-
-    /// The size of the transposition table: `USI_Hash`, capped by the budget in the bounded
-    /// mode.
-    fn table_mb(&self) -> usize {
-        match self.mode {
-            SearchMode::Threaded => self.hash_mb,
-            SearchMode::Bounded(b) => self.hash_mb.min(b.hash_mb),
-        }
-    }
-
-    /// The number of search threads: `Threads`, except in the bounded mode, whose searches
-    /// must depend on the input alone (one thread).
-    fn search_threads(&self) -> usize {
-        match self.mode {
-            SearchMode::Threaded => self.threads,
-            SearchMode::Bounded(_) => 1,
-        }
-    }
-
-    /// The level to play at, when below full strength: with `UCI_LimitStrength` the level
-    /// whose measured rating is nearest `UCI_Elo` ([`Skill::level_for_elo`]), otherwise
-    /// `Skill_Level`.
-    fn skill(&self) -> Option<Skill> {
-        let level = if self.limit_strength {
-            Skill::level_for_elo(self.elo)
-        } else {
-            i32::try_from(self.skill_level).unwrap_or(Skill::FULL)
-        };
-        (level < Skill::FULL).then_some(Skill {
-            level,
-            seed: SKILL_SEED,
-        })
-    }
-
-    /// How moves are written: the `Dialect` option, by default canonical in USI (lishogi's
-    /// letters) and fsf in UCI (what pychess-variants reads from Fairy-Stockfish).
-    fn writing(&self) -> Writing {
-        let dialect = self.dialect.unwrap_or(match self.protocol {
-            Protocol::Usi => Dialect::Canonical,
-            Protocol::Uci => Dialect::Fsf,
-        });
-        Writing {
-            dialect,
-            protocol: self.protocol,
-        }
-    }
-}
-
-/// The variants a session can play, which `USI_Variant` lists and accepts.
-#[derive(Copy, Clone, Debug)]
-enum Roster {
-    /// Every registered variant ([`serve_config`]).
-    Registered,
-    /// One variant only ([`serve_variant`]): a variant outside the registry, or one fixed.
-    Single(VariantInfo),
-}
-
-impl Roster {
-    /// The variants, in the order `usi` lists them.
-    fn infos(&self) -> &[VariantInfo] {
-        match self {
-            Roster::Registered => VariantKind::infos(),
-            Roster::Single(info) => std::slice::from_ref(info),
-        }
-    }
-
-    /// The variant `name` names (its name or an alias, in any case), if the roster has it.
-    fn find(&self, name: &str) -> Option<VariantInfo> {
-        self.infos().iter().copied().find(|v| v.is_named(name))
-    }
-
-    /// What `USI_Variant` takes, for messages: `one of kyoto, micro, ... (or kyotoshogi
-    /// and the like)`, or the one variant's name.
-    fn expected(&self) -> String {
-        match self {
-            Roster::Registered => format!(
-                "one of {} (or kyotoshogi and the like)",
-                VariantKind::names()
-            ),
-            Roster::Single(info) => format!(
-                "only {} (or one of its aliases): this engine plays {} alone",
-                info.name, info.display_name
-            ),
-        }
-    }
 }
 
 /// What ends a [`Session`].

@@ -5,19 +5,18 @@
 
 use super::{
     send, send_error, send_message, AnalyzerFor, Out, Running, SearchMode, Session, Settings,
-    MATE_NODES,
 };
 use crate::time_manager;
 use crate::writing::{
     bestmove, fallback_answer, game_over_answer, game_over_info, info_line, info_string,
     perft_text, Writing,
 };
-use kshogi_analysis::{choose_move, solve_mate, Databases, MateAnswer, Request};
+use kshogi_analysis::job::{self, Job, Question};
+use kshogi_analysis::{solve_mate, Databases, MateAnswer};
 use kshogi_core::Game;
-use kshogi_engine::{Info, Limits};
+use kshogi_engine::Info;
 use kshogi_registry::Registered;
 use kshogi_usi_protocol::{BestMove, Checkmate, EngineMessage, Go, MateTime};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
@@ -37,30 +36,6 @@ pub(super) struct SearchThread<V: Registered> {
     /// The answer to print if the thread dies without answering (a bug), so that every
     /// `go` still gets one answer.
     last_resort: String,
-}
-
-/// What a `go` asks the search thread to do.
-#[derive(Clone, Debug)]
-pub(super) enum Job {
-    /// Analyse and answer `bestmove`.
-    Search {
-        request: Request,
-        /// `go infinite`: answer only after `stop`.
-        infinite: bool,
-        /// `go ponder`: answer only after `stop` or `ponderhit`; the time allotted then.
-        ponder: Option<Option<Duration>>,
-    },
-    /// Count the leaves of the legal-move tree (`go perft`), until `stop`.
-    Perft {
-        /// Plies.
-        depth: u32,
-    },
-    /// Run the mate solver and answer `checkmate ...`.
-    Mate {
-        time: Option<Duration>,
-        /// The solver's node budget.
-        max_nodes: u64,
-    },
 }
 
 impl<'o, V: Registered> Session<'o, V> {
@@ -85,26 +60,17 @@ impl<'o, V: Registered> Session<'o, V> {
             );
             return;
         };
-        let job = match params.perft {
-            Some(depth) => Job::Perft {
-                depth: match settings.mode {
-                    SearchMode::Threaded => depth,
-                    SearchMode::Bounded(b) => depth.min(b.depth.max(1)),
-                },
-            },
-            None => job_for(params, &game, settings),
-        };
+        let job = job_for(params, &game, settings);
         let hash_mb = settings.table_mb();
         let mut analyzer = self
             .analyzer
             .take()
             .unwrap_or_else(|| new_analyzer::<V>(hash_mb, settings.search_threads()));
         analyzer.set_skill(settings.skill());
-        let (hold, ponder) = match &job {
-            Job::Search {
-                infinite, ponder, ..
-            } => (*infinite || ponder.is_some(), *ponder),
-            Job::Mate { .. } | Job::Perft { .. } => (false, None),
+        let hold = job.held();
+        let ponder = match &job {
+            Job::Search { ponder, .. } => *ponder,
+            Job::Mate { .. } | Job::Perft { .. } => None,
         };
         let ctx = JobContext {
             out: Arc::clone(self.out),
@@ -206,74 +172,30 @@ impl<'o, V: Registered> Session<'o, V> {
     }
 }
 
-/// The job a `go` asks for, with the time allotted from the clock of the side to move (in
-/// the bounded mode: with the budget's limits instead of the time).
+/// The job a `go` asks for: its words and the time the clock of the side to move allots,
+/// planned by the analysis service (in the bounded mode: within the budget).
 pub(super) fn job_for<V: Registered>(params: &Go, game: &Game<V>, settings: &Settings) -> Job {
     let budget = match settings.mode {
         SearchMode::Threaded => None,
-        SearchMode::Bounded(b) => Some(b),
+        SearchMode::Bounded(b) => Some(job::Budget {
+            nodes: b.nodes,
+            depth: b.depth,
+        }),
     };
-    if let Some(m) = params.mate {
-        let time = match m {
+    let side = game.position().side_to_move();
+    let question = Question {
+        depth: params.depth,
+        nodes: params.nodes,
+        infinite: params.infinite,
+        ponder: params.ponder,
+        mate: params.mate.map(|m| match m {
             MateTime::Infinite => None,
             MateTime::Millis(ms) => Some(Duration::from_millis(ms.min(time_manager::MAX_THINK_MS))),
-        };
-        return match budget {
-            None => Job::Mate {
-                time,
-                max_nodes: u64::MAX,
-            },
-            Some(b) => Job::Mate {
-                time: None,
-                max_nodes: b.nodes,
-            },
-        };
-    }
-    let side = game.position().side_to_move();
-    let time = time_manager::allocate(&params.clock, side, settings.overhead_ms);
-    // Pondering searches without a time limit until `ponderhit` starts the clock, which
-    // then stops it at the target (it cannot stop between iterations).
-    let ponder = (params.ponder && !params.infinite).then_some(time.map(|t| t.target));
-    let limits = match budget {
-        None => Limits {
-            depth: params.depth,
-            nodes: params.nodes,
-            time: if ponder.is_some() {
-                None
-            } else {
-                time.map(|t| t.hard)
-            },
-            soft_time: if ponder.is_some() {
-                None
-            } else {
-                time.and_then(|t| t.soft)
-            },
-            mate: None,
-            infinite: params.infinite,
-        },
-        Some(b) => Limits {
-            depth: Some(params.depth.map_or(b.depth, |d| d.min(b.depth))),
-            nodes: Some(params.nodes.map_or(b.nodes, |n| n.min(b.nodes))),
-            time: None,
-            soft_time: None,
-            mate: None,
-            infinite: false,
-        },
+        }),
+        perft: params.perft,
+        time: time_manager::allocate(&params.clock, side, settings.overhead_ms),
     };
-    Job::Search {
-        request: Request {
-            limits,
-            multipv: settings.multipv,
-            // `go nodes N` bounds the solver beside the search too (at most N nodes), so
-            // that the whole move, which waits for the solver, is bounded by N.
-            mate_nodes: budget.map_or(
-                params.nodes.map_or(MATE_NODES, |n| n.min(MATE_NODES)),
-                |b| b.nodes,
-            ),
-        },
-        infinite: params.infinite,
-        ponder,
-    }
+    job::plan(&question, settings.multipv, budget)
 }
 
 /// Raises a stop flag after a time, unless dropped first.
@@ -357,43 +279,25 @@ fn run_job<V: Registered>(
                     let mut on_info = |info: &Info, _| {
                         send_message(out, &info_line(pos, info, writing, ctx.show_wdl))
                     };
-                    let mut db = ctx.databases.for_variant::<V>();
-                    let analysis = loop {
-                        let searched = catch_unwind(AssertUnwindSafe(|| {
-                            analyzer.analyse(game, request, db, stop, &mut on_info)
-                        }));
-                        match searched {
-                            Ok(Ok(a)) => break Some(a),
-                            Ok(Err(e)) if db.is_some() => {
-                                send_error(
-                                    out,
-                                    &format!("the database cannot be used ({e}); searching"),
-                                );
-                                db = None;
-                            }
-                            Ok(Err(_)) => break None,
-                            Err(_) => {
-                                *analyzer = new_analyzer::<V>(ctx.hash_mb, ctx.threads);
-                                send_error(out, "the search failed; playing a legal move");
-                                break None;
-                            }
-                        }
-                    };
-                    let best = analysis
-                        .as_ref()
-                        .and_then(|a| a.best)
-                        .or_else(|| choose_move(game, &[]));
-                    match best {
-                        Some(mv) => {
-                            let reply = analysis
-                                .as_ref()
-                                .and_then(|a| a.ponder())
-                                .filter(|_| ctx.ponder_move);
-                            EngineMessage::BestMove {
-                                best: BestMove::Move(writing.mv(pos, mv)),
-                                ponder: reply.map(|r| writing.mv(&pos.after(mv), r)),
-                            }
-                        }
+                    let db = ctx.databases.for_variant::<V>();
+                    let played = analyzer.play(game, request, db, stop, &mut on_info, &mut |e| {
+                        send_error(
+                            out,
+                            &format!("the database cannot be used ({e}); searching"),
+                        )
+                    });
+                    if played.failed {
+                        *analyzer = new_analyzer::<V>(ctx.hash_mb, ctx.threads);
+                        send_error(out, "the search failed; playing a legal move");
+                    }
+                    match played.best {
+                        Some(mv) => EngineMessage::BestMove {
+                            best: BestMove::Move(writing.mv(pos, mv)),
+                            ponder: played
+                                .ponder
+                                .filter(|_| ctx.ponder_move)
+                                .map(|r| writing.mv(&pos.after(mv), r)),
+                        },
                         None => bestmove(BestMove::Resign),
                     }
                 }

@@ -18,7 +18,6 @@ mod gen;
 mod versus;
 
 use eval::NnueEval;
-use gen::GenConfig;
 use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Position};
 use kshogi_engine::Evaluator;
@@ -26,6 +25,8 @@ use kshogi_match::Sprt;
 use kshogi_nnue::train::{self, sigmoid, FloatNet, Sample, TrainConfig};
 use kshogi_nnue::{Layout, Network};
 use kshogi_registry::{with_variant, Registered, VariantKind};
+use kshogi_tune::args::{game_flag, number, value};
+use kshogi_tune::data::GenConfig;
 use kshogi_tune::pipeline::{decide, pentanomial, SprtConfig, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -119,15 +120,6 @@ fn parse_sprt(v: &str) -> Result<Sprt, String> {
     })
 }
 
-fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
-    it.next().ok_or_else(|| format!("`{flag}` needs a value"))
-}
-
-fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
-    v.parse()
-        .map_err(|_| format!("`{flag}` needs a number, found `{v}`"))
-}
-
 fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     let mut it = args.iter();
     let Some(sub) = it.next() else {
@@ -161,18 +153,13 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     let mut movetime: Option<u64> = None;
     let mut sprt: Option<Sprt> = None;
     while let Some(flag) = it.next() {
+        if game_flag(flag, &mut it, &mut variant, &mut gen)? {
+            continue;
+        }
         match flag.as_str() {
             "-h" | "--help" => return Ok(None),
-            "--variant" => {
-                let v = value(flag, &mut it)?;
-                variant = Some(VariantKind::parse(v).map_err(|e| e.to_string())?);
-            }
             "--games" => games = Some(number(flag, value(flag, &mut it)?)?),
             "--nodes" => nodes = Some(number(flag, value(flag, &mut it)?)?),
-            "--opening" => gen.opening = number(flag, value(flag, &mut it)?)?,
-            "--max-plies" => gen.max_plies = number(flag, value(flag, &mut it)?)?,
-            "--seed" => gen.seed = number(flag, value(flag, &mut it)?)?,
-            "--threads" => gen.threads = number(flag, value(flag, &mut it)?)?,
             "--hidden" => hidden = number(flag, value(flag, &mut it)?)?,
             "--epochs" => tc.epochs = number(flag, value(flag, &mut it)?)?,
             "--batch" => tc.batch = number(flag, value(flag, &mut it)?)?,
@@ -230,7 +217,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
                 games: games.unwrap_or(100).max(1),
                 nodes: nodes.unwrap_or(5000),
                 movetime: movetime.map(std::time::Duration::from_millis),
-                opening: gen.opening,
+                opening: gen.opening as usize,
                 max_plies: gen.max_plies,
                 seed: gen.seed,
                 threads: gen.threads.max(1),

@@ -1,15 +1,16 @@
 //! A fixed-node match between the net ([`NnueEval`]) and the variant's registered
 //! evaluation, both searching with the same switches: pairs of games from the same seeded
-//! random opening, the net Black in the first game of a pair and White in the second.
+//! random opening, the net Black in the first game of a pair and White in the second. The
+//! games are the engine's ([`kshogi_engine::versus::play_against`] on
+//! [`kshogi_engine::selfplay::run_games`]), the sums its [`Tally`].
 
 use crate::eval::NnueEval;
-use kshogi_core::rng::SplitMix64;
-use kshogi_core::{Color, Game, Position};
-use kshogi_engine::selfplay::{self, PlayConfig, SearchPlayer, Sides};
+use kshogi_core::Color;
+use kshogi_engine::selfplay::{run_games, PlayConfig, SearchPlayer};
+use kshogi_engine::versus::{play_against, GameResult, Tally};
 use kshogi_engine::{Engine, Limits};
 use kshogi_registry::Registered;
 use kshogi_tune::data::stream_rng;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 /// How to play the match.
 #[derive(Clone, Debug)]
@@ -30,40 +31,15 @@ pub struct MatchConfig {
     pub threads: usize,
 }
 
-/// The net's wins, draws and losses.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Games the net won.
-    pub wins: u32,
-    /// Drawn games (by the rules or the length limit).
-    pub draws: u32,
-    /// Games the net lost.
-    pub losses: u32,
-}
-
-impl Tally {
-    /// The net's score, from 0 to 1.
-    pub fn score(&self) -> f64 {
-        let n = f64::from(self.wins + self.draws + self.losses).max(1.0);
-        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / n
-    }
-
-    /// The Elo difference the score stands for (infinite at 0 or 1).
-    pub fn elo(&self) -> f64 {
-        let s = self.score();
-        -400.0 * (1.0 / s - 1.0).log10()
-    }
-}
-
 /// Plays game `index`: the opening of pair `index / 2`, the net Black when `index` is even.
+/// Returns the net's result.
 fn play_one<V: Registered>(
     net: &mut Engine<V, NnueEval>,
     base: &mut Engine<V, V::Eval>,
     cfg: &MatchConfig,
     index: u32,
-) -> Option<bool> {
-    let mut rng: SplitMix64 = stream_rng(cfg.seed, u64::from(index / 2));
-    let mut game = Game::new(Position::<V>::start());
+) -> GameResult {
+    let mut rng = stream_rng(cfg.seed, u64::from(index / 2));
     net.clear();
     base.clear();
     let limits = match cfg.movetime {
@@ -76,11 +52,11 @@ fn play_one<V: Registered>(
             ..Limits::default()
         },
     };
-    let net_player = SearchPlayer {
+    let mut net_player = SearchPlayer {
         engine: net,
         limits: limits.clone(),
     };
-    let base_player = SearchPlayer {
+    let mut base_player = SearchPlayer {
         engine: base,
         limits,
     };
@@ -93,35 +69,27 @@ fn play_one<V: Registered>(
     } else {
         Color::White
     };
-    if net_color == Color::Black {
-        let mut sides = Sides {
-            black: net_player,
-            white: base_player,
-        };
-        selfplay::play(&mut game, &mut sides, config, &mut rng, &mut |_| {});
-    } else {
-        let mut sides = Sides {
-            black: base_player,
-            white: net_player,
-        };
-        selfplay::play(&mut game, &mut sides, config, &mut rng, &mut |_| {});
-    }
-    game.outcome()
-        .and_then(|o| o.winner())
-        .map(|w| w == net_color)
+    let game = play_against(
+        &mut net_player,
+        &mut base_player,
+        net_color,
+        config,
+        &mut rng,
+    );
+    GameResult::of(&game, net_color)
 }
 
-/// The net's half points in each pair of games (0 to 4), pairs in order, from the results
-/// of the games in index order (`Some(true)` a net win, `None` a draw).
-pub fn pairs(results: &[Option<bool>]) -> Vec<u8> {
+/// The net's half points in each pair of games (0 to 4), pairs in order, from the net's
+/// results in game order.
+pub fn pairs(results: &[GameResult]) -> Vec<u8> {
     results
         .chunks(2)
         .map(|pair| {
             pair.iter()
                 .map(|r| match r {
-                    Some(true) => 2,
-                    Some(false) => 0,
-                    None => 1,
+                    GameResult::Win => 2,
+                    GameResult::Draw => 1,
+                    GameResult::Loss => 0,
                 })
                 .sum()
         })
@@ -129,46 +97,20 @@ pub fn pairs(results: &[Option<bool>]) -> Vec<u8> {
 }
 
 /// Plays the match on `cfg.threads` threads; `progress` gets the games done. Returns the
-/// tally and each game's result in index order (`Some(true)` a net win, `None` a draw).
+/// net's tally and its result in each game, in game order.
 pub fn play<V: Registered>(
     cfg: &MatchConfig,
     progress: &(dyn Fn(u32) + Sync),
-) -> (Tally, Vec<Option<bool>>) {
+) -> (Tally, Vec<GameResult>) {
     let games = cfg.games.div_ceil(2) * 2;
-    let threads = cfg.threads.max(1);
-    let done = AtomicU32::new(0);
-    let mut tally = Tally::default();
-    let mut all = vec![None; games as usize];
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let done = &done;
-                scope.spawn(move || {
-                    let mut net = Engine::<V, NnueEval>::new(4);
-                    let mut base = Engine::<V, V::Eval>::new(4);
-                    let mut results = Vec::new();
-                    let mut index = t as u32;
-                    while index < games {
-                        results.push((index, play_one(&mut net, &mut base, cfg, index)));
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                        index += threads as u32;
-                    }
-                    results
-                })
-            })
-            .collect();
-        for h in handles {
-            for (index, r) in h.join().unwrap_or_default() {
-                all[index as usize] = r;
-                match r {
-                    Some(true) => tally.wins += 1,
-                    Some(false) => tally.losses += 1,
-                    None => tally.draws += 1,
-                }
-            }
-        }
-    });
-    (tally, all)
+    let results = run_games(
+        cfg.threads,
+        0..games,
+        &|| (Engine::<V, NnueEval>::new(4), Engine::<V, V::Eval>::new(4)),
+        &|(net, base), index| play_one(net, base, cfg, index),
+        progress,
+    );
+    (Tally::of(&results), results)
 }
 
 #[cfg(test)]
@@ -177,16 +119,10 @@ mod tests {
 
     #[test]
     fn pairs_count_the_net_s_half_points_of_each_opening() {
+        use GameResult::{Draw, Loss, Win};
         // Games 0 and 1 share an opening: win + loss is 2 + 0 half points; draw + win is
         // 1 + 2; loss + loss is 0.
-        let results = [
-            Some(true),
-            Some(false),
-            None,
-            Some(true),
-            Some(false),
-            Some(false),
-        ];
+        let results = [Win, Loss, Draw, Win, Loss, Loss];
         assert_eq!(pairs(&results), vec![2, 3, 0]);
     }
 }

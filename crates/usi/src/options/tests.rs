@@ -1,0 +1,73 @@
+//! The table of options: names, types, the handshake and reading values.
+
+use super::*;
+
+#[test]
+fn every_name_is_declared_once() {
+    // Two declarations answering to one name would make `setoption` ambiguous.
+    let mut keys: Vec<String> = OPTIONS
+        .iter()
+        .flat_map(|d| {
+            let mut k = vec![key(d.usi)];
+            if key(d.uci) != key(d.usi) {
+                k.push(key(d.uci));
+            }
+            k
+        })
+        .collect();
+    let n = keys.len();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), n, "{keys:?}");
+}
+
+#[test]
+fn names_match_in_both_protocols_and_any_case() {
+    assert_eq!(find("skill level").map(|d| d.opt), Some(Opt::SkillLevel));
+    assert_eq!(find("Skill_Level").map(|d| d.opt), Some(Opt::SkillLevel));
+    assert_eq!(
+        find("uci_analysemode").map(|d| d.opt),
+        Some(Opt::AnalyseMode)
+    );
+    assert_eq!(
+        find("USI_AnalyseMode").map(|d| d.opt),
+        Some(Opt::AnalyseMode)
+    );
+    assert_eq!(find("hash").map(|d| d.opt), Some(Opt::Hash));
+    assert_eq!(find("variantpath").map(|d| d.opt), Some(Opt::VariantPath));
+    assert!(find("Nope").is_none());
+}
+
+#[test]
+fn values_are_checked_against_the_type() {
+    let skill = find("Skill Level").unwrap();
+    assert_eq!(skill.read("Skill Level", Some(" -4 ")), Ok(Value::Int(-4)));
+    let e = skill.read("Skill Level", Some("21")).unwrap_err();
+    assert_eq!(
+        e,
+        ValueError::NotInRange {
+            name: "Skill Level".into(),
+            min: -20,
+            max: 20,
+            found: "21".into()
+        }
+    );
+    let e = e.to_string();
+    assert!(e.contains("from -20 to 20") && e.contains("`21`"), "{e}");
+    let wdl = find("UCI_ShowWDL").unwrap();
+    assert_eq!(wdl.read("UCI_ShowWDL", Some("True")), Ok(Value::Bool(true)));
+    assert!(wdl.read("UCI_ShowWDL", Some("yes")).is_err());
+    let multipv = find("MultiPV").unwrap();
+    assert_eq!(multipv.read("MultiPV", Some("3")), Ok(Value::Int(3)));
+    assert!(multipv.read("MultiPV", Some("33")).is_err());
+    assert!(multipv.read("MultiPV", Some("x")).is_err());
+    assert!(multipv.read("MultiPV", None).is_err());
+}
+
+#[test]
+fn help_names_every_option() {
+    let help = help_text();
+    for d in OPTIONS {
+        assert!(help.contains(d.usi) && help.contains(d.uci), "{}", d.usi);
+    }
+}
