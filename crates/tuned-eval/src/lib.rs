@@ -336,6 +336,32 @@ embedded_net!(
 /// stack.
 pub type MinishogiNnueEval = nnue::NnueEval<MinishogiNet>;
 
+embedded_net!(
+    /// Kyoto's net (`src/weights/kyoto.nnue`, 64 hidden units), with [`KyotoEval`]'s search
+    /// switches, piece values and tactical moves: the evaluator [`KyotoNnueEval`]. Made by
+    /// `kshogi-nnue train --variant kyoto --games 8000 --nodes 2000 --seed 21 --threads 2
+    /// --epochs 12 --rate 0.002 --out kyoto.nnue` (labels from the fitted evaluation's
+    /// engine); docs/nnue.md has its SPRT and match. Not the registered evaluation.
+    KyotoNet for kshogi_rules_kyoto::Kyoto = "weights/kyoto.nnue",
+    fallback KyotoEval;
+);
+
+/// Kyoto evaluated by its net ([`KyotoNet`]) through the search's accumulator stack.
+pub type KyotoNnueEval = nnue::NnueEval<KyotoNet>;
+
+embedded_net!(
+    /// Micro's net (`src/weights/micro.nnue`, 64 hidden units), with [`MicroEval`]'s search
+    /// switches, piece values and tactical moves: the evaluator [`MicroNnueEval`]. Made by
+    /// `kshogi-nnue train --variant micro --games 16000 --nodes 2000 --seed 21 --threads 2
+    /// --epochs 12 --rate 0.002 --out micro.nnue` (labels from the fitted evaluation's
+    /// engine); docs/nnue.md has its SPRT and match. Not the registered evaluation.
+    MicroNet for kshogi_rules_micro::Micro = "weights/micro.nnue",
+    fallback MicroEval;
+);
+
+/// Micro evaluated by its net ([`MicroNet`]) through the search's accumulator stack.
+pub type MicroNnueEval = nnue::NnueEval<MicroNet>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,6 +532,53 @@ mod tests {
         use kshogi_rules_minishogi as ms;
         assert_eq!(named(ms::PIECES, "promoted silver"), ms::PRO_SILVER);
         assert_eq!(named(ms::PIECES, "pawn"), ms::PAWN);
+    }
+
+    /// Checks a variant's embedded net: it reads with 64 hidden units and the variant's
+    /// features, it scores a position as its mirror image (colours, hands and side to move
+    /// swapped: both sides share the net's weights), and a position where the side to move
+    /// has an extra piece in hand (`ahead`, with its mirror `behind` where the other side
+    /// to move lacks it) by more than a pawn's worth either way; a search with it plays a
+    /// legal move.
+    fn embedded_net_works<V: Variant, S: nnue::NetSource<V>>(ahead: &str, behind: &str) {
+        use kshogi_engine::{Engine, Limits};
+        let net = S::net().expect("the embedded net reads");
+        assert_eq!(net.hidden(), 64);
+        assert_eq!(
+            net.layout().features(),
+            kshogi_nnue::Layout::of::<V>().features()
+        );
+        let up = parse_sfen::<V>(ahead).unwrap();
+        let down = parse_sfen::<V>(behind).unwrap();
+        let score = nnue::NnueEval::<S>::evaluate(&up);
+        assert!(score > 100, "{} with a piece more: {score}", V::NAME);
+        assert!(nnue::NnueEval::<S>::evaluate(&down) < -100);
+        for pos in [up, down, Position::<V>::start()] {
+            assert_eq!(
+                nnue::NnueEval::<S>::evaluate(&pos),
+                nnue::NnueEval::<S>::evaluate(&mirrored(&pos, pos.extra()))
+            );
+        }
+        let pos = Position::<V>::start();
+        let mut engine = Engine::<V, nnue::NnueEval<S>>::new(1);
+        let limits = Limits {
+            nodes: Some(5000),
+            ..Limits::default()
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let r = engine.search(&kshogi_core::Game::new(pos), &limits, 1, &stop, &mut |_| {});
+        assert!(pos.legal_moves().contains(&r.lines[0].mv));
+    }
+
+    #[test]
+    fn kyoto_s_embedded_net_works() {
+        embedded_net_works::<Kyoto, KyotoNet>("pgk1t/5/5/5/TSKGP b S 1", "pgk1t/5/5/5/TSKGP w S 1");
+    }
+
+    #[test]
+    fn micro_s_embedded_net_works() {
+        // Black has an extra gold in hand.
+        embedded_net_works::<Micro, MicroNet>("kb1s/p3/4/3P/SB1K b G 1", "kb1s/p3/4/3P/SB1K w G 1");
     }
 
     #[test]

@@ -568,6 +568,17 @@ fn run_match<V: Registered>(
             pairs.len(),
             pentanomial(&pairs[..used]),
         );
+        if used < pairs.len() {
+            // The whole match as well: in these variants most pairs split (each side wins
+            // the opening's better colour), and a first run of split pairs has almost no
+            // variance, which can end the sequential read early.
+            let (_, llr) = decide(&cfg, &pairs);
+            println!(
+                "all {} pairs: pentanomial {:?}, LLR {llr:.2}",
+                pairs.len(),
+                pentanomial(&pairs),
+            );
+        }
     }
     Ok(())
 }
