@@ -326,8 +326,8 @@ embedded_net!(
     /// [`MinishogiEval`]'s search switches, piece values and tactical moves: the evaluator
     /// [`MinishogiNnueEval`]. Made by `kshogi-nnue train --variant minishogi --games 16000
     /// --nodes 2000 --seed 21 --threads 2 --epochs 12 --rate 0.002 --out minishogi.nnue`
-    /// (labels from the fitted evaluation's engine); docs/nnue.md has its SPRT and match.
-    /// Not the registered evaluation yet.
+    /// (labels from the fitted evaluation's engine); docs/nnue.md has its SPRTs and
+    /// matches. Minishogi's registered evaluation.
     MinishogiNet for kshogi_rules_minishogi::Minishogi = "weights/minishogi.nnue",
     fallback MinishogiEval;
 );
