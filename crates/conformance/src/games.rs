@@ -1,7 +1,8 @@
 //! Random games: the invariants of positions, moves, notation and games, checked at every
 //! position of seeded random games (some of which seek repetitions).
 
-use crate::{Failures, Rng};
+use crate::{variant_rng, Failures};
+use kshogi_core::rng::SplitMix64;
 use kshogi_core::{perft, DrawReason, Game, Outcome, Position, Variant, WinReason};
 use kshogi_notation::kif::{parse_kif, to_kif, KifRecord};
 use kshogi_notation::{move_to_usi, parse_sfen, parse_usi, to_sfen};
@@ -229,7 +230,7 @@ fn check_game<V: Variant>(n: usize, game: &Game<V>, f: &mut Failures) {
 
 /// A start for game `n`: the variant's start, or (every other game) the position after a
 /// few random moves from it, the last one before the game would end.
-fn start_for<V: Variant>(n: usize, rng: &mut Rng) -> Position<V> {
+fn start_for<V: Variant>(n: usize, rng: &mut SplitMix64) -> Position<V> {
     let mut pos = Position::<V>::start();
     if n % 2 == 0 {
         return pos;
@@ -252,7 +253,7 @@ fn start_for<V: Variant>(n: usize, rng: &mut Rng) -> Position<V> {
 /// from a few random moves in, every fourth seeking repetitions) and checks every position
 /// and every game, recording what is wrong in `f`.
 pub fn random_games<V: Variant>(f: &mut Failures) -> Tally {
-    let mut rng = Rng::for_variant(SEED, V::NAME);
+    let mut rng = variant_rng(SEED, V::NAME);
     let mut t = Tally::default();
     for n in 0..GAMES {
         let mut game = Game::new(start_for::<V>(n, &mut rng));

@@ -36,6 +36,7 @@ pub mod games;
 pub mod perft;
 pub mod usi;
 
+use kshogi_core::rng::SplitMix64;
 use kshogi_perft_suite::SuiteRow;
 use kshogi_registry::Registered;
 
@@ -121,33 +122,15 @@ fn append(report: &mut String, f: &Failures) {
     }
 }
 
-/// A small seeded generator (splitmix64): the same seed gives the same games everywhere.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator for one variant: the seed mixed with the variant's name, so that each
-    /// variant plays its own games without the suite naming any.
-    pub fn for_variant(seed: u64, name: &str) -> Rng {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in name.bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        Rng(seed ^ h)
+/// The project's generator ([`SplitMix64`]) for one variant's random games: the seed mixed
+/// with the variant's name (FNV-1a), so that each variant plays its own games without the
+/// suite naming any, and the same seed gives the same games everywhere.
+pub fn variant_rng(seed: u64, name: &str) -> SplitMix64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
     }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (which must not be 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
+    SplitMix64::new(seed ^ h)
 }
 
 /// Runs the whole suite on `V`: its rows of `rows` (the rows whose variant column is
