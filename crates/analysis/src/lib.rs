@@ -35,6 +35,7 @@ pub use database::{Databases, PerfectPlay};
 pub use kshogi_solver::value::Value;
 pub use mate_question::{solve_mate, MateAnswer};
 
+use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Game, Move, Outcome, Position, Variant};
 use kshogi_engine::mate::{self, MateResult};
 use kshogi_engine::{Engine, Evaluator, Info, Limits, Line, Score};
@@ -474,13 +475,9 @@ impl Skill {
     }
 
     /// The index of the line to play among `n` candidates, from the seed and the position's
-    /// hash (one SplitMix64 step).
+    /// hash: the first draw of the project's generator seeded with both.
     fn pick(self, hash: u64, n: usize) -> usize {
-        let mut z = (self.seed ^ hash).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z % n.max(1) as u64) as usize
+        SplitMix64::new(self.seed ^ hash).below(n)
     }
 
     /// The line to play among `lines` (best first): a seeded choice among those within

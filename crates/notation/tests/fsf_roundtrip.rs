@@ -12,6 +12,7 @@
 //! - `recorded_engine_answers` (runs by default, no engine): the recorded answers, checked
 //!   against kshogi's Fsf output.
 
+use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Game, Position, Variant};
 use kshogi_notation::{move_to_usi_in, parse_sfen, to_sfen_in, Dialect};
 use kshogi_rules_dobutsu::Dobutsu;
@@ -30,25 +31,10 @@ const POSITIONS: usize = 300;
 /// Of those, the first ones per variant recorded for the default test.
 const RECORD_PER_VARIANT: usize = 25;
 
-/// A small deterministic generator (xorshift64*), so that runs are reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// `n` positions of random games from the start, none of them a finished game.
+/// `n` positions of random games from the start, none of them a finished game, drawn with
+/// the project's generator so that runs are reproducible.
 fn random_positions<V: Variant>(seed: u64, n: usize) -> Vec<Position<V>> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = SplitMix64::new(seed);
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let mut game = Game::new(Position::<V>::start());

@@ -347,13 +347,8 @@ fn damaged_input_never_panics() {
                                \n|v・+-*#&まで手投了千日手玉王と香銀角金桂歩飛銅鉄番持駒＝なし"
             .chars()
             .collect();
-    let mut seed: u64 = 0x5EED_F00D_D00D;
-    let mut rng = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut generator = kshogi_core::rng::SplitMix64::new(0x5EED_F00D_D00D);
+    let mut rng = move || generator.next_u64();
     for name in files {
         let original = bytes(name);
         for cut in 0..=original.len() {

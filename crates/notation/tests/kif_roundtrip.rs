@@ -2,6 +2,7 @@
 //! start, and from mid-game positions that need a board diagram), written with times and
 //! comments, read back: the same start position, moves, times, comments and result.
 
+use kshogi_core::rng::SplitMix64;
 use kshogi_core::Variant;
 use kshogi_core::{Game, Position};
 use kshogi_notation::kif::{parse_kif, read_kif, to_kif, KifRecord, KifTime};
@@ -10,24 +11,8 @@ use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
 
-/// xorshift64*: small, seeded, reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Plays up to `plies` random legal moves from `start`, stopping when the game ends.
-fn random_game<V: Variant>(rng: &mut Rng, start: Position<V>, plies: usize) -> Game<V> {
+fn random_game<V: Variant>(rng: &mut SplitMix64, start: Position<V>, plies: usize) -> Game<V> {
     let mut game = Game::new(start);
     for _ in 0..plies {
         if game.outcome().is_some() {
@@ -41,7 +26,7 @@ fn random_game<V: Variant>(rng: &mut Rng, start: Position<V>, plies: usize) -> G
 }
 
 fn round_trips<V: Variant>(seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut diagrams = 0;
     let mut finished = 0;
     for i in 0..100 {

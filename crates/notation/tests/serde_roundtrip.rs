@@ -3,6 +3,7 @@
 //! serde error (never a panic).
 #![cfg(feature = "serde")]
 
+use kshogi_core::rng::SplitMix64;
 use kshogi_core::Variant;
 use kshogi_core::{Game, Move, Position};
 use kshogi_notation::serde_support::{GameRecord, SfenPosition, UsiMove};
@@ -11,23 +12,6 @@ use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
 use serde_json::{json, Value};
-
-/// SplitMix64: a small seeded generator, so that every run plays the same games.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const GAMES: usize = 100;
 const MAX_PLIES: usize = 60;
@@ -101,7 +85,7 @@ fn check_record<V: Variant>(game: &Game<V>) {
 }
 
 fn random_games<V: Variant>(seed: u64) -> (usize, usize) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let others = reference_starts::<V>();
     let (mut plies, mut finished) = (0, 0);
     for i in 0..GAMES {

@@ -13,7 +13,8 @@
 
 mod common;
 
-use common::{loses_within, win_distance, Moves, Rng, Rules};
+use common::{loses_within, win_distance, Moves, Rules};
+use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Game, Position};
 use kshogi_engine::mate::{solve, MateResult};
 use kshogi_engine::{Limits, Score};
@@ -92,7 +93,7 @@ fn check_position<V: Rules + Registered>(pos: &Position<V>, engine: &mut EngineF
 }
 
 fn run<V: Rules + Registered>(seed: u64, positions: usize) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut engine = EngineFor::<V>::new(2);
     let mut checked = 0;
     let mut wins = 0;

@@ -221,11 +221,11 @@ fn the_soft_time_ends_the_search_between_iterations() {
 
 #[test]
 fn a_forced_move_ends_a_clock_search_after_one_iteration() {
-    // Random play (a fixed small generator) until the side to move has exactly one legal
-    // move, in Micro, whose small board makes such positions common.
+    // Random play (the project's seeded generator) until the side to move has exactly one
+    // legal move, in Micro, whose small board makes such positions common.
     let mut pos = Position::<Micro>::start();
     let mut game = Game::new(pos);
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut rng = kshogi_core::rng::SplitMix64::new(1);
     let mut found = false;
     for _ in 0..20_000 {
         let legal = pos.legal_moves();
@@ -238,10 +238,7 @@ fn a_forced_move_ends_a_clock_search_after_one_iteration() {
             game = Game::new(pos);
             continue;
         }
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let mv = legal[(x % legal.len() as u64) as usize];
+        let mv = legal[rng.below(legal.len())];
         pos.make(mv);
         game.play(mv).unwrap();
     }

@@ -205,12 +205,9 @@ fn database_file_round_trips_and_rejects_damage() {
     );
     assert_eq!(sum.longest_win, u64::from(st.longest_win.0));
     assert_eq!(sum.longest_loss, u64::from(st.longest_loss.0));
-    let mut x = 12345u64;
+    let mut rng = kshogi_core::rng::SplitMix64::new(12345);
     for _ in 0..20_000 {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let i = (x >> 11) % s.index().len();
+        let i = rng.next_u64() % s.index().len();
         assert_eq!(d.entry(i).unwrap(), s.entry(i));
     }
     let all = d.load_all(&|_, _| {}).unwrap();

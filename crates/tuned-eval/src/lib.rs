@@ -365,6 +365,7 @@ pub type MicroNnueEval = nnue::NnueEval<MicroNet>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kshogi_core::rng::SplitMix64;
     use kshogi_core::Setup;
     use kshogi_engine::eval::TEMPO;
     use kshogi_notation::parse_sfen;
@@ -432,7 +433,7 @@ mod tests {
     /// (`linear_evaluate`), which the tuner fits.
     fn feature_form_matches<V: Variant, E: Linear<V>>(seed: u64) -> usize {
         use kshogi_engine::eval::linear_evaluate;
-        let mut x = seed;
+        let mut rng = SplitMix64::new(seed);
         let mut checked = 0;
         for _ in 0..15 {
             let mut game = kshogi_core::Game::new(Position::<V>::start());
@@ -441,11 +442,8 @@ mod tests {
                 let w = E::params().to_weights();
                 assert_eq!(E::evaluate(pos), linear_evaluate(pos, &w, E::untuned(pos)));
                 checked += 1;
-                x = x
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
                 let moves = pos.legal_moves();
-                let mv = moves[(x >> 33) as usize % moves.len()];
+                let mv = moves[rng.below(moves.len())];
                 game.play(mv).unwrap();
             }
         }
@@ -474,7 +472,7 @@ mod tests {
                 <PieceTableEval as Evaluator<V>>::piece_value(kind)
             );
         }
-        let mut x = seed;
+        let mut rng = SplitMix64::new(seed);
         for _ in 0..10 {
             let mut game = kshogi_core::Game::new(Position::<V>::start());
             while game.outcome().is_none() && game.moves().len() < 100 {
@@ -490,10 +488,7 @@ mod tests {
                         <PieceTableEval as Evaluator<V>>::is_tactical(&pos, mv)
                     );
                 }
-                x = x
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                game.play(moves[(x >> 33) as usize % moves.len()]).unwrap();
+                game.play(moves[rng.below(moves.len())]).unwrap();
             }
         }
     }

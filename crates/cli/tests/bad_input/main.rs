@@ -95,17 +95,10 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// `n` reproducible pseudo-random bytes (a linear congruential generator).
+/// `n` reproducible pseudo-random bytes (the project's generator, seeded).
 fn noise(n: usize) -> Vec<u8> {
-    let mut x: u64 = 0x6b73_686f_6769;
-    (0..n)
-        .map(|_| {
-            x = x
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (x >> 56) as u8
-        })
-        .collect()
+    let mut rng = kshogi_core::rng::SplitMix64::new(0x6b73_686f_6769);
+    (0..n).map(|_| (rng.next_u64() >> 56) as u8).collect()
 }
 
 const TEN_MB: usize = 10 * 1024 * 1024;

@@ -100,19 +100,3 @@ pub fn loses_within_by<V: Rules>(
 pub fn win_distance<V: Rules>(pos: &Position<V>, max: u32, moves: Moves) -> Option<u32> {
     (0..=max).find(|&k| wins_within(pos, k, moves))
 }
-
-/// xorshift64*.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
