@@ -9,6 +9,7 @@ use kshogi_core::Variant;
 use kshogi_perft_suite::perft::{parse_depth, PerftReport};
 use kshogi_perft_suite::units::{self, Job};
 use kshogi_registry::{with_variant, VariantKind};
+use kshogi_report::output::Output;
 use std::path::{Path, PathBuf};
 
 /// The help after `kshogi perft-units --help`.
@@ -130,26 +131,29 @@ fn split(args: &SplitArgs) -> Result<String, CliError> {
         ))
     })?;
     let kind = variant_select::select(args.variant.variant, &args.position)?;
+    // The manifest's file follows the output rule of every command, checked before the
+    // split is computed.
+    let output = args.output.as_deref().map(|path| Output {
+        option: "-o",
+        path,
+        force: args.force,
+    });
+    if let Some(out) = &output {
+        out.check(&[])?;
+    }
     let pos = args.position.as_str();
     let job = with_variant!(kind, V => Job::split::<V>(pos, depth, split_depth, &program()))
         .map_err(units_err)?;
     let manifest = job.to_manifest();
     let summary = job.summary();
-    match &args.output {
+    match output {
         None => {
             eprintln!("{summary}");
             Ok(manifest)
         }
-        Some(path) => {
-            if path.exists() && !args.force {
-                return Err(CliError::Output(format!(
-                    "{} exists; not overwriting it without --force",
-                    path.display()
-                )));
-            }
-            std::fs::write(path, manifest)
-                .map_err(|e| CliError::Output(format!("cannot write {}: {e}", path.display())))?;
-            Ok(format!("{summary}\nmanifest: {}\n", path.display()))
+        Some(out) => {
+            out.write(manifest.as_bytes())?;
+            Ok(format!("{summary}\nmanifest: {}\n", out.path.display()))
         }
     }
 }

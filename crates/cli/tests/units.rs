@@ -161,7 +161,8 @@ fn bad_jobs_and_results_are_errors() {
         ],
         &[],
     );
-    // The manifest is kept.
+    // The manifest is kept: the output rule of every command (`kshogi_report::output`).
+    let written = std::fs::read_to_string(&m).unwrap();
     let e = fails(&[
         "perft-units",
         "split",
@@ -174,7 +175,26 @@ fn bad_jobs_and_results_are_errors() {
         "startpos",
         "4",
     ]);
-    assert!(e.contains("not overwriting"), "{e}");
+    assert!(
+        e.contains("already exists; give --force to replace it"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read_to_string(&m).unwrap(), written);
+    // A directory is no manifest file, even with --force.
+    let e = fails(&[
+        "perft-units",
+        "split",
+        "--variant",
+        "micro",
+        "--split-depth",
+        "1",
+        "-o",
+        &s(&dir),
+        "--force",
+        "startpos",
+        "3",
+    ]);
+    assert!(e.contains("is a directory; give a file name"), "{e}");
     let e = fails(&[
         "perft-units",
         "split",
