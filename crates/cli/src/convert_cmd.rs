@@ -7,7 +7,7 @@ use kshogi_core::{Variant, VariantInfo};
 use kshogi_notation::kif::{decode_kif, parse_kif_among, parse_kif_chosen, to_kif, KifRecord};
 use kshogi_notation::{parse_game, to_sfen_in, Dialect};
 use kshogi_registry::{kif_variant, with_variant, VariantKind};
-use std::io::Read as _;
+use kshogi_report::game_file;
 
 /// More help for `kshogi convert`, after the options.
 pub const CONVERT_HELP: &str = "\
@@ -127,9 +127,10 @@ fn explain_file_as_position(
     })
 }
 
-/// The text of the KIF record at `path` (`-`: standard input), decoded.
+/// The text of the KIF record at `path` (`-`: standard input), read up to the library's
+/// bound ([`game_file::MAX_GAME_FILE_BYTES`]) and decoded.
 fn read_kif_text(path: &str) -> Result<String, CliError> {
-    let bytes = read_input(path)?;
+    let bytes = game_file::read_game_file(&game_file::GameSource::of_arg(path))?;
     Ok(decode_kif(&bytes)?)
 }
 
@@ -142,39 +143,6 @@ fn convert_kif<V: Variant>(
 ) -> Result<String, CliError> {
     let usi = args.to == Target::Usi;
     kif_to::<V>(text, usi, args.all, args.dialect.dialect, chosen, known)
-}
-
-/// The most bytes of a KIF record `convert` reads (64 MiB): far more than any game record
-/// (a long game is a few kilobytes), so that a device such as `/dev/zero` or an endless
-/// pipe ends with an error instead of filling the memory.
-pub const MAX_INPUT_BYTES: u64 = 64 << 20;
-
-/// The bytes of a file, or of standard input for `-`, at most [`MAX_INPUT_BYTES`].
-fn read_input(path: &str) -> Result<Vec<u8>, CliError> {
-    let shown = if path == "-" {
-        "standard input".to_string()
-    } else {
-        format!("`{path}`")
-    };
-    let fail = |message: String| CliError::Input {
-        path: shown.clone(),
-        message,
-    };
-    let mut bytes = Vec::new();
-    let limit = MAX_INPUT_BYTES + 1;
-    let result = if path == "-" {
-        std::io::stdin().lock().take(limit).read_to_end(&mut bytes)
-    } else {
-        std::fs::File::open(path).and_then(|f| f.take(limit).read_to_end(&mut bytes))
-    };
-    result.map_err(|e| fail(e.to_string()))?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(fail(format!(
-            "more than {} MiB, far more than a KIF record; not read",
-            MAX_INPUT_BYTES >> 20
-        )));
-    }
-    Ok(bytes)
 }
 
 /// The KIF record of a `POSITION` argument (position and moves list).

@@ -29,6 +29,10 @@ pub enum CliError {
         /// The system's reason.
         message: String,
     },
+    /// A game record (`kshogi convert --to sfen FILE`) could not be read, or is larger than
+    /// a record can be ([`kshogi_report::game_file`]); the message names the file.
+    #[error("{0}")]
+    GameFile(#[from] kshogi_report::game_file::GameFileError),
     /// An INPUT of `kshogi review` could not be read.
     #[error("{0}")]
     ReviewInput(#[from] kshogi_report::review_files::InputError),

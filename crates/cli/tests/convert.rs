@@ -316,7 +316,8 @@ fn to_kif_from_a_fairy_stockfish_fen_and_an_underscore_sfen() {
 #[cfg(unix)]
 #[test]
 fn an_endless_input_is_cut_at_the_stated_limit() {
-    // /dev/zero never ends: convert reads at most 64 MiB (MAX_INPUT_BYTES) and says so.
+    // /dev/zero never ends: convert reads at most 64 MiB
+    // (`kshogi_report::game_file::MAX_GAME_FILE_BYTES`) and says so.
     if !std::path::Path::new("/dev/zero").exists() {
         return;
     }

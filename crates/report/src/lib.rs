@@ -6,7 +6,8 @@
 //! opponent and sums the games up as a [`selfplay::MatchReport`] (`kshogi selfplay`);
 //! [`review`] judges every move of a recorded game and renders it as a
 //! [`review::Report`] (`kshogi review`), its inputs read and its files written by
-//! [`review_files`]; [`output`] decides whether a front end may write
+//! [`review_files`]; [`game_file`] reads a game record a front end names, up to a bound
+//! (`kshogi convert`); [`output`] decides whether a front end may write
 //! an output file (never an input, never over a file without `--force`, nothing saved
 //! lost) and writes it.
 //!
@@ -14,11 +15,12 @@
 //! not depend on the command line or on an argument parser (clap), and it prints nothing
 //! itself: progress goes to a callback the front end gives, output is returned as strings,
 //! and every failure is a typed error. Its only input and output are files a front end
-//! names: a review's records (or standard input), the databases, and the output files,
-//! written only as [`output`] allows.
+//! names: game records (a review's, a conversion's; or standard input), the databases,
+//! and the output files, written only as [`output`] allows.
 
 pub mod analysis;
 pub mod databases;
+pub mod game_file;
 pub mod output;
 pub mod review;
 pub mod review_files;
