@@ -5,9 +5,11 @@ use crate::error::CliError;
 use crate::format::OutputFormat;
 use clap::builder::TypedValueParser as _;
 use clap::Args;
+use kshogi_core::nodes_per_second;
 use kshogi_engine::bench::{bench, BENCH_DEPTH, BENCH_POSITIONS};
 use kshogi_notation::move_to_usi;
 use kshogi_registry::{with_variant, Registered, VariantKind};
+use std::time::Duration;
 
 /// The long help of `kshogi bench`.
 pub const BENCH_HELP: &str = "\
@@ -73,13 +75,6 @@ struct Report {
     nps: u64,
 }
 
-/// Nodes per second, 0 for no time.
-fn nps(nodes: u64, micros: u128) -> u64 {
-    (u128::from(nodes) * 1_000_000)
-        .checked_div(micros)
-        .map_or(0, |n| n.min(u128::from(u64::MAX)) as u64)
-}
-
 /// The bench of one variant as a report entry.
 fn run_one<V: Registered>(kind: VariantKind, depth: u32, positions: usize) -> VariantEntry {
     let r = bench::<V, V::Eval>(depth, positions);
@@ -88,7 +83,7 @@ fn run_one<V: Registered>(kind: VariantKind, depth: u32, positions: usize) -> Va
         variant: kind.name(),
         nodes: r.nodes,
         time_ms: (micros / 1000) as u64,
-        nps: nps(r.nodes, micros),
+        nps: nodes_per_second(r.nodes, r.time),
         searches: r
             .positions
             .iter()
@@ -122,7 +117,7 @@ pub fn run(args: &BenchArgs) -> Result<String, CliError> {
     let report = Report {
         depth,
         positions,
-        nps: nps(nodes, u128::from(time_ms) * 1000),
+        nps: nodes_per_second(nodes, Duration::from_millis(time_ms)),
         variants,
         nodes,
         time_ms,

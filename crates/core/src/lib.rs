@@ -43,7 +43,8 @@ pub use game::{Game, GameError};
 pub use movegen::Bundle;
 pub use mv::{Move, MoveList, MAX_MOVES};
 pub use perft::{
-    divide, divide_interruptible, divide_parallel, perft, perft_parallel, MAX_PERFT_DEPTH,
+    divide, divide_interruptible, divide_parallel, nodes_per_second, perft, perft_parallel,
+    MAX_PERFT_DEPTH,
 };
 pub use piece::{Kind, Movement, Piece, PieceDef, MAX_KINDS, MAX_SLOTS};
 pub use position::{Position, PositionError, Setup, Undo, MAX_PLY};

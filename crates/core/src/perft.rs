@@ -325,3 +325,65 @@ pub fn perft_parallel<V: Variant>(pos: &Position<V>, depth: u32, threads: usize)
         .map(|&(_, n)| n)
         .sum()
 }
+
+/// Nodes per second of `nodes` counted (or searched) in `elapsed`, rounded to the nearest
+/// whole number (halves up); 0 when no time was measured, and `u64::MAX` when the rate is
+/// beyond a `u64`. The one formula of the speeds the front ends print: perft reports and
+/// suites, and the `nps` of the USI loop's `info` lines and of analyses.
+pub fn nodes_per_second(nodes: u64, elapsed: std::time::Duration) -> u64 {
+    let nanos = elapsed.as_nanos();
+    if nanos == 0 {
+        return 0;
+    }
+    // Both terms are below 2^95 (a `Duration` is below 2^64 seconds): no overflow.
+    let nps = (u128::from(nodes) * 1_000_000_000 + nanos / 2) / nanos;
+    u64::try_from(nps).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nodes_per_second;
+    use std::time::Duration;
+
+    #[test]
+    fn nodes_per_second_of_zero_time_is_zero() {
+        assert_eq!(nodes_per_second(5, Duration::ZERO), 0);
+        assert_eq!(nodes_per_second(0, Duration::ZERO), 0);
+        assert_eq!(nodes_per_second(u64::MAX, Duration::ZERO), 0);
+    }
+
+    #[test]
+    fn nodes_per_second_is_rounded_to_the_nearest() {
+        assert_eq!(nodes_per_second(3, Duration::from_millis(1500)), 2);
+        assert_eq!(nodes_per_second(0, Duration::from_secs(1)), 0);
+        // 1000 nodes in half a millisecond.
+        assert_eq!(
+            nodes_per_second(1000, Duration::from_micros(500)),
+            2_000_000
+        );
+        // 2 nodes in 1.5 ms: 1333.3; 21 in 400 ms: 52.5, a half, up; 1 in 3 s: 0.33.
+        assert_eq!(nodes_per_second(2, Duration::from_micros(1500)), 1333);
+        assert_eq!(nodes_per_second(21, Duration::from_millis(400)), 53);
+        assert_eq!(nodes_per_second(1, Duration::from_secs(3)), 0);
+        assert_eq!(nodes_per_second(2, Duration::from_secs(3)), 1);
+    }
+
+    #[test]
+    fn huge_counts_and_times_do_not_overflow() {
+        // 2^64 - 1 nodes in one second is exactly that rate.
+        assert_eq!(nodes_per_second(u64::MAX, Duration::from_secs(1)), u64::MAX);
+        // ... in a nanosecond, 10^9 times more: saturated.
+        assert_eq!(
+            nodes_per_second(u64::MAX, Duration::from_nanos(1)),
+            u64::MAX
+        );
+        // A billion nodes in a millisecond: 10^12 a second.
+        assert_eq!(
+            nodes_per_second(1_000_000_000, Duration::from_millis(1)),
+            1_000_000_000_000
+        );
+        // The longest duration there is.
+        assert_eq!(nodes_per_second(u64::MAX, Duration::MAX), 1);
+        assert_eq!(nodes_per_second(1, Duration::MAX), 0);
+    }
+}

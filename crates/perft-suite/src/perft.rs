@@ -79,7 +79,8 @@ fn divide_as_object<S: Serializer>(
 
 impl PerftReport {
     /// A report of `nodes` counted in `elapsed`: the milliseconds and the nodes per second
-    /// (from the exact time, rounded down, as the USI loop's `info nps`) follow from them.
+    /// (from the exact time, [`kshogi_core::nodes_per_second`], as the USI loop's `info
+    /// nps`) follow from them.
     pub fn new(
         variant: &'static str,
         sfen: String,
@@ -88,9 +89,7 @@ impl PerftReport {
         divide: Option<Vec<(String, u64)>>,
         elapsed: Duration,
     ) -> PerftReport {
-        let nps = (u128::from(nodes) * 1_000_000_000)
-            .checked_div(elapsed.as_nanos())
-            .map_or(0, |n| u64::try_from(n).unwrap_or(u64::MAX));
+        let nps = kshogi_core::nodes_per_second(nodes, elapsed);
         PerftReport {
             variant,
             sfen,

@@ -317,14 +317,12 @@ impl Totals {
     }
 }
 
-/// Nodes per second of `nodes` in `time_ms` milliseconds; 0 when no time was measured.
+/// Nodes per second of `nodes` in `time_ms` milliseconds (the suite's times are
+/// fractional milliseconds), by [`kshogi_core::nodes_per_second`]; 0 when no time was
+/// measured (zero, negative or not a number).
 pub fn nodes_per_second(nodes: u64, time_ms: f64) -> u64 {
-    if time_ms > 0.0 {
-        // Float to integer casts saturate, so this cannot overflow.
-        (nodes as f64 * 1000.0 / time_ms).round() as u64
-    } else {
-        0
-    }
+    let elapsed = std::time::Duration::try_from_secs_f64(time_ms / 1000.0);
+    elapsed.map_or(0, |d| kshogi_core::nodes_per_second(nodes, d))
 }
 
 /// The report written by `--report FILE` and read by `--baseline FILE`.
@@ -672,6 +670,10 @@ mod tests {
     fn nodes_per_second_of_fractional_milliseconds() {
         assert_eq!(nodes_per_second(1000, 0.5), 2_000_000);
         assert_eq!(nodes_per_second(1000, 0.0), 0);
+        assert_eq!(nodes_per_second(1000, -1.0), 0);
+        assert_eq!(nodes_per_second(1000, f64::NAN), 0);
+        // Totals sum fractional times: 21 nodes in 400 ms is 52.5, rounded up.
+        assert_eq!(nodes_per_second(21, 400.0), 53);
     }
 
     #[test]

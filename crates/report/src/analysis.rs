@@ -318,7 +318,7 @@ struct ExactJson {
 impl<V: Registered> Analysis<V> {
     /// Nodes per second of the search.
     pub fn nps(&self) -> u64 {
-        engine_text::nodes_per_second(self.nodes, self.time)
+        kshogi_core::nodes_per_second(self.nodes, self.time)
     }
 
     /// The JSON form: one object on one line.

@@ -85,16 +85,6 @@ impl From<Score> for ScoreJson {
     }
 }
 
-/// Nodes per second as an integer; 0 when no time was measured.
-pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
-    let nanos = elapsed.as_nanos();
-    if nanos == 0 {
-        return 0;
-    }
-    let nps = u128::from(nodes) * 1_000_000_000 / nanos;
-    u64::try_from(nps).unwrap_or(u64::MAX)
-}
-
 /// Whole milliseconds of a duration, saturating.
 pub fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
@@ -143,11 +133,5 @@ mod tests {
             serde_json::to_string(&ScoreJson::from(Score::Cp(12))).unwrap(),
             "{\"cp\":12}"
         );
-    }
-
-    #[test]
-    fn nps_guards_zero_time() {
-        assert_eq!(nodes_per_second(5, Duration::ZERO), 0);
-        assert_eq!(nodes_per_second(3, Duration::from_millis(1500)), 2);
     }
 }

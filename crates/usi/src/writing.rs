@@ -177,7 +177,7 @@ pub(crate) fn info_line<V: Registered>(
         score: Some(engine_text::score_message(info.score)),
         wdl: chances,
         nodes: Some(info.nodes),
-        nps: Some(engine_text::nodes_per_second(info.nodes, info.time)),
+        nps: Some(kshogi_core::nodes_per_second(info.nodes, info.time)),
         time: Some(engine_text::millis(info.time)),
         hashfull: Some(info.hashfull),
         currmove: None,
