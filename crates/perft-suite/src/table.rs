@@ -324,13 +324,13 @@ mod tests {
             line.len() - "MISMATCH".len() + "result".len()
         );
         let crashed = CountError::Engine(kshogi_usi_client::EngineError::BadCommand(
-            "the engine crashed".into(),
+            kshogi_usi_client::BadCommand::Empty,
         ));
         let failed = ReportRow::of(&r, &Err(crashed), false);
         assert!(table_row(&r, &failed).ends_with("ERROR"));
         assert_eq!(
             failed.error.as_deref(),
-            Some("bad engine command: the engine crashed")
+            Some("bad engine command: the command is empty")
         );
         assert_eq!(failed.source.as_deref(), Some("made up for the test"));
     }

@@ -3,6 +3,7 @@
 use crate::MAX_LINE;
 use kshogi_usi_protocol::ParseError;
 use std::fmt;
+use std::io;
 use std::time::Duration;
 
 /// Why a line the engine printed is not what the protocol allows where it came: what
@@ -47,17 +48,71 @@ impl fmt::Display for Garbage {
     }
 }
 
+/// Why an engine's command line names no program to start ([`EngineError::BadCommand`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BadCommand {
+    /// The command line has no words.
+    Empty,
+    /// The command line does not split into words by shell rules (an unclosed quote): the
+    /// command line as given.
+    Unsplittable(String),
+}
+
+impl fmt::Display for BadCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadCommand::Empty => f.write_str("the command is empty"),
+            BadCommand::Unsplittable(command) => write!(
+                f,
+                "`{command}` does not split into words (an unclosed quote?)"
+            ),
+        }
+    }
+}
+
+/// Why the system did not start a program ([`EngineError::Spawn`]): the kind of the
+/// system's error and, when the system gave one, its error number, from which the
+/// system's own words come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpawnFailure {
+    /// The kind of error (`NotFound`, `PermissionDenied`, ...).
+    pub kind: io::ErrorKind,
+    /// The operating system's error number, if the error came from the system.
+    pub os_error: Option<i32>,
+}
+
+impl From<&io::Error> for SpawnFailure {
+    fn from(e: &io::Error) -> SpawnFailure {
+        SpawnFailure {
+            kind: e.kind(),
+            os_error: e.raw_os_error(),
+        }
+    }
+}
+
+/// The system's words for the error (`No such file or directory (os error 2)`), or the
+/// kind's when there is no error number.
+impl fmt::Display for SpawnFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.os_error {
+            Some(code) => write!(f, "{}", io::Error::from_raw_os_error(code)),
+            None => write!(f, "{}", self.kind),
+        }
+    }
+}
+
 /// Why talking to the engine failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EngineError {
     /// The command line is empty or does not split into words (an open quote).
-    BadCommand(String),
+    BadCommand(BadCommand),
     /// The engine could not be started.
     Spawn {
         /// The program.
         program: String,
         /// The system's reason.
-        message: String,
+        failure: SpawnFailure,
     },
     /// The engine's output ended (it exited or closed it) while an answer was awaited.
     Crashed {
@@ -89,9 +144,9 @@ pub enum EngineError {
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::BadCommand(m) => write!(f, "bad engine command: {m}"),
-            EngineError::Spawn { program, message } => {
-                write!(f, "cannot start the engine `{program}`: {message}")
+            EngineError::BadCommand(why) => write!(f, "bad engine command: {why}"),
+            EngineError::Spawn { program, failure } => {
+                write!(f, "cannot start the engine `{program}`: {failure}")
             }
             EngineError::Crashed {
                 waiting_for,

@@ -22,7 +22,7 @@ use kshogi_usi_protocol::{EngineMessage, Go, GuiMessage, PositionArgs, Setup};
 mod error;
 mod read;
 
-pub use error::{EngineError, Garbage};
+pub use error::{BadCommand, EngineError, Garbage, SpawnFailure};
 use read::{quote, read_capped, skip_line, Capped};
 use std::collections::VecDeque;
 use std::fmt;
@@ -49,13 +49,10 @@ const EXIT_WAIT: Duration = Duration::from_millis(500);
 /// Splits a command line into words by POSIX shell rules (quotes, backslashes), without
 /// running a shell.
 pub fn split_command(command: &str) -> Result<Vec<String>, EngineError> {
-    let words = shlex::split(command).ok_or_else(|| {
-        EngineError::BadCommand(format!(
-            "`{command}` does not split into words (an unclosed quote?)"
-        ))
-    })?;
+    let words = shlex::split(command)
+        .ok_or_else(|| EngineError::BadCommand(BadCommand::Unsplittable(command.to_string())))?;
     if words.is_empty() {
-        return Err(EngineError::BadCommand("the command is empty".into()));
+        return Err(EngineError::BadCommand(BadCommand::Empty));
     }
     Ok(words)
 }
@@ -138,7 +135,7 @@ impl Engine {
     /// Starts the engine: program `argv[0]` with the other words as its arguments.
     pub fn spawn_argv(argv: &[String], timeout: Duration) -> Result<Engine, EngineError> {
         let Some((program, args)) = argv.split_first() else {
-            return Err(EngineError::BadCommand("the command is empty".into()));
+            return Err(EngineError::BadCommand(BadCommand::Empty));
         };
         let mut child = Command::new(program)
             .args(args)
@@ -148,7 +145,7 @@ impl Engine {
             .spawn()
             .map_err(|e| EngineError::Spawn {
                 program: program.clone(),
-                message: e.to_string(),
+                failure: SpawnFailure::from(&e),
             })?;
         let stdin = child.stdin.take();
         let (tx, lines) = channel();
@@ -447,6 +444,19 @@ mod tests {
             split_command("  "),
             Err(EngineError::BadCommand(_))
         ));
+        // The reason is data; the words are those the command line has always printed.
+        let e = split_command("engine 'open").unwrap_err();
+        assert_eq!(
+            e,
+            EngineError::BadCommand(BadCommand::Unsplittable("engine 'open".into()))
+        );
+        assert_eq!(
+            e.to_string(),
+            "bad engine command: `engine 'open` does not split into words (an unclosed quote?)"
+        );
+        let e = split_command("").unwrap_err();
+        assert_eq!(e, EngineError::BadCommand(BadCommand::Empty));
+        assert_eq!(e.to_string(), "bad engine command: the command is empty");
     }
 
     #[test]
@@ -455,6 +465,18 @@ mod tests {
         assert!(
             matches!(&e, EngineError::Spawn { program, .. } if program == "/nonexistent/engine-xyz"),
             "{e}"
+        );
+        let EngineError::Spawn { failure, .. } = &e else {
+            unreachable!()
+        };
+        assert_eq!(failure.kind, std::io::ErrorKind::NotFound);
+        // The system's own words for its error number (ENOENT), as the message has always
+        // had them.
+        #[cfg(target_os = "linux")]
+        assert_eq!(
+            e.to_string(),
+            "cannot start the engine `/nonexistent/engine-xyz`: No such file or directory \
+             (os error 2)"
         );
     }
 }
