@@ -6,6 +6,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long any answer may take before the test fails instead of hanging.
@@ -193,31 +194,49 @@ fn registered_vars() -> String {
         .collect()
 }
 
+/// The handshake as the USI library writes it for a session that starts in
+/// `default_variant`: `kshogi_usi`'s own tests check it line by line against an expectation
+/// written by hand (`session/tests/options.rs`); here the binary must print the same.
+fn library_handshake(default_variant: &str) -> Vec<String> {
+    let kind = kshogi_registry::VariantKind::from_name(default_variant)
+        .unwrap_or_else(|| panic!("{default_variant} is not registered"));
+    let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+    let out: kshogi_usi::Out = buf.clone();
+    let config = kshogi_usi::Config {
+        variant: Some(kind),
+        // As the binary runs it; `usi` starts no search.
+        mode: kshogi_usi::SearchMode::Threaded,
+        databases: kshogi_usi::Databases::none(),
+        dialect: None,
+    };
+    kshogi_usi::serve_config(&b"usi\n"[..], &out, &config);
+    let bytes = buf.lock().unwrap().clone();
+    String::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// `usi` and `isready`: the binary answers with the library's handshake, in which what the
+/// command line contributes shows: the program and its version, and the variant it was
+/// started in (`--variant`, else the registry's first) as `USI_Variant`'s default, among
+/// every registered variant.
 fn handshake(usi: &mut Usi, default_variant: &str) {
+    let expected = library_handshake(default_variant);
+    assert_eq!(
+        expected.first().map(String::as_str),
+        Some(format!("id name kshogi {}", env!("CARGO_PKG_VERSION")).as_str())
+    );
+    let variant_line = format!(
+        "option name USI_Variant type combo default {default_variant}{}",
+        registered_vars()
+    );
+    assert!(expected.contains(&variant_line), "{expected:?}");
+    assert_eq!(expected.last().map(String::as_str), Some("usiok"));
     usi.send("usi");
-    usi.expect(&[
-        &format!("id name kshogi {}", env!("CARGO_PKG_VERSION")),
-        "id author The kshogi developers",
-        &format!(
-            "option name USI_Variant type combo default {default_variant}{}",
-            registered_vars()
-        ),
-        "option name USI_Hash type spin default 16 min 1 max 4096",
-        "option name USI_MultiPV type spin default 1 min 1 max 32",
-        "option name Threads type spin default 1 min 1 max 512",
-        "option name Move_Overhead type spin default 10 min 0 max 5000",
-        "option name USI_Ponder type check default false",
-        "option name Dialect type combo default canonical var canonical var fsf",
-        "option name Clear_Hash type button",
-        "option name USI_AnalyseMode type check default false",
-        "option name Skill_Level type spin default 20 min -20 max 20",
-        "option name USI_LimitStrength type check default false",
-        "option name USI_Elo type spin default 1350 min 500 max 2850",
-        "option name USI_ShowWDL type check default false",
-        "option name USI_Chess960 type check default false",
-        "option name VariantPath type string default <empty>",
-        "usiok",
-    ]);
+    let expected: Vec<&str> = expected.iter().map(String::as_str).collect();
+    usi.expect(&expected);
     usi.send("isready");
     usi.expect(&["readyok"]);
 }
