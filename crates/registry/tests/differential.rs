@@ -13,8 +13,7 @@
 
 mod common;
 
-use common::{loses_within, win_distance, Moves, Rules};
-use kshogi_core::rng::SplitMix64;
+use common::{loses_within, win_distance, Moves, Rng, Rules};
 use kshogi_core::{Game, Position};
 use kshogi_engine::mate::{solve, MateResult};
 use kshogi_engine::{Limits, Score};
@@ -93,7 +92,7 @@ fn check_position<V: Rules + Registered>(pos: &Position<V>, engine: &mut EngineF
 }
 
 fn run<V: Rules + Registered>(seed: u64, positions: usize) {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = Rng(seed);
     let mut engine = EngineFor::<V>::new(2);
     let mut checked = 0;
     let mut wins = 0;
