@@ -81,9 +81,12 @@ fn multipv<V: Registered>(k: usize, d: u32) {
         assert_eq!(info.multipv, i % k + 1);
         assert_eq!(info.depth as usize, i / k + 1);
     }
-    // The best line is the single-PV best move's score or better ranked.
-    let single = EngineFor::<V>::new(8).search(&game, &depth(d), 1, &stop, &mut |_| {});
-    assert!(r.lines.iter().any(|l| l.mv == single.lines[0].mv) || k < 2);
+    // No comparison with a single-PV search of the same depth: it is not a property of a
+    // selective search. A single-PV search tries all but its first root move with a null
+    // window and late move reductions, where a multi-PV search gives its first `k` moves
+    // full windows, so at low depth the two may rank the moves differently (Kyoto with its
+    // net at depth 4: the single-PV search chooses a move scored 138 that the 4-line search
+    // ranks below its fourth line, at 87).
 }
 
 #[test]

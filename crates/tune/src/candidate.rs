@@ -129,8 +129,8 @@ mod tests {
         // Outside `with_weights` the base weights are back.
         type V = kshogi_registry::types::Kyoto;
         assert_eq!(
-            <Candidate<<V as Registered>::Eval> as Linear<V>>::params(),
-            <<V as Registered>::Eval as Linear<V>>::params()
+            <Candidate<LinearOf<V>> as Linear<V>>::params(),
+            <LinearOf<V> as Linear<V>>::params()
         );
     }
 }

@@ -341,7 +341,7 @@ embedded_net!(
     /// switches, piece values and tactical moves: the evaluator [`KyotoNnueEval`]. Made by
     /// `kshogi-nnue train --variant kyoto --games 8000 --nodes 2000 --seed 21 --threads 2
     /// --epochs 12 --rate 0.002 --out kyoto.nnue` (labels from the fitted evaluation's
-    /// engine); docs/nnue.md has its SPRT and match. Not the registered evaluation.
+    /// engine); docs/nnue.md has its SPRTs and matches. The registered evaluation.
     KyotoNet for kshogi_rules_kyoto::Kyoto = "weights/kyoto.nnue",
     fallback KyotoEval;
 );
@@ -354,7 +354,7 @@ embedded_net!(
     /// switches, piece values and tactical moves: the evaluator [`MicroNnueEval`]. Made by
     /// `kshogi-nnue train --variant micro --games 16000 --nodes 2000 --seed 21 --threads 2
     /// --epochs 12 --rate 0.002 --out micro.nnue` (labels from the fitted evaluation's
-    /// engine); docs/nnue.md has its SPRT and match. Not the registered evaluation.
+    /// engine); docs/nnue.md has its SPRTs and matches. The registered evaluation.
     MicroNet for kshogi_rules_micro::Micro = "weights/micro.nnue",
     fallback MicroEval;
 );

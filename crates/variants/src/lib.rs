@@ -52,9 +52,9 @@ macro_rules! __variant_list {
         // docs/tuning.md).
         $callback! { $($before)*
             /// Kyoto Shogi, 5x5: every move of a piece turns it over.
-            Kyoto => kshogi_rules_kyoto::Kyoto, kshogi_tuned_eval::KyotoEval, wdl(534.0, 30.0);
+            Kyoto => kshogi_rules_kyoto::Kyoto, kshogi_tuned_eval::KyotoNnueEval, wdl(534.0, 30.0);
             /// Micro Shogi, 4x5: a piece turns over when it captures.
-            Micro => kshogi_rules_micro::Micro, kshogi_tuned_eval::MicroEval, wdl(435.0, 36.0);
+            Micro => kshogi_rules_micro::Micro, kshogi_tuned_eval::MicroNnueEval, wdl(435.0, 36.0);
             /// Kinzoku Shogi, 3x5: no drops, king entry and the bare-king countdown.
             Kinzoku => kshogi_rules_kinzoku::Kinzoku, kshogi_tuned_eval::KinzokuEval,
                 index kshogi_solver::KinzokuIndex, wdl(82.0, 181.0);
