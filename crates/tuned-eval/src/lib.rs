@@ -65,7 +65,7 @@ pub const fn named(pieces: &[PieceDef], name: &str) -> Kind {
     panic!("a weights file names a piece the variant does not have")
 }
 
-/// The search of the two flipping drop games, Kyoto and Micro: logarithmic late move
+/// The search of the drop games, Kyoto, Micro and Minishogi: logarithmic late move
 /// reductions with the improving test, node type and history; only the checks that do not
 /// lose material by static exchange extended, the others reduced like quiet moves, as are
 /// the moves of a node in check; losing captures tried after the quiet moves; reductions
@@ -74,7 +74,8 @@ pub const fn named(pieces: &[PieceDef], name: &str) -> Kind {
 /// this because nearly every drop next to the king checks: half the nodes of a Micro search
 /// were in check. Found step by step in Micro (+46, +52, +22, +37, +49 Elo in self-play;
 /// 43% to 56% against the reference engine), then tried whole in Kyoto (+47 Elo in
-/// self-play; 63% to 70% against the reference engine). docs/strength.md has every SPRT.
+/// self-play; 63% to 70% against the reference engine) and in Minishogi (+55 Elo in
+/// self-play over 858 games at 40,000 nodes). docs/strength.md has every SPRT.
 pub const DROP_GAME_SEARCH: SearchParams = SearchParams {
     log_reductions: true,
     lmr_extras: true,
@@ -231,9 +232,11 @@ fitted! {
         search: SearchParams::DEFAULT, ordering: fitted, tactical: none, terms: kinzoku,
     };
     /// The evaluation of Minishogi: material, mobility, king safety; weights fitted by the
-    /// pipeline (its first file held those derived from the piece table).
+    /// pipeline (its first file held those derived from the piece table); the drop games'
+    /// search ([`DROP_GAME_SEARCH`]; Minishogi had the default until its self-play SPRT of
+    /// the whole set with its net, +44 Elo at 40,000 nodes a move, docs/strength.md).
     MinishogiEval for Minishogi in kshogi_rules_minishogi = "weights/minishogi.rs" {
-        search: SearchParams::DEFAULT, ordering: royal_first, tactical: flips,
+        search: DROP_GAME_SEARCH, ordering: royal_first, tactical: flips,
     };
     /// The evaluation of Dobutsu Shogi: material, mobility, king safety; its first file
     /// holds the weights derived from the piece table.
