@@ -17,6 +17,9 @@ pub const USAGE: &str = "  tune --variant V --seed S [--dir DIR] [OPTIONS]
                      file written if accepted; resumes from DIR (default
                      target/tune/<variant>-<seed>); options are the tuner's: --games N
                      --nodes N --chunk N --threads N --sprt-pairs N --no-sprt --out FILE
+  tune spsa --variant V --params P,P [OPTIONS]
+                     SPSA tuning of the search's numeric parameters (kshogi-tune spsa,
+                     docs/tuning.md); resumes from --state FILE
 ";
 
 /// Options of `cargo xtask tune`: the tuner's arguments, unread.

@@ -84,10 +84,12 @@ mod search;
 mod see;
 pub mod selfplay;
 mod tt;
+pub mod tuning;
 pub mod versus;
 pub mod wdl;
 
 pub use eval::EvalBreakdown;
+pub use tuning::{SearchTuning, Tunable, TuningError};
 
 /// The plies of a search path are below this: a search evaluates positions at plies
 /// `0..MAX_SEARCH_PLY` and makes moves from plies `0..MAX_SEARCH_PLY - 1`, so an incremental
@@ -193,7 +195,10 @@ pub struct SearchResult {
 /// A technique is on in [`SearchParams::DEFAULT`] only once a self-play SPRT has accepted
 /// it; an evaluator may differ from the default for its variant where the SPRTs of the
 /// variants differ (docs/strength.md, "Search changes", has every result). The search reads
-/// these as constants of the monomorphised code, so a technique that is off costs nothing.
+/// the switches as constants of the monomorphised code, so a technique that is off costs
+/// nothing. The numbers in their descriptions (margins, depths) are the defaults of
+/// [`SearchParams::tuning`], the techniques' numeric parameters ([`SearchTuning`]), which an
+/// engine copies and the search reads as plain fields.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SearchParams {
     /// Null-move pruning (not when the side to move has only its king, on the board and in
@@ -247,7 +252,7 @@ pub struct SearchParams {
     /// mate tests.)
     pub improving: bool,
     /// History pruning: at depth 3 and less, at non-PV nodes, quiet moves that do not give
-    /// check and whose history is below `-HISTORY_PRUNE_MARGIN * depth` are skipped.
+    /// check and whose history is below `-2000 * depth` are skipped.
     pub history_pruning: bool,
     /// Late move reductions also reduce moves that give check and the moves of a node in
     /// check (drop games are full of checks: most of them are not dangerous).
@@ -282,6 +287,9 @@ pub struct SearchParams {
     /// that gives no check is searched first with the PV node's reduction, and again at
     /// full depth if it beats the best so far.
     pub root_reductions: bool,
+    /// The techniques' numeric parameters (margins, depths, the reduction formula), the
+    /// values an engine starts with ([`Engine::set_tuning`] changes them at run time).
+    pub tuning: SearchTuning,
 }
 
 impl SearchParams {
@@ -312,6 +320,7 @@ impl SearchParams {
         reduce_bad_captures: false,
         qsearch_checks: false,
         root_reductions: false,
+        tuning: SearchTuning::DEFAULT,
     };
 }
 
@@ -413,6 +422,8 @@ pub struct Engine<V: Variant, E: Evaluator<V> = PieceTableEval> {
     state: Box<search::State>,
     /// The buffers and ordering tables of the Lazy SMP helper threads (threads - 1).
     helpers: Vec<search::State>,
+    /// The numeric parameters of the search (from [`Evaluator::SEARCH`] until set).
+    tuning: SearchTuning,
     _v: core::marker::PhantomData<(V, E)>,
 }
 
@@ -420,12 +431,29 @@ impl<V: Variant, E: Evaluator<V>> Engine<V, E> {
     /// A searcher with a transposition table of at most `hash_mb` MiB (at least one cluster of
     /// 48 bytes when `hash_mb` is 0).
     pub fn new(hash_mb: usize) -> Engine<V, E> {
+        debug_assert_eq!(E::SEARCH.tuning.validate(), Ok(()));
         Engine {
             tt: tt::Table::new(hash_mb),
-            state: search::State::new(E::new_state()),
+            state: search::State::new(E::new_state(), &E::SEARCH.tuning),
             helpers: Vec::new(),
+            tuning: E::SEARCH.tuning,
             _v: core::marker::PhantomData,
         }
+    }
+
+    /// Searches from now on with the numeric parameters `tuning` instead of the evaluator's
+    /// ([`SearchParams::tuning`]); refused, and nothing changed, if a value is outside its
+    /// range ([`SearchTuning::TABLE`]). The switches stay the evaluator's. This is how the
+    /// SPSA tuner plays two sets of parameters against each other in one process.
+    pub fn set_tuning(&mut self, tuning: SearchTuning) -> Result<(), TuningError> {
+        tuning.validate()?;
+        self.tuning = tuning;
+        Ok(())
+    }
+
+    /// The numeric parameters the search uses.
+    pub fn tuning(&self) -> &SearchTuning {
+        &self.tuning
     }
 
     /// Resizes (and clears) the transposition table; memory stays within `hash_mb` MiB.
@@ -451,7 +479,8 @@ impl<V: Variant, E: Evaluator<V>> Engine<V, E> {
         let helpers = threads.max(1) - 1;
         self.helpers.truncate(helpers);
         while self.helpers.len() < helpers {
-            self.helpers.push(*search::State::new(E::new_state()));
+            self.helpers
+                .push(*search::State::new(E::new_state(), &self.tuning));
         }
     }
 
@@ -500,6 +529,7 @@ impl<V: Variant, E: Evaluator<V>> Engine<V, E> {
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         search::run::<V, E>(
+            &self.tuning,
             &mut self.tt,
             &mut self.state,
             &mut self.helpers,

@@ -3,7 +3,7 @@
 use crate::bounds::{INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::ordering::{self, is_capture};
 use crate::tt::{Bound, Table};
-use crate::{Evaluator, Info, Limits, Line, Score, SearchResult};
+use crate::{Evaluator, Info, Limits, Line, Score, SearchResult, SearchTuning};
 use kshogi_core::Variant;
 use kshogi_core::{Bundle, Color, Game, Move, Outcome, Position, MAX_MOVES};
 use std::any::Any;
@@ -19,46 +19,8 @@ const W: usize = MAX_PLY + 1;
 // Which selective techniques are on is the evaluator's `SEARCH` (`SearchParams`): each is
 // on by default only once a self-play SPRT has accepted it, and an evaluator turns one on or
 // off for its variant when the SPRTs differ by variant (docs/strength.md, "Search changes",
-// has every result). The constants below are the techniques' parameters.
-
-/// Reverse futility pruning: up to this depth, a node whose static evaluation exceeds beta
-/// by `RFP_MARGIN` per ply of depth returns it.
-const RFP_DEPTH: i32 = 6;
-/// See [`RFP_DEPTH`] (centipawns per ply).
-const RFP_MARGIN: i32 = 100;
-/// From this depth on, a null-move cutoff is verified by a reduced search without null
-/// moves.
-const NULL_VERIFY_DEPTH: i32 = 10;
-/// Futility pruning: up to this depth, a quiet move that does not give check is skipped
-/// when the static evaluation plus `FUTILITY_MARGIN` per ply of depth is at most alpha.
-const FUTILITY_DEPTH: i32 = 3;
-/// See [`FUTILITY_DEPTH`] (centipawns per ply).
-const FUTILITY_MARGIN: i32 = 150;
-/// Late move pruning: up to this depth, the quiet moves that do not give check after the
-/// first `3 + depth * depth` quiet ones are skipped.
-const LMP_DEPTH: i32 = 4;
-/// Internal iterative reduction from this depth on (see [`crate::SearchParams::iir`]).
-const IIR_DEPTH: i32 = 4;
-/// Static-exchange pruning: up to this depth, at non-PV nodes, moves that lose material by
-/// static exchange evaluation are skipped (see [`crate::SearchParams::see_pruning`]).
-const SEE_DEPTH: i32 = 6;
-/// Captures are skipped when their exchange loses more than this per ply of depth.
-const SEE_CAPTURE_MARGIN: i32 = 100;
-/// Quiet moves are skipped when their exchange loses more than this per square of depth.
-const SEE_QUIET_MARGIN: i32 = 25;
-/// History pruning: up to this depth, quiet moves with a bad history are skipped (see
-/// [`crate::SearchParams::history_pruning`]).
-const HISTORY_PRUNE_DEPTH: i32 = 3;
-/// See [`HISTORY_PRUNE_DEPTH`]: the history below which a quiet move is skipped, per ply of
-/// depth.
-const HISTORY_PRUNE_MARGIN: i32 = 2000;
-/// Late move reductions with `lmr_extras`: a quiet move's reduction changes by one ply per
-/// this much history (at most two plies either way).
-const HISTORY_REDUCTION_UNIT: i32 = 6000;
-/// Singular extension from this depth on (see [`crate::SearchParams::singular_extension`]).
-const SINGULAR_DEPTH: i32 = 6;
-/// The singular search's margin below the stored score, per ply of depth (centipawns).
-const SINGULAR_MARGIN: i32 = 2;
+// has every result). The techniques' numeric parameters are a `SearchTuning` (tuning.rs),
+// copied into each searcher and read as plain fields.
 
 /// A score in the public form.
 pub(crate) fn to_score(s: i32) -> Score {
@@ -106,8 +68,10 @@ pub(crate) struct State {
     /// [`ordering::NO_PIECE_TO`] for a null move).
     piece_to: [usize; W],
     /// Late move reductions by depth and move number, both capped at 63 (see
-    /// [`crate::SearchParams::log_reductions`]).
+    /// [`crate::SearchParams::log_reductions`]), made from `lmr_params`.
     lmr: Box<[[u8; 64]; 64]>,
+    /// The `(lmr_base, lmr_divisor)` of [`SearchTuning`] that `lmr` was made from.
+    lmr_params: (i32, i32),
     /// The static evaluation at each ply of the path (`-INF` where the side to move was in
     /// check or none was computed), for the improving test.
     evals: [i32; W],
@@ -122,8 +86,8 @@ pub(crate) struct State {
 const QUIETS: usize = 64;
 
 impl State {
-    pub fn new(eval: Box<dyn Any + Send>) -> Box<State> {
-        Box::new(State {
+    pub fn new(eval: Box<dyn Any + Send>, tuning: &SearchTuning) -> Box<State> {
+        let mut s = Box::new(State {
             eval,
             ord: ordering::Tables::new(),
             moves: vec![Move::NULL; W * MAX_MOVES],
@@ -137,17 +101,33 @@ impl State {
             piece_to: [ordering::NO_PIECE_TO; W],
             evals: [-INF; W],
             excluded: [Move::NULL; W],
-            lmr: Box::new(std::array::from_fn(|d| {
-                std::array::from_fn(|i| {
-                    if d == 0 || i == 0 {
-                        0
-                    } else {
-                        let r = 0.75 + (d as f64).ln() * (i as f64).ln() / 2.25;
-                        r.clamp(0.0, 63.0) as u8
-                    }
-                })
-            })),
-        })
+            lmr: Box::new([[0; 64]; 64]),
+            lmr_params: (0, 0),
+        });
+        s.set_lmr(tuning);
+        s
+    }
+
+    /// Makes the late move reductions' table for `tuning` unless it is made already (a
+    /// search calls it before it starts, never per node).
+    pub fn set_lmr(&mut self, tuning: &SearchTuning) {
+        let params = (tuning.lmr_base, tuning.lmr_divisor);
+        if params == self.lmr_params {
+            return;
+        }
+        self.lmr_params = params;
+        let base = f64::from(params.0) / 100.0;
+        let divisor = f64::from(params.1) / 100.0;
+        for (d, row) in self.lmr.iter_mut().enumerate() {
+            for (i, r) in row.iter_mut().enumerate() {
+                *r = if d == 0 || i == 0 {
+                    0
+                } else {
+                    let x = base + (d as f64).ln() * (i as f64).ln() / divisor;
+                    x.clamp(0.0, 63.0) as u8
+                };
+            }
+        }
     }
 
     pub fn clear(&mut self) {
@@ -194,6 +174,8 @@ struct RootMove {
 
 /// One search.
 struct Searcher<'a, V: Variant, E: Evaluator<V>> {
+    /// The numeric parameters of the selective techniques.
+    tn: SearchTuning,
     tt: &'a Table,
     st: &'a mut State,
     root_index: usize,
@@ -267,8 +249,9 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         rms: &mut [RootMove],
     ) {
         let prev = rms[pv_idx].prev;
-        let mut delta = 25;
-        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+        let mut delta = self.tn.aspiration_delta;
+        let (mut alpha, mut beta) = if depth >= self.tn.aspiration_depth && prev.abs() < MATE_BOUND
+        {
             ((prev - delta).max(-INF), (prev + delta).min(INF))
         } else {
             (-INF, INF)
@@ -531,12 +514,15 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
 
         // Internal iterative reduction: a node the table knows no move for is searched a
         // ply shallower (its move ordering is poor, and the next iteration comes back).
-        let depth =
-            if sp.iir && hash_move == Move::NULL && excluded == Move::NULL && depth >= IIR_DEPTH {
-                depth - 1
-            } else {
-                depth
-            };
+        let depth = if sp.iir
+            && hash_move == Move::NULL
+            && excluded == Move::NULL
+            && depth >= self.tn.iir_depth
+        {
+            depth - 1
+        } else {
+            depth
+        };
         // The static evaluation, only when a pruning that needs it is on.
         let static_eval =
             if in_check || !(sp.reverse_futility || sp.null_move || sp.futility || sp.improving) {
@@ -578,8 +564,8 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         // Reverse futility pruning: at low depth a static evaluation far above beta holds.
         if sp.reverse_futility
             && prunable
-            && depth <= RFP_DEPTH
-            && static_eval - RFP_MARGIN * depth >= beta
+            && depth <= self.tn.rfp_depth
+            && static_eval - self.tn.rfp_margin * depth >= beta
         {
             return static_eval;
         }
@@ -592,7 +578,9 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             && static_eval >= beta
             && self.null_allowed(pos, idx, ply)
         {
-            let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+            let r = self.tn.null_base
+                + depth / self.tn.null_depth_div
+                + ((static_eval - beta) / self.tn.null_eval_div).min(2);
             self.st.piece_to[ply] = ordering::NO_PIECE_TO;
             E::on_null_move(&mut *self.st.eval, ply);
             pos.make_null();
@@ -606,7 +594,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             }
             if score >= beta {
                 let score = if score >= MATE_BOUND { beta } else { score };
-                if depth < NULL_VERIFY_DEPTH {
+                if depth < self.tn.null_verify_depth {
                     return score;
                 }
                 // Deep: verify with a reduced search of this node without null moves near it.
@@ -630,13 +618,13 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         if let Some(h) = tt_hit {
             if sp.singular_extension
                 && hash_move != Move::NULL
-                && depth >= SINGULAR_DEPTH
+                && depth >= self.tn.singular_depth
                 && h.depth >= depth - 3
                 && h.bound != Bound::Upper
                 && h.score.abs() < MATE_BOUND
                 && (ply as i32) < 2 * self.root_depth + 4
             {
-                let s_beta = h.score - SINGULAR_MARGIN * depth;
+                let s_beta = h.score - self.tn.singular_margin * depth;
                 self.st.excluded[ply] = hash_move;
                 let v = self.negamax(pos, (depth - 1) / 2, s_beta - 1, s_beta, ply, cut_node);
                 self.st.excluded[ply] = Move::NULL;
@@ -690,13 +678,13 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         let shallow_prunable = !pv_node && !in_check;
         let futile = sp.futility
             && shallow_prunable
-            && depth <= FUTILITY_DEPTH
-            && pruning_eval + FUTILITY_MARGIN * depth <= alpha;
-        let lmp_count = if sp.late_move_pruning && shallow_prunable && depth <= LMP_DEPTH {
+            && depth <= self.tn.futility_depth
+            && pruning_eval + self.tn.futility_margin * depth <= alpha;
+        let lmp_count = if sp.late_move_pruning && shallow_prunable && depth <= self.tn.lmp_depth {
             if sp.improving && !improving {
-                (3 + depth * depth) / 2
+                (self.tn.lmp_base + depth * depth) / 2
             } else {
-                3 + depth * depth
+                self.tn.lmp_base + depth * depth
             }
         } else {
             i32::MAX
@@ -718,13 +706,13 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             let see_losing = sp.see_pruning
                 && shallow_prunable
                 && i > 0
-                && depth <= SEE_DEPTH
+                && depth <= self.tn.see_depth
                 && best > -MATE_BOUND
                 && facts.see::<V, E>(pos, mv)
                     < if quiet {
-                        -SEE_QUIET_MARGIN * depth * depth
+                        -self.tn.see_quiet_margin * depth * depth
                     } else {
-                        -SEE_CAPTURE_MARGIN * depth
+                        -self.tn.see_capture_margin * depth
                     };
             // A move to skip is skipped before it is made, once the move generator's
             // check test says it gives no check.
@@ -740,8 +728,8 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 quiets_seen += 1;
                 let bad_history = sp.history_pruning
                     && shallow_prunable
-                    && depth <= HISTORY_PRUNE_DEPTH
-                    && history < -HISTORY_PRUNE_MARGIN * depth;
+                    && depth <= self.tn.history_prune_depth
+                    && history < -self.tn.history_prune_margin * depth;
                 if i > 0
                     && best > -MATE_BOUND
                     && (futile || quiets_seen > lmp_count || bad_history)
@@ -800,7 +788,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                     if sp.lmr_extras {
                         r += i32::from(cut_node);
                         if quiet {
-                            r -= (history / HISTORY_REDUCTION_UNIT).clamp(-2, 2);
+                            r -= (history / self.tn.history_reduction_unit).clamp(-2, 2);
                         }
                     }
                     if sp.improving && !improving {
@@ -1127,6 +1115,7 @@ fn report(
 /// The whole search: see [`crate::Engine::search`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run<V: Variant, E: Evaluator<V>>(
+    tuning: &SearchTuning,
     tt: &mut Table,
     st: &mut State,
     helpers: &mut [State],
@@ -1173,6 +1162,7 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
         h.checks.clone_from(&st.checks);
     }
     for state in core::iter::once(&mut *st).chain(helpers.iter_mut()) {
+        state.set_lmr(tuning);
         if reproducible {
             state.ord.clear();
         } else {
@@ -1242,6 +1232,7 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
             scope.spawn(move || {
                 let mut pos = pos;
                 let mut s = Searcher::<V, E> {
+                    tn: *tuning,
                     tt,
                     st: h,
                     root_index,
@@ -1263,6 +1254,7 @@ pub(crate) fn run<V: Variant, E: Evaluator<V>>(
             });
         }
         let result = iterate::<V, E>(
+            tuning,
             tt,
             st,
             &shared_nodes,
@@ -1304,6 +1296,7 @@ fn mate_settled(limits: &Limits, lines: &[Line], depth: u32) -> bool {
 /// The main thread's iterative deepening: see [`crate::Engine::search`].
 #[allow(clippy::too_many_arguments)]
 fn iterate<V: Variant, E: Evaluator<V>>(
+    tuning: &SearchTuning,
     tt: &Table,
     st: &mut State,
     shared_nodes: &AtomicU64,
@@ -1319,6 +1312,7 @@ fn iterate<V: Variant, E: Evaluator<V>>(
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let mut s = Searcher::<V, E> {
+        tn: *tuning,
         tt,
         st,
         root_index,

@@ -9,7 +9,7 @@ mod common;
 use common::{loses_within, win_distance, wins_within, wins_within_by, Moves, Rules};
 use kshogi_core::{Game, Kind, Move, Position, WinReason};
 use kshogi_engine::mate::{solve, MateResult};
-use kshogi_engine::{Engine, EvalBreakdown, Evaluator, Limits, Score, SearchParams};
+use kshogi_engine::{Engine, EvalBreakdown, Evaluator, Limits, Score, SearchParams, SearchTuning};
 use kshogi_notation::{move_to_usi, parse_sfen};
 use kshogi_registry::Registered;
 use kshogi_rules_kinzoku::Kinzoku;
@@ -283,6 +283,7 @@ impl<const ON: bool> Switches for Every<ON> {
         reduce_bad_captures: ON,
         qsearch_checks: ON,
         root_reductions: ON,
+        tuning: SearchTuning::DEFAULT,
     };
 }
 

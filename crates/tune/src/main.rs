@@ -3,6 +3,9 @@
 //! Plays self-play games of one variant, fits its evaluation's weights, prints the summary
 //! and the weights table, and writes the weights file with `--out`. Bad arguments are a
 //! usage error (exit 2); a file that the tuner did not write is never overwritten.
+//!
+//! `kshogi-tune spsa ...` tunes the search's numeric parameters instead
+//! ([`kshogi_tune::spsa`]).
 
 use kshogi_registry::{with_variant, VariantKind};
 use kshogi_tune::args::{game_flag, number, value};
@@ -10,6 +13,7 @@ use kshogi_tune::data::GenConfig;
 use kshogi_tune::fit::FitConfig;
 use kshogi_tune::initial_source;
 use kshogi_tune::pipeline::{self, SprtConfig};
+use kshogi_tune::spsa::{self, SpsaConfig};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -49,6 +53,41 @@ Options:
   --no-sprt         write the fit without an SPRT (the tuner before the pipeline)
   --init            play and fit nothing: write the current evaluation's weights as they
                     are to --out (the first weights file of a variant)
+
+       kshogi-tune spsa --variant V --params P,P [OPTIONS]   (see `kshogi-tune spsa --help`)
+";
+
+const SPSA_USAGE: &str = "\
+Usage: kshogi-tune spsa --variant V --params P,P [OPTIONS]
+       kshogi-tune spsa --list
+
+SPSA tuning of the search's numeric parameters for variant V: each iteration perturbs the
+parameters P by +/- c_k steps (random signs), plays game pairs in process between the two
+sets (random openings, each set Black once) at a fixed number of nodes a move, and moves
+the parameters toward the set that scored more (a_k = a / (A + k + 1)^0.602,
+c_k = c / (k + 1)^0.101, in steps of each parameter). The state is written to FILE after
+every iteration: the same command resumes a stopped run (a larger --iterations goes on);
+a FILE made with other options is an error. Deterministic from the seed, on any threads.
+
+Options:
+  --variant V       the variant (required)
+  --params P,P      the parameters to tune (required; `--list` shows them all)
+  --iterations K    iterations in all (default 200)
+  --pairs N         game pairs per iteration (default 1)
+  --nodes N         engine nodes per move (default 40000)
+  --seed S          seed of the perturbations and openings (default 1)
+  --state FILE      the state file (default target/tune/spsa-<variant>-<seed>.json in the
+                    workspace)
+  --opening N       random plies at the start of each pair (default 6)
+  --openings FILE   the pairs' openings instead, one `startpos moves ...` line each (the
+                    balanced files of docs/openings), from the top again after the last
+  --max-plies N     plies after which a game is drawn (default 300)
+  --hash MB         transposition table of each engine (default 16)
+  --threads N       games played at once; no result depends on it (default 2)
+  --a A             the step gain's a (default: a_0 = 0.2 steps per decisive game)
+  --c C             the perturbation's c, in steps (default 1)
+  --stability A     the step gain's A (default a tenth of --iterations)
+  --list            print every parameter with its default, range and step
 ";
 
 struct Args {
@@ -160,6 +199,144 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
     }))
 }
 
+/// What `kshogi-tune spsa` is asked: a run, or the list of parameters.
+enum SpsaArgs {
+    Run(VariantKind, SpsaConfig),
+    List,
+}
+
+fn parse_spsa(args: &[String]) -> Result<Option<SpsaArgs>, String> {
+    let mut variant = None;
+    let mut gen = GenConfig {
+        threads: 2,
+        nodes: 40_000,
+        ..GenConfig::default()
+    };
+    let mut cfg = SpsaConfig {
+        params: Vec::new(),
+        iterations: 200,
+        pairs: 1,
+        nodes: 0,
+        seed: 0,
+        opening: 0,
+        openings: None,
+        max_plies: 0,
+        hash_mb: 16,
+        a: None,
+        c: None,
+        big_a: None,
+        threads: 0,
+        state: PathBuf::new(),
+    };
+    let mut state = None;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        if game_flag(flag, &mut it, &mut variant, &mut gen)? {
+            continue;
+        }
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--list" => return Ok(Some(SpsaArgs::List)),
+            "--params" => {
+                cfg.params = value(flag, &mut it)?
+                    .split(',')
+                    .filter(|p| !p.is_empty())
+                    .map(String::from)
+                    .collect();
+            }
+            "--iterations" => cfg.iterations = number(flag, value(flag, &mut it)?)?,
+            "--pairs" => cfg.pairs = number(flag, value(flag, &mut it)?)?,
+            "--nodes" => gen.nodes = number(flag, value(flag, &mut it)?)?,
+            "--hash" => cfg.hash_mb = number(flag, value(flag, &mut it)?)?,
+            "--state" => state = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--openings" => cfg.openings = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--a" => cfg.a = Some(number(flag, value(flag, &mut it)?)?),
+            "--c" => cfg.c = Some(number(flag, value(flag, &mut it)?)?),
+            "--stability" => cfg.big_a = Some(number(flag, value(flag, &mut it)?)?),
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    let variant = variant.ok_or("`--variant` is required")?;
+    if cfg.params.is_empty() {
+        return Err("`--params` is required (`kshogi-tune spsa --list` shows them)".into());
+    }
+    if gen.nodes == 0 || gen.threads == 0 || cfg.iterations == 0 || cfg.pairs == 0 {
+        return Err(
+            "`--nodes`, `--threads`, `--iterations` and `--pairs` must be at least 1".into(),
+        );
+    }
+    for (flag, v) in [("--a", cfg.a), ("--c", cfg.c)] {
+        if v.is_some_and(|x| !(x > 0.0 && x.is_finite())) {
+            return Err(format!("`{flag}` must be a positive number"));
+        }
+    }
+    if cfg.big_a.is_some_and(|x| !(x >= 0.0 && x.is_finite())) {
+        return Err("`--stability` must be a number of at least 0".into());
+    }
+    cfg.nodes = gen.nodes;
+    cfg.seed = gen.seed;
+    cfg.opening = gen.opening;
+    if cfg.openings.is_some() {
+        if args.iter().any(|a| a == "--opening") && gen.opening != 0 {
+            return Err(
+                "`--opening` (random plies) and `--openings FILE` exclude each other".into(),
+            );
+        }
+        cfg.opening = 0;
+    }
+    cfg.max_plies = gen.max_plies;
+    cfg.threads = gen.threads;
+    cfg.state = state.unwrap_or_default();
+    Ok(Some(SpsaArgs::Run(variant, cfg)))
+}
+
+/// `kshogi-tune spsa ...`.
+fn main_spsa(args: &[String]) -> ExitCode {
+    let (kind, mut cfg) = match parse_spsa(args) {
+        Ok(Some(SpsaArgs::Run(kind, cfg))) => (kind, cfg),
+        Ok(Some(SpsaArgs::List)) => {
+            println!("parameter              default    min    max   step");
+            for t in kshogi_engine::SearchTuning::TABLE {
+                println!(
+                    "{:<20} {:>9} {:>6} {:>6} {:>6}",
+                    t.name, t.default, t.min, t.max, t.step
+                );
+            }
+            return ExitCode::SUCCESS;
+        }
+        Ok(None) => {
+            print!("{SPSA_USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("kshogi-tune: error: {e}\n\n{SPSA_USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let name = with_variant!(kind, V => <V as kshogi_core::Variant>::NAME);
+    if cfg.state.as_os_str().is_empty() {
+        cfg.state = workspace()
+            .join("target/tune")
+            .join(format!("spsa-{name}-{}.json", cfg.seed));
+    }
+    eprintln!("kshogi-tune: {name}: spsa state {}", cfg.state.display());
+    let progress = pipeline::Progress::new(false);
+    match with_variant!(kind, V => spsa::run::<V>(&cfg, &progress)) {
+        Ok(state) => {
+            print!("{}", spsa::summary(&state));
+            ExitCode::SUCCESS
+        }
+        Err(e @ (spsa::SpsaError::Param(_) | spsa::SpsaError::Duplicate { .. })) => {
+            eprintln!("kshogi-tune: error: {e}\n\n{SPSA_USAGE}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("kshogi-tune: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// Fewest games: enough for one held-out game.
 const HOLD_OUT_MIN: u32 = kshogi_tune::HOLD_OUT_EVERY;
 
@@ -182,6 +359,9 @@ fn workspace() -> PathBuf {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("spsa") {
+        return main_spsa(&args[1..]);
+    }
     let a = match parse(&args) {
         Ok(Some(a)) => a,
         Ok(None) => {
@@ -302,6 +482,58 @@ mod tests {
         .unwrap();
         assert!(a.sprt.is_none());
         assert_eq!((a.dir, a.chunk), (Some(PathBuf::from("d")), 7));
+    }
+
+    #[test]
+    fn spsa_options_are_read_and_bad_ones_named() {
+        let Some(SpsaArgs::Run(kind, cfg)) = parse_spsa(&args(
+            "--variant kyoto --params rfp_margin,lmp_base --iterations 50 --nodes 900 --seed 4 \
+             --pairs 2 --state s.json --c 1.5 --threads 1",
+        ))
+        .unwrap() else {
+            panic!("not a run")
+        };
+        assert_eq!(kind, VariantKind::parse("kyoto").unwrap());
+        assert_eq!(cfg.params, ["rfp_margin", "lmp_base"]);
+        assert_eq!(
+            (cfg.iterations, cfg.nodes, cfg.seed, cfg.pairs, cfg.threads),
+            (50, 900, 4, 2, 1)
+        );
+        assert_eq!(
+            (cfg.c, cfg.a, cfg.state.clone()),
+            (Some(1.5), None, PathBuf::from("s.json"))
+        );
+        // The defaults: 40,000 nodes, one pair an iteration, two threads.
+        let Some(SpsaArgs::Run(_, d)) =
+            parse_spsa(&args("--variant micro --params lmr_base")).unwrap()
+        else {
+            panic!("not a run")
+        };
+        assert_eq!(
+            (d.nodes, d.pairs, d.threads, d.iterations),
+            (40_000, 1, 2, 200)
+        );
+        assert!(matches!(
+            parse_spsa(&args("--list")),
+            Ok(Some(SpsaArgs::List))
+        ));
+        assert!(parse_spsa(&args("--help")).unwrap().is_none());
+        let err = |s: &str| parse_spsa(&args(s)).err().unwrap_or_default();
+        assert!(err("--params lmr_base").contains("`--variant` is required"));
+        assert!(err("--variant kyoto").contains("`--params` is required"));
+        assert!(err("--variant kyoto --params a --nodes 0").contains("at least 1"));
+        assert!(err("--variant kyoto --params a --iterations x")
+            .contains("`--iterations` needs a number"));
+        assert!(err("--variant kyoto --params a --c -1").contains("`--c` must be a positive"));
+        assert!(err("--variant kyoto --params a --stability -3").contains("`--stability`"));
+        assert!(err("--variant kyoto --params a --bogus").contains("unknown argument `--bogus`"));
+        assert!(err("--variant kyoto --params a --opening 4 --openings f").contains("exclude"));
+        let Some(SpsaArgs::Run(_, o)) =
+            parse_spsa(&args("--variant kyoto --params a --openings f.txt")).unwrap()
+        else {
+            panic!("not a run")
+        };
+        assert_eq!((o.openings, o.opening), (Some(PathBuf::from("f.txt")), 0));
     }
 
     #[test]

@@ -25,10 +25,11 @@ use crate::candidate::{with_weights, Candidate};
 use crate::data::{self, stream_rng, GameData, GenConfig, Sample};
 use crate::fit::FitConfig;
 use crate::{tune_games, weights_source, weights_table, GENERATED_HEADER};
-use kshogi_core::{Color, Game, Position};
+use kshogi_core::rng::SplitMix64;
+use kshogi_core::{Color, Game, Position, Variant};
 use kshogi_engine::eval::{EvalParams, Linear, N_WEIGHTS};
 use kshogi_engine::selfplay::{self, PlayConfig, SearchPlayer, Sides};
-use kshogi_engine::{Engine, Limits};
+use kshogi_engine::{Engine, Evaluator, Limits};
 use kshogi_match::stats::{
     elo_of_score, llr_pentanomial, sprt_bounds, Sprt, SprtDecision, MIN_SPRT_PAIRS,
 };
@@ -665,47 +666,63 @@ pub fn play_pair<V: Registered>(
     seed: u64,
     index: u32,
 ) -> u8 {
+    let play = PlayConfig {
+        random_opening: cfg.opening as usize,
+        max_plies: cfg.max_plies,
+    };
     let mut points = 0;
     for cand_color in [Color::Black, Color::White] {
         let mut rng = stream_rng(seed ^ SPRT_STREAM, u64::from(index));
-        let mut game = Game::new(Position::<V>::start());
-        cand.clear();
-        base.clear();
-        let limits = Limits {
-            nodes: Some(cfg.nodes),
-            ..Limits::default()
-        };
-        let mut a = SearchPlayer {
-            engine: &mut *cand,
-            limits: limits.clone(),
-        };
-        let mut b = SearchPlayer {
-            engine: &mut *base,
-            limits,
-        };
-        let play = PlayConfig {
-            random_opening: cfg.opening as usize,
-            max_plies: cfg.max_plies,
-        };
-        let mut sides = if cand_color == Color::Black {
-            Sides {
-                black: &mut a as &mut dyn selfplay::Player<V>,
-                white: &mut b as &mut dyn selfplay::Player<V>,
-            }
-        } else {
-            Sides {
-                black: &mut b as &mut dyn selfplay::Player<V>,
-                white: &mut a as &mut dyn selfplay::Player<V>,
-            }
-        };
-        selfplay::play(&mut game, &mut sides, play, &mut rng, &mut |_| {});
-        points += match game.outcome().and_then(|o| o.winner()) {
-            Some(c) if c == cand_color => 2,
-            Some(_) => 0,
-            None => 1,
-        };
+        let start = Game::new(Position::<V>::start());
+        points += play_game(cand, base, start, cand_color, cfg.nodes, play, &mut rng);
     }
     points
+}
+
+/// Plays one game on from `start` (a position and the moves that led to it) between two
+/// engines, `a` with `a_color`, both cleared first and searching `nodes` nodes a move, the
+/// first `play.random_opening` plies of the game random from `rng` (the pipeline's SPRT and
+/// the SPSA tuner both play their games so). Returns
+/// `a`'s half points: 2 for a win, 1 for a draw (by the rules or the length limit), 0 for a
+/// loss.
+pub fn play_game<V: Variant, A: Evaluator<V>, B: Evaluator<V>>(
+    a: &mut Engine<V, A>,
+    b: &mut Engine<V, B>,
+    start: Game<V>,
+    a_color: Color,
+    nodes: u64,
+    play: PlayConfig,
+    rng: &mut SplitMix64,
+) -> u8 {
+    let mut game = start;
+    a.clear();
+    b.clear();
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let mut pa = SearchPlayer {
+        engine: a,
+        limits: limits.clone(),
+    };
+    let mut pb = SearchPlayer { engine: b, limits };
+    let mut sides = if a_color == Color::Black {
+        Sides {
+            black: &mut pa as &mut dyn selfplay::Player<V>,
+            white: &mut pb as &mut dyn selfplay::Player<V>,
+        }
+    } else {
+        Sides {
+            black: &mut pb as &mut dyn selfplay::Player<V>,
+            white: &mut pa as &mut dyn selfplay::Player<V>,
+        }
+    };
+    selfplay::play(&mut game, &mut sides, play, rng, &mut |_| {});
+    match game.outcome().and_then(|o| o.winner()) {
+        Some(c) if c == a_color => 2,
+        Some(_) => 0,
+        None => 1,
+    }
 }
 
 /// Stage (c): the SPRT of `fitted` against the registered weights, from the pairs

@@ -15,7 +15,8 @@
 //! through [`named`]), never positions in a piece table, so that reordering a table cannot
 //! silently change an evaluation.
 //!
-//! What is not a weight stays a choice of each line: the search switches (`SEARCH`), how
+//! What is not a weight stays a choice of each line: the search switches (`SEARCH`, with
+//! the search's numeric parameters in its `tuning`, which `kshogi-tune spsa` tunes), how
 //! captures are ordered and which quiet moves the quiescence search tries. Kinzoku's terms
 //! for its king-entry and countdown rules ([`kinzoku`]) are the one variant's code left:
 //! they follow its rules (the entry rank, the countdown's moves left), not a fit.
