@@ -34,6 +34,21 @@ pub struct Tunable {
     pub doc: &'static str,
 }
 
+impl Tunable {
+    /// `value` if it is within this parameter's range, else the error naming both.
+    pub fn check(&self, value: i32) -> Result<i32, TuningError> {
+        if value < self.min || value > self.max {
+            return Err(TuningError::OutOfRange {
+                name: self.name,
+                value,
+                min: self.min,
+                max: self.max,
+            });
+        }
+        Ok(value)
+    }
+}
+
 /// Why a set of search parameters is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TuningError {
@@ -125,14 +140,7 @@ macro_rules! search_tuning {
             /// range).
             pub fn with(mut self, name: &str, value: i32) -> Result<SearchTuning, TuningError> {
                 let spec = Self::spec(name)?;
-                if value < spec.min || value > spec.max {
-                    return Err(TuningError::OutOfRange {
-                        name: spec.name,
-                        value,
-                        min: spec.min,
-                        max: spec.max,
-                    });
-                }
+                spec.check(value)?;
                 match name {
                     $( stringify!($name) => self.$name = value, )*
                     _ => unreachable!("`spec` found the name"),
@@ -216,14 +224,7 @@ impl SearchTuning {
     /// Whether every value is within its range; the first that is not is the error.
     pub fn validate(&self) -> Result<(), TuningError> {
         for (spec, value) in Self::TABLE.iter().zip(self.values()) {
-            if value < spec.min || value > spec.max {
-                return Err(TuningError::OutOfRange {
-                    name: spec.name,
-                    value,
-                    min: spec.min,
-                    max: spec.max,
-                });
-            }
+            spec.check(value)?;
         }
         Ok(())
     }
