@@ -89,10 +89,19 @@ pub enum CliError {
     /// output that cannot be written); the message says which.
     #[error("{0}")]
     Match(String),
-    /// `kshogi perft-units` could not split, count or merge: the message names the manifest
-    /// line, unit or result file that is wrong.
+    /// `kshogi perft-units` could not split, count or merge
+    /// ([`kshogi_perft_suite::units::UnitsError`]): the message names the manifest line,
+    /// unit or result file that is wrong.
     #[error("{0}")]
-    Units(String),
+    Units(#[from] kshogi_perft_suite::units::UnitsError),
+    /// `kshogi perft-units count` does not know which unit to count
+    /// ([`kshogi_perft_suite::units::TaskIndexError`]).
+    #[error("{0}")]
+    TaskIndex(#[from] kshogi_perft_suite::units::TaskIndexError),
+    /// `kshogi perft-units` was given a split depth or a manifest's variant it cannot use;
+    /// the message says which.
+    #[error("{0}")]
+    UnitsArgs(String),
     /// A file name was given where a position is read (`convert --to kif game.kif`); the
     /// message says which command reads the file.
     #[error("{0}")]

@@ -109,10 +109,6 @@ fn program() -> String {
     format!("kshogi {}", env!("CARGO_PKG_VERSION"))
 }
 
-fn units_err(e: units::UnitsError) -> CliError {
-    CliError::Units(e.0)
-}
-
 /// Runs `kshogi perft-units`.
 pub fn run(args: &UnitsArgs) -> Result<String, CliError> {
     match &args.command {
@@ -125,7 +121,7 @@ pub fn run(args: &UnitsArgs) -> Result<String, CliError> {
 fn split(args: &SplitArgs) -> Result<String, CliError> {
     let depth = parse_depth(&args.depth)?;
     let split_depth = parse_depth(&args.split_depth).map_err(|_| {
-        CliError::Units(format!(
+        CliError::UnitsArgs(format!(
             "--split-depth must be a whole number, found `{}`",
             args.split_depth
         ))
@@ -142,8 +138,7 @@ fn split(args: &SplitArgs) -> Result<String, CliError> {
         out.check(&[])?;
     }
     let pos = args.position.as_str();
-    let job = with_variant!(kind, V => Job::split::<V>(pos, depth, split_depth, &program()))
-        .map_err(units_err)?;
+    let job = with_variant!(kind, V => Job::split::<V>(pos, depth, split_depth, &program()))?;
     let manifest = job.to_manifest();
     let summary = job.summary();
     match output {
@@ -164,9 +159,9 @@ fn read_manifest(path: &Path) -> Result<(Job, VariantKind), CliError> {
         path: format!("`{}`", path.display()),
         message: e.to_string(),
     })?;
-    let job = Job::parse_manifest(&text, &path.display().to_string()).map_err(units_err)?;
+    let job = Job::parse_manifest(&text, &path.display().to_string())?;
     let kind = VariantKind::from_name(&job.variant).ok_or_else(|| {
-        CliError::Units(format!(
+        CliError::UnitsArgs(format!(
             "{}: variant `{}` is not one this program knows ({})",
             path.display(),
             job.variant,
@@ -178,16 +173,14 @@ fn read_manifest(path: &Path) -> Result<(Job, VariantKind), CliError> {
 
 fn count(args: &CountArgs) -> Result<String, CliError> {
     let (job, kind) = read_manifest(&args.manifest)?;
-    let index = units::task_index(args.unit.as_deref(), |var| std::env::var(var).ok())
-        .map_err(|e| CliError::Units(e.to_string()))?;
-    let ids = units::task_units(&job, index, args.per_task as usize).map_err(units_err)?;
+    let index = units::task_index(args.unit.as_deref(), |var| std::env::var(var).ok())?;
+    let ids = units::task_units(&job, index, args.per_task as usize)?;
     let stop = interrupt::stop_flag();
     let threads = usize::from(args.threads);
     let mut out = String::new();
     for id in ids {
         let outcome = with_variant!(kind, V => units::run_unit::<V>(
-            &job, id, &args.out, args.force, threads, stop, &program()))
-        .map_err(units_err)?;
+            &job, id, &args.out, args.force, threads, stop, &program()))?;
         match outcome.describe(id, job.units.len()) {
             Some(line) => out.push_str(&line),
             None => {
@@ -203,9 +196,9 @@ fn count(args: &CountArgs) -> Result<String, CliError> {
 
 fn merge(args: &MergeArgs) -> Result<String, CliError> {
     let (job, kind) = read_manifest(&args.manifest)?;
-    let results = units::read_results(&args.dirs).map_err(units_err)?;
+    let results = units::read_results(&args.dirs)?;
     with_variant!(kind, V => {
-        let merged = units::merge::<V>(&job, &results, &program()).map_err(units_err)?;
+        let merged = units::merge::<V>(&job, &results, &program())?;
         let report = PerftReport::new(V::NAME, job.position.clone(), job.depth, merged.nodes,
             Some(merged.divide), merged.time);
         args.format.render(&report, PerftReport::to_text)

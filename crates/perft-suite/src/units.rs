@@ -19,10 +19,12 @@
 //! cryptographic seal. See `docs/scale.md`.
 
 use kshogi_core::{divide_interruptible, Move, Position, Variant};
-use kshogi_notation::{move_to_usi_in, parse_game, parse_usi, to_sfen, Dialect};
+use kshogi_notation::{
+    move_to_usi_in, parse_game, parse_usi, to_sfen, Dialect, PositionArgError, UsiError,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fmt;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -33,21 +35,410 @@ pub const FORMAT: u32 = 1;
 /// The most units a split may make: more would make a manifest of hundreds of megabytes.
 pub const MAX_UNITS: usize = 1_000_000;
 
-/// Why a split, a count or a merge cannot go on. Its `Display` names the file, line, unit
-/// or field that is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnitsError(pub String);
+/// Why a split, a count or a merge cannot go on: one variant per kind of failure, with the
+/// values it is about. Its `Display` names the file, line, unit or field that is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum UnitsError {
+    /// The split would make more than `limit` ([`MAX_UNITS`]) units.
+    #[error("the split makes more than {limit} units; choose a smaller split depth")]
+    TooManyUnits {
+        /// The most units a split may make.
+        limit: usize,
+    },
+    /// The split depth is 0 or deeper than the depth.
+    #[error("the split depth must be between 1 and the depth ({depth}), found {split_depth}")]
+    SplitDepth {
+        /// The depth of the whole count.
+        depth: u32,
+        /// The split depth asked for.
+        split_depth: u32,
+    },
+    /// The job's position (the `POSITION` argument, or a manifest's root) cannot be read.
+    #[error("position `{position}`: {source}")]
+    Position {
+        /// The position as given.
+        position: String,
+        /// Why it cannot be read.
+        source: PositionArgError,
+    },
+    /// A manifest line is not a JSON unit line.
+    #[error("{origin}:{line}: not a manifest line: {source}")]
+    NotAManifestLine {
+        /// The manifest, as the caller names it.
+        origin: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// Why it is not one.
+        source: serde_json::Error,
+    },
+    /// A manifest line of another layout version than [`FORMAT`].
+    #[error("{origin}:{line}: manifest format {found} (this program reads format {expected})")]
+    ManifestFormat {
+        /// The manifest.
+        origin: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// The line's format.
+        found: u32,
+        /// The format this program reads.
+        expected: u32,
+    },
+    /// A manifest line whose job (program, variant, position, depths or digest) is not
+    /// that of the first line.
+    #[error("{origin}:{line}: this line belongs to another job than line 1")]
+    MixedJobs {
+        /// The manifest.
+        origin: String,
+        /// The line's number, from 1.
+        line: usize,
+    },
+    /// A manifest line whose unit id is not the next one.
+    #[error(
+        "{origin}:{line}: unit {found} where unit {expected} was expected (ids run from 0 in \
+         order)"
+    )]
+    UnitOutOfOrder {
+        /// The manifest.
+        origin: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// The id on the line.
+        found: usize,
+        /// The id expected there.
+        expected: usize,
+    },
+    /// A manifest line whose moves and plies to count do not add up to the job's depths.
+    #[error(
+        "{origin}:{line}: unit {unit} has {moves} moves and {remaining} plies to count, which \
+         does not make split depth {split_depth} and depth {depth}"
+    )]
+    UnitDepths {
+        /// The manifest.
+        origin: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// The unit's id.
+        unit: usize,
+        /// How many moves the line has.
+        moves: usize,
+        /// The plies to count the line gives.
+        remaining: u32,
+        /// The job's split depth.
+        split_depth: u32,
+        /// The job's depth.
+        depth: u32,
+    },
+    /// A manifest line whose unit id is not below the number of units it gives.
+    #[error("{origin}:{line}: unit {unit} of a job of {units} units")]
+    UnitPastCount {
+        /// The manifest.
+        origin: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// The unit's id.
+        unit: usize,
+        /// The number of units the line gives.
+        units: usize,
+    },
+    /// A manifest with no unit line.
+    #[error("{origin}: the manifest has no units")]
+    EmptyManifest {
+        /// The manifest.
+        origin: String,
+    },
+    /// A manifest whose units are not those its digest was made of.
+    #[error(
+        "{origin}: the manifest's units do not match its digest {digest} (lines missing, added \
+         or edited)"
+    )]
+    Digest {
+        /// The manifest.
+        origin: String,
+        /// The digest its lines give.
+        digest: String,
+    },
+    /// The job is of another variant than the one it is counted or merged as.
+    #[error("the job is of variant {job}, not {this}")]
+    Variant {
+        /// The job's variant.
+        job: String,
+        /// The variant it was to be counted as.
+        this: String,
+    },
+    /// The job was split by another program, whose counts this one would not merge.
+    #[error(
+        "the job was split by {split_by}; this is {this}, whose counts it would not merge \
+         (split it again with this program)"
+    )]
+    Program {
+        /// The program that split it.
+        split_by: String,
+        /// This program.
+        this: String,
+    },
+    /// A unit id past the job's units.
+    #[error("unit {unit} is not in the job: {}", unit_range("its units are", *units))]
+    NoSuchUnit {
+        /// The id asked for.
+        unit: usize,
+        /// How many units the job has.
+        units: usize,
+    },
+    /// A move of a unit cannot be played from the position before it.
+    #[error("unit {unit}: move {number} `{text}` cannot be played: {source}")]
+    Move {
+        /// The unit's id.
+        unit: usize,
+        /// The move's number in the unit's line, from 1.
+        number: usize,
+        /// The move's text.
+        text: String,
+        /// Why it cannot be played.
+        source: UsiError,
+    },
+    /// The result file of a unit holds something else than its result for this job, and
+    /// counting was not forced.
+    #[error(
+        "{} exists and is not unit {unit}'s result for this job ({}); not overwriting it \
+         without --force",
+        path.display(),
+        why.as_clause()
+    )]
+    Occupied {
+        /// The result file.
+        path: PathBuf,
+        /// The unit's id.
+        unit: usize,
+        /// What the file holds instead.
+        why: Foreign,
+    },
+    /// A result file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        source: io::Error,
+    },
+    /// A directory of result files could not be listed.
+    #[error("cannot read the directory {}: {source}", dir.display())]
+    ReadDir {
+        /// The directory.
+        dir: PathBuf,
+        /// The system's reason.
+        source: io::Error,
+    },
+    /// The directory of the result files could not be made.
+    #[error("cannot make {}: {source}", dir.display())]
+    MakeDir {
+        /// The directory.
+        dir: PathBuf,
+        /// The system's reason.
+        source: io::Error,
+    },
+    /// A unit's result could not be turned into JSON (not expected to happen).
+    #[error("cannot write unit {unit}'s result: {source}")]
+    Serialize {
+        /// The unit's id.
+        unit: usize,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// A result file could not be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        source: io::Error,
+    },
+    /// A batch task index past the job's units.
+    #[error(
+        "task index {index} is past the job: {units} units, {per_task} a task, {}",
+        task_range(*units, *per_task)
+    )]
+    TaskPastJob {
+        /// The task's index.
+        index: usize,
+        /// How many units the job has.
+        units: usize,
+        /// Units per task.
+        per_task: usize,
+    },
+    /// The result files do not make the job: some are foreign, some units are there more
+    /// than once, some are missing (each list may be empty, not all of them).
+    #[error("job {job}: {}", merge_problems(*units, foreign, duplicates, missing))]
+    Merge {
+        /// The job's digest.
+        job: String,
+        /// How many units the job has.
+        units: usize,
+        /// The result files that are not results of this job, in the order read.
+        foreign: Vec<ForeignFile>,
+        /// The units whose result is there more than once, by id.
+        duplicates: Vec<Duplicate>,
+        /// The ids of the units with no result, in order.
+        missing: Vec<usize>,
+    },
+}
 
-impl fmt::Display for UnitsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+/// Why a result file is not the result of a unit of the job (or not of the unit expected).
+#[derive(Debug, thiserror::Error)]
+pub enum Foreign {
+    /// It is not a unit result at all.
+    #[error("not a unit result: {0}")]
+    NotAResult(#[source] serde_json::Error),
+    /// It is of another layout version than [`FORMAT`].
+    #[error("it is of format {found}, not {expected}")]
+    Format {
+        /// Its format.
+        found: u32,
+        /// The format of this program.
+        expected: u32,
+    },
+    /// It counts another variant.
+    #[error("it is a count of variant {found}, this job is of {job}")]
+    Variant {
+        /// Its variant.
+        found: String,
+        /// The job's.
+        job: String,
+    },
+    /// It counts to another depth.
+    #[error("it is a count to depth {found}, this job counts to depth {job}")]
+    Depth {
+        /// Its depth.
+        found: u32,
+        /// The job's.
+        job: u32,
+    },
+    /// Another program counted it.
+    #[error("it was counted by {found}, this job was split by {job}")]
+    Program {
+        /// The program that counted it.
+        found: String,
+        /// The program that split the job.
+        job: String,
+    },
+    /// It belongs to another job (another digest).
+    #[error("it belongs to job {found}, this job is {job}")]
+    Job {
+        /// Its job's digest.
+        found: String,
+        /// This job's digest.
+        job: String,
+    },
+    /// It is the result of another unit than the one expected.
+    #[error("it is the result of unit {found}, not {expected}")]
+    Unit {
+        /// The unit it is of.
+        found: usize,
+        /// The unit expected.
+        expected: usize,
+    },
+    /// It names a unit the job does not have.
+    #[error("it names unit {found}, {}", unit_range("this job has units", *units))]
+    NoSuchUnit {
+        /// The unit it names.
+        found: usize,
+        /// How many units the job has.
+        units: usize,
+    },
+    /// Its moves or plies to count are not those of the unit it names.
+    #[error("its moves or depth are not those of unit {unit}")]
+    Moves {
+        /// The unit it names.
+        unit: usize,
+    },
+}
+
+impl Foreign {
+    /// The reason as a clause of its own (`it is not a unit result: ...`, `it is a count
+    /// to depth 2, ...`).
+    fn as_clause(&self) -> String {
+        match self {
+            Foreign::NotAResult(_) => format!("it is {self}"),
+            _ => self.to_string(),
+        }
     }
 }
 
-impl std::error::Error for UnitsError {}
+/// A result file that does not belong to the job, and why.
+#[derive(Debug)]
+pub struct ForeignFile {
+    /// The file.
+    pub path: PathBuf,
+    /// Why it does not belong.
+    pub why: Foreign,
+}
 
-fn err<T>(message: impl Into<String>) -> Result<T, UnitsError> {
-    Err(UnitsError(message.into()))
+/// A unit whose result is in more than one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The unit's id.
+    pub unit: usize,
+    /// The files holding its result, in the order read.
+    pub paths: Vec<PathBuf>,
+}
+
+/// `PREFIX 0 to N-1` for a job of `units` units (`the job has no units` for none).
+fn unit_range(prefix: &str, units: usize) -> String {
+    match units.checked_sub(1) {
+        Some(last) => format!("{prefix} 0 to {last}"),
+        None => "the job has no units".to_string(),
+    }
+}
+
+/// `make tasks 0 to N-1` for `units` units, `per_task` a task (`the job has no units`).
+fn task_range(units: usize, per_task: usize) -> String {
+    match units.div_ceil(per_task.max(1)).checked_sub(1) {
+        Some(last) => format!("make tasks 0 to {last}"),
+        None => "the job has no units".to_string(),
+    }
+}
+
+/// The problems of a merge, joined by `; `.
+fn merge_problems(
+    units: usize,
+    foreign: &[ForeignFile],
+    duplicates: &[Duplicate],
+    missing: &[usize],
+) -> String {
+    let mut problems = Vec::new();
+    if !foreign.is_empty() {
+        let files: Vec<String> = foreign
+            .iter()
+            .map(|f| format!("{} ({})", f.path.display(), f.why))
+            .collect();
+        problems.push(format!(
+            "{} result file(s) do not belong to this job: {}",
+            foreign.len(),
+            named(&files)
+        ));
+    }
+    if !duplicates.is_empty() {
+        let twice: Vec<String> = duplicates
+            .iter()
+            .map(|d| {
+                let files: Vec<String> = d.paths.iter().map(|p| p.display().to_string()).collect();
+                format!("unit {} ({})", d.unit, files.join(" and "))
+            })
+            .collect();
+        problems.push(format!(
+            "{} unit(s) counted more than once: {}",
+            duplicates.len(),
+            named(&twice)
+        ));
+    }
+    if !missing.is_empty() {
+        let ids: Vec<String> = missing.iter().map(usize::to_string).collect();
+        problems.push(format!(
+            "{} of {units} units missing: {}",
+            missing.len(),
+            named(&ids)
+        ));
+    }
+    problems.join("; ")
 }
 
 /// A perft job split into units.
@@ -176,9 +567,7 @@ fn lines_below<V: Variant>(
 ) -> Result<(), UnitsError> {
     if plies == 0 {
         if out.len() == MAX_UNITS {
-            return err(format!(
-                "the split makes more than {MAX_UNITS} units; choose a smaller split depth"
-            ));
+            return Err(UnitsError::TooManyUnits { limit: MAX_UNITS });
         }
         out.push(line.clone());
         return Ok(());
@@ -196,7 +585,10 @@ fn lines_below<V: Variant>(
 fn root_of<V: Variant>(position: &str) -> Result<Position<V>, UnitsError> {
     parse_game::<V>(position)
         .map(|g| *g.position())
-        .map_err(|e| UnitsError(format!("position `{position}`: {e}")))
+        .map_err(|source| UnitsError::Position {
+            position: position.to_string(),
+            source,
+        })
 }
 
 impl Job {
@@ -225,9 +617,7 @@ impl Job {
         program: &str,
     ) -> Result<Job, UnitsError> {
         if split_depth == 0 || split_depth > depth {
-            return err(format!(
-                "the split depth must be between 1 and the depth ({depth}), found {split_depth}"
-            ));
+            return Err(UnitsError::SplitDepth { depth, split_depth });
         }
         let root = root_of::<V>(position)?;
         let mut units = Vec::new();
@@ -279,70 +669,86 @@ impl Job {
         let mut job: Option<Job> = None;
         let mut remaining = 0;
         for (i, raw) in text.lines().enumerate() {
-            let at = format!("{origin}:{}", i + 1);
+            let at = || (origin.to_string(), i + 1);
             if raw.trim().is_empty() {
                 continue;
             }
-            let line: UnitLine = serde_json::from_str(raw)
-                .map_err(|e| UnitsError(format!("{at}: not a manifest line: {e}")))?;
-            if line.format != FORMAT {
-                return err(format!(
-                    "{at}: manifest format {} (this program reads format {FORMAT})",
-                    line.format
-                ));
+            let unit: UnitLine = serde_json::from_str(raw).map_err(|source| {
+                let (origin, line) = at();
+                UnitsError::NotAManifestLine {
+                    origin,
+                    line,
+                    source,
+                }
+            })?;
+            if unit.format != FORMAT {
+                let (origin, line) = at();
+                return Err(UnitsError::ManifestFormat {
+                    origin,
+                    line,
+                    found: unit.format,
+                    expected: FORMAT,
+                });
             }
             let j = job.get_or_insert_with(|| {
-                remaining = line.remaining;
+                remaining = unit.remaining;
                 Job {
-                    program: line.program.clone(),
-                    variant: line.variant.clone(),
-                    position: line.position.clone(),
-                    depth: line.depth,
-                    split_depth: line.split_depth,
+                    program: unit.program.clone(),
+                    variant: unit.variant.clone(),
+                    position: unit.position.clone(),
+                    depth: unit.depth,
+                    split_depth: unit.split_depth,
                     units: Vec::new(),
-                    digest: line.job.clone(),
+                    digest: unit.job.clone(),
                 }
             });
-            let same = line.program == j.program
-                && line.variant == j.variant
-                && line.position == j.position
-                && line.depth == j.depth
-                && line.split_depth == j.split_depth
-                && line.job == j.digest
-                && line.remaining == remaining;
+            let same = unit.program == j.program
+                && unit.variant == j.variant
+                && unit.position == j.position
+                && unit.depth == j.depth
+                && unit.split_depth == j.split_depth
+                && unit.job == j.digest
+                && unit.remaining == remaining;
             if !same {
-                return err(format!(
-                    "{at}: this line belongs to another job than line 1"
-                ));
+                let (origin, line) = at();
+                return Err(UnitsError::MixedJobs { origin, line });
             }
-            if line.unit != j.units.len() {
-                return err(format!(
-                    "{at}: unit {} where unit {} was expected (ids run from 0 in order)",
-                    line.unit,
-                    j.units.len()
-                ));
+            if unit.unit != j.units.len() {
+                let (origin, line) = at();
+                return Err(UnitsError::UnitOutOfOrder {
+                    origin,
+                    line,
+                    found: unit.unit,
+                    expected: j.units.len(),
+                });
             }
-            if line.moves.len() != j.split_depth as usize || remaining + j.split_depth != j.depth {
-                return err(format!(
-                    "{at}: unit {} has {} moves and {} plies to count, which does not make \
-                     split depth {} and depth {}",
-                    line.unit,
-                    line.moves.len(),
-                    line.remaining,
-                    j.split_depth,
-                    j.depth
-                ));
+            if unit.moves.len() != j.split_depth as usize || remaining + j.split_depth != j.depth {
+                let (origin, line) = at();
+                return Err(UnitsError::UnitDepths {
+                    origin,
+                    line,
+                    unit: unit.unit,
+                    moves: unit.moves.len(),
+                    remaining: unit.remaining,
+                    split_depth: j.split_depth,
+                    depth: j.depth,
+                });
             }
-            if line.units <= line.unit {
-                return err(format!(
-                    "{at}: unit {} of a job of {} units",
-                    line.unit, line.units
-                ));
+            if unit.units <= unit.unit {
+                let (origin, line) = at();
+                return Err(UnitsError::UnitPastCount {
+                    origin,
+                    line,
+                    unit: unit.unit,
+                    units: unit.units,
+                });
             }
-            j.units.push(line.moves);
+            j.units.push(unit.moves);
         }
         let Some(job) = job else {
-            return err(format!("{origin}: the manifest has no units"));
+            return Err(UnitsError::EmptyManifest {
+                origin: origin.to_string(),
+            });
         };
         let digest = digest_of(
             &job.program,
@@ -353,11 +759,10 @@ impl Job {
             &job.units,
         );
         if digest != job.digest {
-            return err(format!(
-                "{origin}: the manifest's units do not match its digest {} (lines missing, \
-                 added or edited)",
-                job.digest
-            ));
+            return Err(UnitsError::Digest {
+                origin: origin.to_string(),
+                digest: job.digest,
+            });
         }
         Ok(job)
     }
@@ -365,18 +770,16 @@ impl Job {
     /// Checks that this job is of variant `V` and was split by `program`.
     fn check_for<V: Variant>(&self, program: &str) -> Result<(), UnitsError> {
         if self.variant != V::NAME {
-            return err(format!(
-                "the job is of variant {}, not {}",
-                self.variant,
-                V::NAME
-            ));
+            return Err(UnitsError::Variant {
+                job: self.variant.clone(),
+                this: V::NAME.to_string(),
+            });
         }
         if self.program != program {
-            return err(format!(
-                "the job was split by {}; this is {program}, whose counts it would not merge \
-                 (split it again with this program)",
-                self.program
-            ));
+            return Err(UnitsError::Program {
+                split_by: self.program.clone(),
+                this: program.to_string(),
+            });
         }
         Ok(())
     }
@@ -393,18 +796,18 @@ pub fn count_unit<V: Variant>(
 ) -> Result<Option<UnitResult>, UnitsError> {
     job.check_for::<V>(program)?;
     let Some(moves) = job.units.get(id) else {
-        return err(format!(
-            "unit {id} is not in the job: its units are 0 to {}",
-            job.units.len() - 1
-        ));
+        return Err(UnitsError::NoSuchUnit {
+            unit: id,
+            units: job.units.len(),
+        });
     };
     let mut pos = root_of::<V>(&job.position)?;
     for (ply, text) in moves.iter().enumerate() {
-        let mv = parse_usi(&pos, text).map_err(|e| {
-            UnitsError(format!(
-                "unit {id}: move {} `{text}` cannot be played: {e}",
-                ply + 1
-            ))
+        let mv = parse_usi(&pos, text).map_err(|source| UnitsError::Move {
+            unit: id,
+            number: ply + 1,
+            text: text.clone(),
+            source,
         })?;
         pos = pos.after(mv);
     }
@@ -453,55 +856,54 @@ pub fn result_path(dir: &Path, id: usize) -> PathBuf {
 }
 
 /// Why `result` is not the result of unit `id` of `job`, if it is not.
-fn foreign(job: &Job, result: &UnitResult, id: Option<usize>) -> Option<String> {
+fn foreign(job: &Job, result: &UnitResult, id: Option<usize>) -> Option<Foreign> {
     if result.format != FORMAT {
-        return Some(format!("it is of format {}, not {FORMAT}", result.format));
+        return Some(Foreign::Format {
+            found: result.format,
+            expected: FORMAT,
+        });
     }
     if result.variant != job.variant {
-        return Some(format!(
-            "it is a count of variant {}, this job is of {}",
-            result.variant, job.variant
-        ));
+        return Some(Foreign::Variant {
+            found: result.variant.clone(),
+            job: job.variant.clone(),
+        });
     }
     if result.depth != job.depth {
-        return Some(format!(
-            "it is a count to depth {}, this job counts to depth {}",
-            result.depth, job.depth
-        ));
+        return Some(Foreign::Depth {
+            found: result.depth,
+            job: job.depth,
+        });
     }
     if result.program != job.program {
-        return Some(format!(
-            "it was counted by {}, this job was split by {}",
-            result.program, job.program
-        ));
+        return Some(Foreign::Program {
+            found: result.program.clone(),
+            job: job.program.clone(),
+        });
     }
     if result.job != job.digest {
-        return Some(format!(
-            "it belongs to job {}, this job is {}",
-            result.job, job.digest
-        ));
+        return Some(Foreign::Job {
+            found: result.job.clone(),
+            job: job.digest.clone(),
+        });
     }
     if let Some(id) = id {
         if result.unit != id {
-            return Some(format!(
-                "it is the result of unit {}, not {id}",
-                result.unit
-            ));
+            return Some(Foreign::Unit {
+                found: result.unit,
+                expected: id,
+            });
         }
     }
     match job.units.get(result.unit) {
-        None => Some(format!(
-            "it names unit {}, this job has units 0 to {}",
-            result.unit,
-            job.units.len() - 1
-        )),
+        None => Some(Foreign::NoSuchUnit {
+            found: result.unit,
+            units: job.units.len(),
+        }),
         Some(moves)
             if *moves != result.moves || result.remaining + job.split_depth != job.depth =>
         {
-            Some(format!(
-                "its moves or depth are not those of unit {}",
-                result.unit
-            ))
+            Some(Foreign::Moves { unit: result.unit })
         }
         Some(_) => None,
     }
@@ -555,42 +957,49 @@ pub fn run_unit<V: Variant>(
 ) -> Result<UnitOutcome, UnitsError> {
     job.check_for::<V>(program)?;
     if id >= job.units.len() {
-        return err(format!(
-            "unit {id} is not in the job: its units are 0 to {}",
-            job.units.len() - 1
-        ));
+        return Err(UnitsError::NoSuchUnit {
+            unit: id,
+            units: job.units.len(),
+        });
     }
     let path = result_path(dir, id);
     if !force && path.exists() {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| UnitsError(format!("cannot read {}: {e}", path.display())))?;
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(source) => return Err(UnitsError::Read { path, source }),
+        };
         let why = match serde_json::from_str::<UnitResult>(&text) {
             Ok(result) => match foreign(job, &result, Some(id)) {
                 None => return Ok(UnitOutcome::AlreadyCounted(result, path)),
                 Some(why) => why,
             },
-            Err(e) => format!("it is not a unit result: {e}"),
+            Err(e) => Foreign::NotAResult(e),
         };
-        return err(format!(
-            "{} exists and is not unit {id}'s result for this job ({why}); not overwriting \
-             it without --force",
-            path.display()
-        ));
+        return Err(UnitsError::Occupied {
+            path,
+            unit: id,
+            why,
+        });
     }
     let Some(result) = count_unit::<V>(job, id, threads, stop, program)? else {
         return Ok(UnitOutcome::Interrupted);
     };
-    std::fs::create_dir_all(dir)
-        .map_err(|e| UnitsError(format!("cannot make {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|source| UnitsError::MakeDir {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
     let tmp = dir.join(format!(".unit-{id}.json.{}.tmp", std::process::id()));
     let mut text = serde_json::to_string(&result)
-        .map_err(|e| UnitsError(format!("cannot write unit {id}'s result: {e}")))?;
+        .map_err(|source| UnitsError::Serialize { unit: id, source })?;
     text.push('\n');
     std::fs::write(&tmp, text)
         .and_then(|()| std::fs::rename(&tmp, &path))
-        .map_err(|e| {
+        .map_err(|source| {
             let _ = std::fs::remove_file(&tmp);
-            UnitsError(format!("cannot write {}: {e}", path.display()))
+            UnitsError::Write {
+                path: path.clone(),
+                source,
+            }
         })?;
     Ok(UnitOutcome::Counted(result, path))
 }
@@ -640,15 +1049,14 @@ pub fn task_units(
     per_task: usize,
 ) -> Result<std::ops::Range<usize>, UnitsError> {
     let per_task = per_task.max(1);
-    let tasks = job.units.len().div_ceil(per_task);
     let first = index.checked_mul(per_task).filter(|&f| f < job.units.len());
     match first {
         Some(first) => Ok(first..(first + per_task).min(job.units.len())),
-        None => err(format!(
-            "task index {index} is past the job: {} units, {per_task} a task, make tasks 0 to {}",
-            job.units.len(),
-            tasks - 1
-        )),
+        None => Err(UnitsError::TaskPastJob {
+            index,
+            units: job.units.len(),
+            per_task,
+        }),
     }
 }
 
@@ -656,8 +1064,10 @@ pub fn task_units(
 pub fn read_results(dirs: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, UnitsError> {
     let mut out = Vec::new();
     for dir in dirs {
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| UnitsError(format!("cannot read the directory {}: {e}", dir.display())))?;
+        let entries = std::fs::read_dir(dir).map_err(|source| UnitsError::ReadDir {
+            dir: dir.clone(),
+            source,
+        })?;
         let mut paths: Vec<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| {
@@ -668,9 +1078,10 @@ pub fn read_results(dirs: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, UnitsErr
             .collect();
         paths.sort();
         for path in paths {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| UnitsError(format!("cannot read {}: {e}", path.display())))?;
-            out.push((path, text));
+            match std::fs::read_to_string(&path) {
+                Ok(text) => out.push((path, text)),
+                Err(source) => return Err(UnitsError::Read { path, source }),
+            }
         }
     }
     Ok(out)
@@ -720,63 +1131,51 @@ pub fn merge<V: Variant>(
 ) -> Result<Merged, UnitsError> {
     job.check_for::<V>(program)?;
     let root = root_of::<V>(&job.position)?;
-    let mut problems = Vec::new();
     let mut foreign_files = Vec::new();
     let mut seen: Vec<Vec<&Path>> = vec![Vec::new(); job.units.len()];
     let mut counts: Vec<u64> = vec![0; job.units.len()];
     let mut time = 0.0;
     for (path, text) in results {
-        match serde_json::from_str::<UnitResult>(text) {
-            Err(e) => foreign_files.push(format!("{} (not a unit result: {e})", path.display())),
+        let why = match serde_json::from_str::<UnitResult>(text) {
+            Err(e) => Foreign::NotAResult(e),
             Ok(r) => match foreign(job, &r, None) {
-                Some(why) => foreign_files.push(format!("{} ({why})", path.display())),
+                Some(why) => why,
                 None => {
                     seen[r.unit].push(path);
                     counts[r.unit] = r.nodes;
                     time += r.seconds;
+                    continue;
                 }
             },
-        }
+        };
+        foreign_files.push(ForeignFile {
+            path: path.clone(),
+            why,
+        });
     }
-    if !foreign_files.is_empty() {
-        problems.push(format!(
-            "{} result file(s) do not belong to this job: {}",
-            foreign_files.len(),
-            named(&foreign_files)
-        ));
-    }
-    let twice: Vec<String> = seen
+    let duplicates: Vec<Duplicate> = seen
         .iter()
         .enumerate()
         .filter(|(_, p)| p.len() > 1)
-        .map(|(id, p)| {
-            let files: Vec<String> = p.iter().map(|p| p.display().to_string()).collect();
-            format!("unit {id} ({})", files.join(" and "))
+        .map(|(unit, p)| Duplicate {
+            unit,
+            paths: p.iter().map(|p| p.to_path_buf()).collect(),
         })
         .collect();
-    if !twice.is_empty() {
-        problems.push(format!(
-            "{} unit(s) counted more than once: {}",
-            twice.len(),
-            named(&twice)
-        ));
-    }
-    let missing: Vec<String> = seen
+    let missing: Vec<usize> = seen
         .iter()
         .enumerate()
         .filter(|(_, p)| p.is_empty())
-        .map(|(id, _)| id.to_string())
+        .map(|(id, _)| id)
         .collect();
-    if !missing.is_empty() {
-        problems.push(format!(
-            "{} of {} units missing: {}",
-            missing.len(),
-            job.units.len(),
-            named(&missing)
-        ));
-    }
-    if !problems.is_empty() {
-        return err(format!("job {}: {}", job.digest, problems.join("; ")));
+    if !foreign_files.is_empty() || !duplicates.is_empty() || !missing.is_empty() {
+        return Err(UnitsError::Merge {
+            job: job.digest.clone(),
+            units: job.units.len(),
+            foreign: foreign_files,
+            duplicates,
+            missing,
+        });
     }
     let mut by_root: BTreeMap<String, u64> = sorted_moves(&root)
         .into_iter()
@@ -927,11 +1326,48 @@ mod tests {
             .map(|l| format!("{l}\n"))
             .collect();
         let e = Job::parse_manifest(&last_dropped, "m.jsonl").unwrap_err();
-        assert!(e.0.contains("digest"), "{e}");
+        assert!(
+            matches!(&e, UnitsError::Digest { origin, digest }
+                if origin == "m.jsonl" && *digest == job.digest),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "m.jsonl: the manifest's units do not match its digest {} (lines missing, \
+                 added or edited)",
+                job.digest
+            )
+        );
         let e = Job::parse_manifest("{\"unit\": 0}\n", "m.jsonl").unwrap_err();
-        assert!(e.0.starts_with("m.jsonl:1: not a manifest line"), "{e}");
-        assert!(Job::split::<Kyoto>("startpos", 3, 0, PROGRAM).is_err());
-        assert!(Job::split::<Kyoto>("startpos", 3, 4, PROGRAM).is_err());
+        assert!(
+            matches!(&e, UnitsError::NotAManifestLine { line: 1, .. }),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("m.jsonl:1: not a manifest line: "),
+            "{e}"
+        );
+        // The JSON reader's reason is the error's source.
+        let source = std::error::Error::source(&e).expect("a source");
+        assert!(source.is::<serde_json::Error>(), "{source:?}");
+        let e = Job::split::<Kyoto>("startpos", 3, 0, PROGRAM).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                UnitsError::SplitDepth {
+                    depth: 3,
+                    split_depth: 0
+                }
+            ),
+            "{e:?}"
+        );
+        let e = Job::split::<Kyoto>("startpos", 3, 4, PROGRAM).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the split depth must be between 1 and the depth (3), found 4"
+        );
     }
 
     fn first_words(r: &UnitResult, path: &Path, n: usize) -> String {
@@ -970,7 +1406,19 @@ mod tests {
         // Another job's result in the place of unit 0: refused, and left as it was.
         let other = Job::split::<Kyoto>("startpos", 4, 1, PROGRAM).unwrap();
         let e = run_unit::<Kyoto>(&other, 0, &dir, false, 1, &NEVER, PROGRAM).unwrap_err();
-        assert!(e.0.contains("--force") && e.0.contains("depth 3"), "{e}");
+        assert!(
+            matches!(&e, UnitsError::Occupied { path: p, unit: 0, why: Foreign::Depth {
+                found: 3, job: 4 } } if *p == path),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} exists and is not unit 0's result for this job (it is a count to depth 3, \
+                 this job counts to depth 4); not overwriting it without --force",
+                path.display()
+            )
+        );
         let before = std::fs::read_to_string(&path).unwrap();
         assert!(before.contains(&job.digest));
         let forced = run_unit::<Kyoto>(&other, 0, &dir, true, 1, &NEVER, PROGRAM).unwrap();
@@ -996,7 +1444,16 @@ mod tests {
             PROGRAM,
         )
         .unwrap_err();
-        assert!(e.0.contains("2 of 12 units missing: 10, 11"), "{e}");
+        assert!(
+            matches!(&e, UnitsError::Merge { job: j, units: 12, foreign, duplicates, missing }
+                if *j == job.digest && foreign.is_empty() && duplicates.is_empty()
+                    && *missing == [10, 11]),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("job {}: 2 of 12 units missing: 10, 11", job.digest)
+        );
         // Unit 3 also in b: counted twice.
         run_unit::<Kyoto>(&job, 3, &b, false, 1, &NEVER, PROGRAM).unwrap();
         let e = merge::<Kyoto>(
@@ -1005,9 +1462,22 @@ mod tests {
             PROGRAM,
         )
         .unwrap_err();
+        let (in_a, in_b) = (result_path(&a, 3), result_path(&b, 3));
         assert!(
-            e.0.contains("1 unit(s) counted more than once: unit 3"),
-            "{e}"
+            matches!(&e, UnitsError::Merge { duplicates, missing, .. }
+                if *duplicates == [Duplicate { unit: 3, paths: vec![in_a.clone(), in_b.clone()] }]
+                    && *missing == [10, 11]),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "job {}: 1 unit(s) counted more than once: unit 3 ({} and {}); 2 of 12 units \
+                 missing: 10, 11",
+                job.digest,
+                in_a.display(),
+                in_b.display()
+            )
         );
         // A result of a job of another depth in b.
         std::fs::remove_file(result_path(&b, 3)).unwrap();
@@ -1020,11 +1490,40 @@ mod tests {
             PROGRAM,
         )
         .unwrap_err();
+        let e = e.to_string();
+        assert!(e.contains("unit-11.json (it is a count to depth 2"), "{e}");
+        assert!(e.contains("1 of 12 units missing: 11"), "{e}");
+        // A result of a job of the same variant, depth and program but another split: its
+        // digest is not this job's.
+        let resplit = Job::split::<Kyoto>("startpos", 3, 2, PROGRAM).unwrap();
+        assert_ne!(resplit.digest, job.digest);
+        run_unit::<Kyoto>(&resplit, 11, &b, true, 1, &NEVER, PROGRAM).unwrap();
+        let e = merge::<Kyoto>(
+            &job,
+            &read_results(&[a.clone(), b.clone()]).unwrap(),
+            PROGRAM,
+        )
+        .unwrap_err();
+        let UnitsError::Merge { foreign, .. } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(foreign.len(), 1, "{e}");
+        assert_eq!(foreign[0].path, result_path(&b, 11));
         assert!(
-            e.0.contains("unit-11.json (it is a count to depth 2"),
+            matches!(&foreign[0].why, Foreign::Job { found, job: j }
+                if *found == resplit.digest && *j == job.digest),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string().contains(&format!(
+                "1 result file(s) do not belong to this job: {} (it belongs to job {}, this job \
+                 is {})",
+                result_path(&b, 11).display(),
+                resplit.digest,
+                job.digest
+            )),
             "{e}"
         );
-        assert!(e.0.contains("1 of 12 units missing: 11"), "{e}");
         // A damaged file.
         std::fs::write(result_path(&b, 11), "{").unwrap();
         let e = merge::<Kyoto>(
@@ -1033,10 +1532,26 @@ mod tests {
             PROGRAM,
         )
         .unwrap_err();
-        assert!(e.0.contains("not a unit result"), "{e}");
+        assert!(
+            matches!(&e, UnitsError::Merge { foreign, .. }
+                if matches!(foreign[..], [ForeignFile { why: Foreign::NotAResult(_), .. }])),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string().contains(&format!(
+                "{} (not a unit result: ",
+                result_path(&b, 11).display()
+            )),
+            "{e}"
+        );
         // Another program's manifest is refused before anything is read.
         let e = merge::<Kyoto>(&job, &[], "kshogi 9").unwrap_err();
-        assert!(e.0.contains("split by kshogi test"), "{e}");
+        assert!(
+            matches!(&e, UnitsError::Program { split_by, this }
+                if split_by == PROGRAM && this == "kshogi 9"),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("split by kshogi test"), "{e}");
         let _ = std::fs::remove_dir_all(&a);
         let _ = std::fs::remove_dir_all(&b);
     }
@@ -1046,7 +1561,110 @@ mod tests {
         let job = Job::split::<Kyoto>("startpos", 2, 1, PROGRAM).unwrap();
         assert_eq!(task_units(&job, 0, 5).unwrap(), 0..5);
         assert_eq!(task_units(&job, 2, 5).unwrap(), 10..12);
-        assert!(task_units(&job, 3, 5).is_err());
+        let e = task_units(&job, 3, 5).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                UnitsError::TaskPastJob {
+                    index: 3,
+                    units: 12,
+                    per_task: 5
+                }
+            ),
+            "{e:?}"
+        );
+        // 12 units, 5 a task: tasks 0, 1 and 2.
+        assert_eq!(
+            e.to_string(),
+            "task index 3 is past the job: 12 units, 5 a task, make tasks 0 to 2"
+        );
         assert_eq!(task_units(&job, 11, 1).unwrap(), 11..12);
+    }
+
+    #[test]
+    fn a_missing_unit_and_an_unplayable_move_are_named() {
+        let job = Job::split::<Kyoto>("startpos", 2, 1, PROGRAM).unwrap();
+        let dir = temp_dir("missing-unit");
+        let e = run_unit::<Kyoto>(&job, 12, &dir, false, 1, &NEVER, PROGRAM).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                UnitsError::NoSuchUnit {
+                    unit: 12,
+                    units: 12
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "unit 12 is not in the job: its units are 0 to 11"
+        );
+        let e = count_unit::<Kyoto>(&job, 40, 1, &NEVER, PROGRAM).unwrap_err();
+        assert!(
+            matches!(e, UnitsError::NoSuchUnit { unit: 40, .. }),
+            "{e:?}"
+        );
+        // A job of another variant is refused before any unit is counted.
+        let e = count_unit::<Kinzoku>(&job, 0, 1, &NEVER, PROGRAM).unwrap_err();
+        assert_eq!(e.to_string(), "the job is of variant kyoto, not kinzoku");
+        // A unit whose move cannot be played (the job built by hand, as a damaged manifest
+        // with a matching digest would give it).
+        let mut bad = job.clone();
+        bad.units[0] = vec!["5a5b".to_string()];
+        let e = count_unit::<Kyoto>(&bad, 0, 1, &NEVER, PROGRAM).unwrap_err();
+        assert!(
+            matches!(&e, UnitsError::Move { unit: 0, number: 1, text, .. } if text == "5a5b"),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("unit 0: move 1 `5a5b` cannot be played: "),
+            "{e}"
+        );
+        assert!(std::error::Error::source(&e).is_some_and(|s| s.is::<UsiError>()));
+        // No result file was written for any of them.
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_unreadable_results_directory_is_named_with_its_reason() {
+        let dir =
+            std::env::temp_dir().join(format!("kshogi-units-no-such-dir-{}", std::process::id()));
+        let e = read_results(std::slice::from_ref(&dir)).unwrap_err();
+        let UnitsError::ReadDir { dir: named, source } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(*named, dir);
+        assert_eq!(source.kind(), io::ErrorKind::NotFound);
+        assert!(
+            e.to_string()
+                .starts_with(&format!("cannot read the directory {}: ", dir.display())),
+            "{e}"
+        );
+        assert!(std::error::Error::source(&e).is_some_and(|s| s.is::<io::Error>()));
+    }
+
+    #[test]
+    fn a_job_without_units_gives_errors_not_panics() {
+        // A split whose every line ends the game before the split depth has no unit (made
+        // here by hand: such a job's ranges once subtracted 1 from 0).
+        let mut job = Job::split::<Kyoto>("startpos", 1, 1, PROGRAM).unwrap();
+        job.units.clear();
+        let e = task_units(&job, 0, 1).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "task index 0 is past the job: 0 units, 1 a task, the job has no units"
+        );
+        let e = count_unit::<Kyoto>(&job, 0, 1, &NEVER, PROGRAM).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unit 0 is not in the job: the job has no units"
+        );
+        assert!(matches!(
+            Job::parse_manifest(&job.to_manifest(), "empty.jsonl"),
+            Err(UnitsError::EmptyManifest { origin }) if origin == "empty.jsonl"
+        ));
     }
 }
