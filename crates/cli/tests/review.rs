@@ -1,6 +1,7 @@
 //! Runs `kshogi review`: a hung piece found by the search, a Kinzoku win thrown away judged
 //! exactly from a small database built here, the files of `--out` (the annotated KIF read
-//! back by `kshogi convert`, the graph's geometry, no overwriting), bad records.
+//! back by `kshogi convert`, the graph's geometry, no overwriting), bad records, inputs too
+//! large or unreadable.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -237,6 +238,70 @@ fn an_input_is_never_an_output_even_with_force() {
     // Refused before any search: the second record is intact and nothing was written.
     assert_eq!(std::fs::read_to_string(&second).unwrap(), kif);
     assert!(!dir.join("g.review.json").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `kshogi review` with `stdin` on its standard input; returns its status and stderr.
+fn kshogi_fed(args: &[&str], stdin: Vec<u8>) -> (Option<i32>, String) {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kshogi"))
+        .args(args)
+        .env("KSHOGI_DB", "/nonexistent/kshogi-tests")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the kshogi binary runs");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    // The program may stop reading at its bound and close the pipe: not an error here.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&stdin);
+    });
+    let out = child.wait_with_output().expect("kshogi ends");
+    writer.join().expect("the writer ends");
+    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+    (
+        out.status.code(),
+        String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    )
+}
+
+#[test]
+fn an_oversized_or_unreadable_input_is_an_error_not_a_panic() {
+    // Inputs are read at most 64 MiB (`kshogi_report::game_file::MAX_GAME_FILE_BYTES`), as
+    // `kshogi convert` reads them. A file one byte longer (sparse: only its length is
+    // written) is refused with its name and the bound.
+    let dir = scratch("oversized");
+    let big = dir.join("big.kif");
+    std::fs::File::create(&big)
+        .and_then(|f| f.set_len((64 << 20) + 1))
+        .unwrap();
+    let e = bad(&["review", "--depth", "1", big.to_str().unwrap()]);
+    assert_eq!(
+        e,
+        format!(
+            "error: cannot read `{}`: more than 64 MiB, far more than a KIF record; not read",
+            big.display()
+        )
+    );
+    // Standard input likewise: 64 MiB and one byte.
+    let (status, stderr) = kshogi_fed(&["review", "--depth", "1", "-"], vec![b'x'; (64 << 20) + 1]);
+    assert_eq!(status, Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: cannot read standard input: more than 64 MiB, far more than a KIF record; not \
+         read\n"
+    );
+    // A file that exists but cannot be read (Linux: reading the process's own memory from
+    // its start fails) names the file and the system's reason.
+    if cfg!(target_os = "linux") && Path::new("/proc/self/mem").is_file() {
+        let e = bad(&["review", "--depth", "1", "/proc/self/mem"]);
+        assert!(
+            e.starts_with("error: cannot read `/proc/self/mem`: "),
+            "{e}"
+        );
+        assert!(!e.contains("panicked"), "{e}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

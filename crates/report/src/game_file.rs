@@ -1,6 +1,7 @@
-//! Reading a game file that a front end names (`kshogi convert --to sfen FILE`): the bytes
-//! of a file, or of standard input for `-`, read only up to a bound, so that a device such
-//! as `/dev/zero` or an endless pipe ends with an error instead of filling the memory.
+//! Reading a game file that a front end names (`kshogi convert --to sfen FILE`, an INPUT
+//! of `kshogi review`): the bytes of a file, or of standard input for `-`, read only up to a
+//! bound, so that a device such as `/dev/zero` or an endless pipe ends with an error instead
+//! of filling the memory.
 
 use std::fmt;
 use std::io::Read;

@@ -7,7 +7,7 @@
 //! [`review`] judges every move of a recorded game and renders it as a
 //! [`review::Report`] (`kshogi review`), its inputs read and its files written by
 //! [`review_files`]; [`game_file`] reads a game record a front end names, up to a bound
-//! (`kshogi convert`); [`output`] decides whether a front end may write
+//! (`kshogi convert`, `kshogi review`); [`output`] decides whether a front end may write
 //! an output file (never an input, never over a file without `--force`, nothing saved
 //! lost) and writes it.
 //!

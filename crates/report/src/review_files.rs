@@ -3,25 +3,20 @@
 //! writes for each game (names made unique, every one checked by [`crate::output`] before
 //! the first search, then written).
 
+use crate::game_file::{read_game_file, GameFileError, GameSource};
 use crate::output::{Output, OutputError, Problem};
 use crate::review::{self, Input};
 use kshogi_notation::kif::KifError;
 use kshogi_registry::Registered;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 /// Why an INPUT argument could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
-    /// The file (or standard input) could not be read; `label` is `` `FILE` `` or
-    /// `standard input`.
-    #[error("cannot read {label}: {source}")]
-    Read {
-        /// The input as the user named it.
-        label: String,
-        /// The system's reason.
-        source: std::io::Error,
-    },
+    /// The file (or standard input) could not be read, or is larger than a game record
+    /// can be ([`crate::game_file::MAX_GAME_FILE_BYTES`]).
+    #[error(transparent)]
+    File(#[from] GameFileError),
     /// Neither a file nor a POSITION.
     #[error("cannot read `{0}`: no such file (and not a POSITION)")]
     NotFound(String),
@@ -31,35 +26,28 @@ pub enum InputError {
 }
 
 /// Reads one INPUT argument: `-` is standard input, an existing file is read, anything
-/// else must be a POSITION. Returns the input with the path of the file it names (none for
-/// standard input or a POSITION), which no output may be.
+/// else must be a POSITION. A file or standard input is read up to the bound of every game
+/// record ([`read_game_file`]). Returns the input with the path of the file it names (none
+/// for standard input or a POSITION), which no output may be.
 pub fn read_input(arg: &str) -> Result<(Input, Option<PathBuf>), InputError> {
-    let (bytes, label, stem) = if arg == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(|source| InputError::Read {
-                label: "standard input".into(),
-                source,
-            })?;
-        (bytes, "standard input".to_string(), "stdin".to_string())
+    let (source, stem) = if arg == "-" {
+        (GameSource::StandardInput, "stdin".to_string())
     } else if Path::new(arg).is_file() {
-        let bytes = std::fs::read(arg).map_err(|source| InputError::Read {
-            label: format!("`{arg}`"),
-            source,
-        })?;
         let stem = Path::new(arg)
             .file_stem()
             .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
-        (bytes, format!("`{arg}`"), stem)
+        (GameSource::File(PathBuf::from(arg)), stem)
     } else {
         return Input::position(arg)
             .map(|input| (input, None))
             .ok_or_else(|| InputError::NotFound(arg.to_string()));
     };
-    let path = (arg != "-").then(|| PathBuf::from(arg));
-    Ok((Input::from_bytes(&bytes, label, stem)?, path))
+    let bytes = read_game_file(&source)?;
+    let path = match &source {
+        GameSource::File(path) => Some(path.clone()),
+        GameSource::StandardInput => None,
+    };
+    Ok((Input::from_bytes(&bytes, source.to_string(), stem)?, path))
 }
 
 /// The directory `--out DIR` writes each game's files to.
@@ -171,6 +159,58 @@ mod tests {
             "cannot read `no-such-file.kif`: no such file (and not a POSITION)"
         );
         std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn an_input_file_is_read_only_up_to_the_bound_of_a_game_record() {
+        let d = dir("bound");
+        // One byte over the bound (a sparse file: nothing is written but its length).
+        let big = d.join("big.kif");
+        std::fs::File::create(&big)
+            .and_then(|f| f.set_len(crate::game_file::MAX_GAME_FILE_BYTES + 1))
+            .unwrap();
+        let err = read_input(big.to_str().unwrap()).unwrap_err();
+        assert!(
+            matches!(&err, InputError::File(GameFileError::TooLarge {
+                input: GameSource::File(p), limit }) if *p == big && *limit == 64 << 20),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "cannot read `{}`: more than 64 MiB, far more than a KIF record; not read",
+                big.display()
+            )
+        );
+        // At the bound exactly, the file is read (and then judged as a record: zeros are no
+        // KIF text, so the error is the record's, not the size's).
+        std::fs::File::create(&big)
+            .and_then(|f| f.set_len(crate::game_file::MAX_GAME_FILE_BYTES))
+            .unwrap();
+        let err = read_input(big.to_str().unwrap()).map(|_| ());
+        assert!(!matches!(err, Err(InputError::File(_))), "{err:?}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_unreadable_input_file_names_the_file_and_the_reason() {
+        // A file that exists but cannot be read from its start: the process's own memory.
+        let mem = "/proc/self/mem";
+        if !Path::new(mem).is_file() {
+            return;
+        }
+        let err = read_input(mem).unwrap_err();
+        assert!(
+            matches!(&err, InputError::File(GameFileError::Read { input: GameSource::File(p), .. })
+                if p == Path::new(mem)),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with("cannot read `/proc/self/mem`: "),
+            "{err}"
+        );
     }
 
     #[test]
