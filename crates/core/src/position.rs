@@ -89,9 +89,27 @@ pub enum PositionError {
         /// `""` for both sides together, or `" for black"`.
         whose: String,
     },
-    /// Pieces in hand in a variant without drops, or of a kind that cannot be held.
-    #[error("{0}")]
-    BadHand(String),
+    /// Pieces in hand in a variant without drops.
+    #[error("{variant} has no drops, so hands must be empty")]
+    NoDrops {
+        /// The variant's display name.
+        variant: &'static str,
+    },
+    /// Pieces in a hand slot the variant does not have (a kind that cannot be held).
+    #[error("hand slot {slot} does not exist")]
+    NoHandSlot {
+        /// The slot's index.
+        slot: usize,
+    },
+    /// As many pieces of one kind in a hand as no hand can hold
+    /// ([`crate::tables::MAX_HAND_COUNT`] or more).
+    #[error("{color} holds {count} pieces of one kind in hand")]
+    HandCount {
+        /// The side.
+        color: Color,
+        /// How many it holds.
+        count: u8,
+    },
     /// A piece on a square where the variant forbids it.
     #[error("{piece} on {square} can never stand there")]
     BadPlacement {
@@ -108,6 +126,24 @@ pub enum PositionError {
         color: Color,
         /// The file, 1 = rightmost.
         file: u8,
+    },
+    /// More unpromoted pawns of one side on a file than the variant allows, where it
+    /// allows more than one ([`crate::DropRules::pawns_per_file`]).
+    #[error(
+        "{color} has {count} unpromoted {pawn}s on file {file}; at most {limit} may stand on a \
+         file"
+    )]
+    PawnsOnFile {
+        /// The side.
+        color: Color,
+        /// How many stand on the file.
+        count: u32,
+        /// The pawn's name.
+        pawn: &'static str,
+        /// The file, 1 = rightmost.
+        file: u8,
+        /// How many may.
+        limit: u32,
     },
     /// The side that is not to move is in check.
     #[error("{0} is not to move but is in check")]
@@ -290,16 +326,16 @@ impl<V: Variant> Position<V> {
                     continue;
                 }
                 if slot >= t.slots {
-                    return Err(PositionError::BadHand(if t.slots == 0 {
-                        format!("{} has no drops, so hands must be empty", V::DISPLAY_NAME)
+                    return Err(if t.slots == 0 {
+                        PositionError::NoDrops {
+                            variant: V::DISPLAY_NAME,
+                        }
                     } else {
-                        format!("hand slot {slot} does not exist")
-                    }));
+                        PositionError::NoHandSlot { slot }
+                    });
                 }
                 if n as usize >= MAX_HAND_COUNT {
-                    return Err(PositionError::BadHand(format!(
-                        "{c} holds {n} pieces of one kind in hand"
-                    )));
+                    return Err(PositionError::HandCount { color: c, count: n });
                 }
                 let group = V::PIECES[t.slot_faces[slot][0].index()].group as usize;
                 group_total[group] += n as u32;
@@ -347,12 +383,13 @@ impl<V: Variant> Position<V> {
                     for sq in pos.pieces(c, pawn) {
                         let count = (pos.pieces(c, pawn) & t.file[sq.index()]).count();
                         if count > limit {
-                            return Err(PositionError::Variant(format!(
-                                "{c} has {count} unpromoted {}s on file {}; at most {limit} may \
-                                 stand on a file",
-                                V::PIECES[pawn.index()].name,
-                                g.file(sq)
-                            )));
+                            return Err(PositionError::PawnsOnFile {
+                                color: c,
+                                count,
+                                pawn: V::PIECES[pawn.index()].name,
+                                file: g.file(sq),
+                                limit,
+                            });
                         }
                     }
                     continue;

@@ -7,8 +7,8 @@
 mod common;
 
 use common::{is_legal_usi, legal_usi, play_all, pos};
-use kshogi_core::{perft, Color, Game, Outcome, Position, WinReason};
-use kshogi_notation::{parse_sfen, to_sfen};
+use kshogi_core::{perft, Color, Game, Outcome, Position, PositionError, WinReason};
+use kshogi_notation::{parse_sfen, to_sfen, SfenErrorKind};
 use kshogi_rules_tori::Tori;
 
 type P = Position<Tori>;
@@ -87,7 +87,22 @@ fn two_swallows_a_file_and_no_more() {
     let one = p("k6/7/7/7/4S2/7/6K b S 1");
     assert!(is_legal_usi(&one, "S*3f"));
     // Three on a file is no valid position.
-    assert!(parse_sfen::<Tori>("k6/7/4S2/4S2/4S2/7/6K b - 1").is_err());
+    let e = parse_sfen::<Tori>("k6/7/4S2/4S2/4S2/7/6K b - 1").unwrap_err();
+    assert_eq!(
+        e.kind,
+        SfenErrorKind::Invalid(PositionError::PawnsOnFile {
+            color: Color::Black,
+            count: 3,
+            pawn: "swallow",
+            file: 3,
+            limit: 2
+        })
+    );
+    assert!(
+        e.to_string()
+            .ends_with("black has 3 unpromoted swallows on file 3; at most 2 may stand on a file"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -196,7 +196,10 @@ fn no_hand_pieces_in_kinzoku() {
         assert!(
             matches!(
                 k,
-                SfenErrorKind::Hands(_) | SfenErrorKind::Invalid(PositionError::BadHand(_))
+                SfenErrorKind::Hands(_)
+                    | SfenErrorKind::Invalid(PositionError::NoDrops {
+                        variant: "Kinzoku Shogi"
+                    })
             ),
             "{s}: {k:?}"
         );
@@ -302,17 +305,34 @@ fn the_setup_constructor_rejects_what_text_cannot_express() {
     // Hand counts far beyond the set, and a slot that does not exist.
     let mut hand = s.clone();
     hand.hands[0][3] = 200;
-    assert!(Position::from_setup(&hand).is_err());
+    let e = Position::from_setup(&hand).unwrap_err();
+    assert_eq!(
+        e,
+        PositionError::HandCount {
+            color: Color::Black,
+            count: 200
+        }
+    );
+    assert_eq!(e.to_string(), "black holds 200 pieces of one kind in hand");
     let mut slot = s.clone();
     slot.hands[1][7] = 1;
-    assert!(Position::from_setup(&slot).is_err());
+    let e = Position::from_setup(&slot).unwrap_err();
+    assert_eq!(e, PositionError::NoHandSlot { slot: 7 });
+    assert_eq!(e.to_string(), "hand slot 7 does not exist");
     // Kinzoku: any hand at all.
     let mut k = <Kinzoku as Variant>::start();
     k.hands[0][0] = 1;
-    assert!(matches!(
-        Position::from_setup(&k),
-        Err(PositionError::BadHand(_))
-    ));
+    let e = Position::from_setup(&k).unwrap_err();
+    assert_eq!(
+        e,
+        PositionError::NoDrops {
+            variant: "Kinzoku Shogi"
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "Kinzoku Shogi has no drops, so hands must be empty"
+    );
 }
 
 /// Random mutations of valid SFENs and random USI texts: errors are fine, panics are not;
