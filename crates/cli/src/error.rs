@@ -120,7 +120,9 @@ fn select_message(e: &SelectError) -> String {
             "`startpos` does not say which variant it is; give --variant (one of {})",
             VariantKind::names()
         ),
-        SelectError::UnknownShape { .. } | SelectError::Url(_) => e.to_string(),
+        SelectError::UnknownShape { .. }
+        | SelectError::Url(_)
+        | SelectError::UnknownLishogiVariant { .. } => e.to_string(),
     }
 }
 

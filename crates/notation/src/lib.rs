@@ -44,7 +44,7 @@ pub use eval_graph::{
     GRAPH_WIDTH, MARK_RADIUS, PLOT_BOTTOM, PLOT_LEFT, PLOT_RIGHT, PLOT_TOP,
 };
 pub use illegal::{describe_illegal, Wording};
-pub use position_arg::{lishogi_url, parse_game, LishogiUrl, PositionArgError};
+pub use position_arg::{lishogi_url, parse_game, LishogiUrl, PositionArgError, UrlError};
 pub use sfen::{
     board_shape, parse_sfen, to_sfen, to_sfen_in, Dialect, SfenError, SfenErrorKind, UnknownDialect,
 };

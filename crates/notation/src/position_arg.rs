@@ -36,10 +36,48 @@ pub enum PositionArgError {
     },
     /// A lishogi URL that does not give a position kshogi reads.
     #[error("lishogi address: {0}")]
-    Url(String),
+    Url(#[from] UrlError),
     /// `moves` with nothing after it is fine, but `moves` must be a word of its own.
     #[error("column {0}: `moves` must be followed by USI moves")]
     Moves(usize),
+}
+
+/// Why a lishogi URL gives no position kshogi reads.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UrlError {
+    /// The address is of another page than the analysis board or the editor.
+    #[error(
+        "`/{path}` is not a lishogi analysis or editor address \
+         (`https://lishogi.org/analysis/<variant>/<sfen>`)"
+    )]
+    NotABoard {
+        /// The address's path, without the leading `/`.
+        path: String,
+    },
+    /// The path has a `%` escape that is not two hexadecimal digits or not UTF-8.
+    #[error("the address has a bad `%` escape")]
+    BadEscape,
+    /// The `moves` parameter has such an escape.
+    #[error("the `moves` parameter has a bad `%` escape")]
+    BadMovesEscape,
+    /// The address names a lishogi variant other than the one the position is read as.
+    #[error("the address is for lishogi's `{key}`, but the position is read as {display_name} (`{name}`)")]
+    OtherVariant {
+        /// lishogi's variant key in the address.
+        key: String,
+        /// The display name of the variant the position is read as.
+        display_name: &'static str,
+        /// Its name.
+        name: &'static str,
+    },
+    /// The position and moves the address gives are wrong.
+    #[error("`{position}` (from the address): {source}")]
+    Position {
+        /// The position argument the address gives.
+        position: String,
+        /// What is wrong with it.
+        source: Box<PositionArgError>,
+    },
 }
 
 /// A lishogi analysis or editor URL pasted as a position
@@ -89,20 +127,20 @@ pub fn lishogi_url(text: &str) -> Option<Result<LishogiUrl, PositionArgError>> {
     if !(host == "lishogi.org" || host.ends_with(".lishogi.org")) {
         return None;
     }
-    let bad = |why: String| Some(Err(PositionArgError::Url(why)));
+    let bad = |why: UrlError| Some(Err(PositionArgError::Url(why)));
     let path = path.split('#').next().unwrap_or("");
     let (path, query) = path.split_once('?').unwrap_or((path, ""));
     let Some(arg) = path
         .strip_prefix("analysis")
         .or_else(|| path.strip_prefix("editor"))
     else {
-        return bad(format!(
-            "`/{path}` is not a lishogi analysis or editor address (`https://lishogi.org/analysis/<variant>/<sfen>`)"
-        ));
+        return bad(UrlError::NotABoard {
+            path: path.to_string(),
+        });
     };
     let arg = arg.trim_start_matches('/');
     let Some(arg) = percent_decode(arg) else {
-        return bad("the address has a bad `%` escape".into());
+        return bad(UrlError::BadEscape);
     };
     // A variant key is a word of letters only, longer than any board row kshogi reads (at
     // most 5 squares, so at most 5 letters): `kyotoshogi`, `minishogi`, `standard`.
@@ -119,7 +157,7 @@ pub fn lishogi_url(text: &str) -> Option<Result<LishogiUrl, PositionArgError>> {
     for pair in query.split('&') {
         if let Some(moves) = pair.strip_prefix("moves=") {
             let Some(moves) = percent_decode(moves) else {
-                return bad("the `moves` parameter has a bad `%` escape".into());
+                return bad(UrlError::BadMovesEscape);
             };
             let list: Vec<&str> = moves
                 .split(['_', ' ', ','])
@@ -155,16 +193,18 @@ pub fn parse_game<V: Variant>(text: &str) -> Result<Game<V>, PositionArgError> {
         if let Some(key) = &url.variant {
             let info = kshogi_core::VariantInfo::of::<V>();
             if !info.is_named(key) {
-                return Err(PositionArgError::Url(format!(
-                    "the address is for lishogi's `{key}`, but the position is read as {} \
-                     (`{}`)",
-                    V::DISPLAY_NAME,
-                    V::NAME
-                )));
+                return Err(PositionArgError::Url(UrlError::OtherVariant {
+                    key: key.clone(),
+                    display_name: V::DISPLAY_NAME,
+                    name: V::NAME,
+                }));
             }
         }
         return parse_game_text::<V>(&url.position).map_err(|e| {
-            PositionArgError::Url(format!("`{}` (from the address): {e}", url.position))
+            PositionArgError::Url(UrlError::Position {
+                position: url.position.clone(),
+                source: Box::new(e),
+            })
         });
     }
     parse_game_text::<V>(text)
@@ -276,5 +316,57 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    #[test]
+    fn lishogi_addresses_that_give_no_position_say_why() {
+        let url_err = |text: &str| match parse_game::<Kyoto>(text) {
+            Err(PositionArgError::Url(e)) => e,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(
+            url_err("https://lishogi.org/@/someone"),
+            UrlError::NotABoard {
+                path: "@/someone".into()
+            }
+        );
+        assert_eq!(
+            url_err("https://lishogi.org/analysis/kyotoshogi/%zz"),
+            UrlError::BadEscape
+        );
+        assert_eq!(
+            url_err("https://lishogi.org/analysis/kyotoshogi?moves=1e1d%2"),
+            UrlError::BadMovesEscape
+        );
+        let e = url_err("https://lishogi.org/analysis/minishogi");
+        assert_eq!(
+            e,
+            UrlError::OtherVariant {
+                key: "minishogi".into(),
+                display_name: "Kyoto Shogi",
+                name: "kyoto"
+            }
+        );
+        assert_eq!(
+            PositionArgError::Url(e).to_string(),
+            "lishogi address: the address is for lishogi's `minishogi`, but the position is \
+             read as Kyoto Shogi (`kyoto`)"
+        );
+        // A move the position does not allow: the position's own error, as the source.
+        let e = url_err("https://lishogi.org/analysis/kyotoshogi?moves=5a5b");
+        let UrlError::Position { position, source } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(position, "startpos moves 5a5b");
+        assert!(
+            matches!(**source, PositionArgError::Move { number: 1, .. }),
+            "{source:?}"
+        );
+        assert!(std::error::Error::source(&e).is_some());
+        assert!(
+            e.to_string()
+                .starts_with("`startpos moves 5a5b` (from the address): column "),
+            "{e}"
+        );
     }
 }

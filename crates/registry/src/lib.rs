@@ -129,9 +129,18 @@ pub enum SelectError {
     /// `startpos` names no board.
     #[error("`startpos` does not say which variant it is")]
     NoBoard,
-    /// A pasted lishogi URL is wrong, or names a variant kshogi does not play.
+    /// A pasted lishogi URL is wrong.
     #[error(transparent)]
     Url(#[from] kshogi_notation::PositionArgError),
+    /// A pasted lishogi URL names a variant kshogi does not play (`key`, lishogi's name).
+    #[error(
+        "lishogi address: lishogi's variant `{key}` is not one kshogi plays ({})",
+        VariantKind::names()
+    )]
+    UnknownLishogiVariant {
+        /// lishogi's variant key in the address.
+        key: String,
+    },
     /// No registered variant has a board of this size.
     #[error(
         "no variant has a {width}x{height} board; the known variants are {}",
@@ -172,12 +181,8 @@ pub fn select(explicit: Option<VariantKind>, position: &str) -> Result<VariantKi
     let url = match lishogi_url(position).transpose()? {
         Some(url) => {
             if let Some(key) = &url.variant {
-                return VariantKind::from_name(key).ok_or_else(|| {
-                    SelectError::Url(kshogi_notation::PositionArgError::Url(format!(
-                        "lishogi's variant `{key}` is not one kshogi plays ({})",
-                        VariantKind::names()
-                    )))
-                });
+                return VariantKind::from_name(key)
+                    .ok_or_else(|| SelectError::UnknownLishogiVariant { key: key.clone() });
             }
             Some(url.position)
         }
@@ -237,6 +242,21 @@ mod tests {
         assert_eq!(
             select(None, "startpos moves 1e1d+"),
             Err(SelectError::NoBoard)
+        );
+        // A lishogi address of a variant kshogi does not play is refused by its key.
+        let e = select(None, "https://lishogi.org/analysis/chushogi/x_b_-_1").unwrap_err();
+        assert_eq!(
+            e,
+            SelectError::UnknownLishogiVariant {
+                key: "chushogi".into()
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "lishogi address: lishogi's variant `chushogi` is not one kshogi plays ({})",
+                VariantKind::names()
+            )
         );
         // 5x5 is shared: the Minishogi start has more pawns and rooks than Kyoto's set, so
         // only Minishogi reads it; a position both read is Kyoto, the first registered.
