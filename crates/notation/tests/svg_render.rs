@@ -195,14 +195,25 @@ fn sfen_pieces(board: &str, width: u8) -> Vec<(u8, u8, &'static str)> {
 /// (variant name, start board, files, ranks, hand slots, picture size in px).
 type StartRow = (&'static str, &'static str, u8, u8, usize, (u32, u32));
 
+/// The picture size of a start position by the layout worked out by hand: width 12 + (50 +
+/// 12 if hands) + 60 * files + 28 + (12 + 50 if hands) + 12, height 40 + max(60 * ranks,
+/// 50 * (slots + 1)) + 30 + 12, for a caption of one line (each more line adds 18 px).
+fn start_size(files: u8, ranks: u8, slots: usize) -> (u32, u32) {
+    let hands = if slots > 0 { 62 } else { 0 };
+    let width = 12 + hands + 60 * u32::from(files) + 28 + hands + 12;
+    let height = 40 + (60 * u32::from(ranks)).max(50 * (slots as u32 + 1)) + 30 + 12;
+    (width, height)
+}
+
 /// Every registered variant's start position: the picture's size, the board colour and
-/// the grid, and each piece where the start SFEN (README) puts it, the right way round.
+/// the grid, and each piece where the start SFEN puts it, the right way round.
 #[test]
 fn every_variant_start_renders_at_its_size_with_its_pieces() {
-    // (name, start board, files, ranks, hand slots, size) with the size by hand:
-    // width 12 + (50 + 12 if hands) + 60 * files + 28 + (12 + 50 if hands) + 12, height
-    // 40 + max(60 * ranks, 50 * (slots + 1)) + 30 + 12, and 18 more for Kinzoku's caption
-    // on two lines (on 208 px between the margins; nothing_is_cut_off_in_any_variant).
+    // The variants worked out by hand: (name, start board as README gives it, files,
+    // ranks, hand slots, size by `start_size`), with 18 px more for Kinzoku's caption on
+    // two lines (on 208 px between the margins; nothing_is_cut_off_in_any_variant). A
+    // variant registered later without a row here is checked with its own start, shape and
+    // hand slots, and the size's width by `start_size` (its caption may take more lines).
     let table: [StartRow; 6] = [
         ("kyoto", "pgkst/5/5/5/TSKGP", 5, 5, 4, (476, 382)),
         ("micro", "kbgs/p3/4/3P/SGBK", 4, 5, 4, (416, 382)),
@@ -218,22 +229,48 @@ fn every_variant_start_renders_at_its_size_with_its_pieces() {
             (596, 502),
         ),
     ];
-    assert_eq!(
-        VariantKind::ALL.len(),
-        table.len(),
-        "a variant without a row here"
-    );
+    for row in &table {
+        assert!(
+            VariantKind::from_name(row.0).is_some(),
+            "{}: a row of no registered variant",
+            row.0
+        );
+        assert_eq!(
+            start_size(row.2, row.3, row.4).0,
+            row.5 .0,
+            "{}: the width by hand",
+            row.0
+        );
+    }
     for kind in VariantKind::ALL {
-        let &(name, board_text, w, h, slots, size) = table
-            .iter()
-            .find(|row| row.0 == kind.name())
-            .unwrap_or_else(|| panic!("no row for {}", kind.name()));
-        let picture = with_variant!(kind, V => {
-            assert_eq!(V::tables().slots, slots, "{name}");
-            svg(&Position::<V>::start(), None, None, SvgStyle::DEFAULT)
+        let name = kind.name();
+        let (start_text, slots, picture) = with_variant!(kind, V => {
+            let start = Position::<V>::start();
+            (to_sfen(&start), V::tables().slots,
+             svg(&start, None, None, SvgStyle::DEFAULT))
         });
+        let board_of_start = start_text.split(' ').next().unwrap_or("").to_string();
         let img = Image::render(&picture);
-        assert_eq!(img.png_size(&format!("{name}_start")), size, "{name}");
+        let size = img.png_size(&format!("{name}_start"));
+        let (w, h) = kind.shape();
+        let board_text = match table.iter().find(|row| row.0 == name) {
+            Some(&(_, board_text, files, ranks, row_slots, row_size)) => {
+                assert_eq!((w, h, slots), (files, ranks, row_slots), "{name}");
+                assert_eq!(board_of_start, board_text, "{name}: the start of README");
+                assert_eq!(size, row_size, "{name}");
+                board_text.to_string()
+            }
+            None => {
+                let (width, height) = start_size(w, h, slots);
+                assert_eq!(size.0, width, "{name}");
+                assert!(
+                    size.1 >= height && (size.1 - height) % 18 == 0,
+                    "{name}: {size:?}, {height} for one caption line"
+                );
+                board_of_start
+            }
+        };
+        let board_text = board_text.as_str();
         let board = Board {
             w,
             h,
