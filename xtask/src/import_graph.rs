@@ -14,6 +14,10 @@
 //!
 //! The input is code with comments and string literals already blanked and the test code cut
 //! off (tidy's lexer does both).
+//!
+//! A package's `src/bin/<name>/` directory is a crate of its own (its `main.rs` the root,
+//! `crate::` its own modules), checked apart from the library's files by
+//! [`circles_by_crate`].
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -346,9 +350,70 @@ pub fn circles(files: &[(String, String)]) -> Vec<Vec<String>> {
     out
 }
 
+/// The circles among the files of a package's `src/` (paths relative to it): the files of
+/// each `bin/<name>/` directory as a crate of their own, the rest as the library's (or the
+/// binary's of `main.rs`); each circle's paths relative to `src/`, sorted.
+pub fn circles_by_crate(files: &[(String, String)]) -> Vec<Vec<String>> {
+    let mut crates: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for (rel, code) in files {
+        let (prefix, inner) = match rel.strip_prefix("bin/").and_then(|r| r.split_once('/')) {
+            Some((name, inner)) => (format!("bin/{name}/"), inner.to_string()),
+            None => (String::new(), rel.clone()),
+        };
+        crates
+            .entry(prefix)
+            .or_default()
+            .push((inner, code.clone()));
+    }
+    let mut out: Vec<Vec<String>> = crates
+        .iter()
+        .flat_map(|(prefix, files)| {
+            circles(files)
+                .into_iter()
+                .map(move |c| c.into_iter().map(|f| format!("{prefix}{f}")).collect())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_binary_directory_is_a_crate_of_its_own() {
+        // The binary's `crate::a` is its own `bin/tool/a.rs`, not the library's `a.rs`.
+        let list = [
+            ("lib.rs", "mod a; mod b;"),
+            ("a.rs", "pub struct Y;"),
+            ("b.rs", "pub struct X;"),
+            ("bin/tool/main.rs", "mod a; mod b;"),
+            (
+                "bin/tool/a.rs",
+                "pub struct Y; fn f() { let _ = crate::b::X; }",
+            ),
+            ("bin/tool/b.rs", "use crate::a::Y; pub struct X;"),
+        ];
+        assert_eq!(
+            circles_by_crate(&files(&list)),
+            [vec![
+                "bin/tool/a.rs".to_string(),
+                "bin/tool/b.rs".to_string()
+            ]]
+        );
+        // Read as one crate, the binary's paths point at the library's files: no circle.
+        assert!(circles(&files(&list)).is_empty());
+        // Without the binary's circle, nothing; the library's files are checked as before.
+        let mut open = list.to_vec();
+        open[5] = ("bin/tool/b.rs", "pub struct X;");
+        open[1] = ("a.rs", "use crate::b::X; pub struct Y;");
+        open[2] = ("b.rs", "use crate::a::Y; pub struct X;");
+        assert_eq!(
+            circles_by_crate(&files(&open)),
+            [vec!["a.rs".to_string(), "b.rs".to_string()]]
+        );
+    }
 
     fn files(list: &[(&str, &str)]) -> Vec<(String, String)> {
         list.iter()

@@ -842,7 +842,8 @@ fn published_crates_are_complete(cx: &Context) -> Result<Outcome, String> {
 /// The line of a dependency in `p`'s manifest (1 when it cannot be told).
 /// Rule 11: no two files of a package import each other, directly or around a circle
 /// (`crate::`, `super::` and `self::` paths, followed through the root files' re-exports;
-/// the root files themselves do not count, see `import_graph`), except the circles of
+/// the root files themselves do not count, and each `src/bin/<name>/` is a crate of its
+/// own, see `import_graph`), except the circles of
 /// [`IMPORT_CIRCLES_ALLOWED`].
 fn no_import_circles(cx: &Context) -> Result<Outcome, String> {
     let mut out = Outcome::default();
@@ -864,7 +865,7 @@ fn no_import_circles(cx: &Context) -> Result<Outcome, String> {
             let rel = path.strip_prefix(&prefix).unwrap_or(&path).to_string();
             files.push((rel, code));
         }
-        for circle in crate::import_graph::circles(&files) {
+        for circle in crate::import_graph::circles_by_crate(&files) {
             let allowed = IMPORT_CIRCLES_ALLOWED
                 .iter()
                 .any(|(dir, list, _)| *dir == package.dir && *list == circle.as_slice());
