@@ -65,12 +65,141 @@ pub enum DbError {
         /// The file.
         path: PathBuf,
         /// What is wrong.
-        why: String,
+        why: Unusable,
     },
     /// The database says a valid position is no position: the file does not match these
     /// rules.
     #[error("the database does not know this position; it was built for other rules")]
     Inconsistent,
+}
+
+/// What makes a file no usable database: not one, of another format, variant or index, or
+/// damaged (cut short, padded, a checksum that does not match).
+#[derive(Debug, thiserror::Error)]
+pub enum Unusable {
+    /// The file is shorter than the start of any header.
+    #[error("the file is {len} bytes long, shorter than a header (truncated?)")]
+    TooShort {
+        /// The file's length in bytes.
+        len: u64,
+    },
+    /// The file does not start with [`MAGIC`].
+    #[error("it does not start with KSHOGIDB")]
+    NotADatabase,
+    /// Another version of the format.
+    #[error("format version {found}; this kshogi reads version {reads} only")]
+    Version {
+        /// The file's version.
+        found: u32,
+        /// The version this build reads ([`FORMAT_VERSION`]).
+        reads: u32,
+    },
+    /// The file ends inside the fixed part of its header.
+    #[error("the file is {len} bytes long, shorter than a header: truncated")]
+    HeaderCut {
+        /// The file's length in bytes.
+        len: u64,
+    },
+    /// The header's length does not fit its number of blocks.
+    #[error("the header says it is {says} bytes long; {blocks} blocks need {needs}")]
+    HeaderLength {
+        /// The length the header states.
+        says: u64,
+        /// The blocks it states.
+        blocks: u64,
+        /// The length those blocks need.
+        needs: u64,
+    },
+    /// The file ends inside its block table.
+    #[error(
+        "the file is {len} bytes long, shorter than its own header ({header} bytes): truncated"
+    )]
+    ShorterThanHeader {
+        /// The file's length in bytes.
+        len: u64,
+        /// The header's length.
+        header: u64,
+    },
+    /// The header's checksum does not match.
+    #[error("the header checksum does not match")]
+    HeaderChecksum,
+    /// A database of another variant.
+    #[error("it is a database of `{found}`, not of `{want}`")]
+    OtherVariant {
+        /// The variant the file names.
+        found: String,
+        /// The variant it was opened for.
+        want: &'static str,
+    },
+    /// Positions numbered by another index scheme.
+    #[error("index scheme {found}; this kshogi numbers {variant} positions by scheme {scheme}")]
+    Scheme {
+        /// The file's scheme.
+        found: u32,
+        /// The variant.
+        variant: &'static str,
+        /// The scheme of this build.
+        scheme: u32,
+    },
+    /// A scope the variant's index does not have.
+    #[error("scope {scope} is no part of {variant}")]
+    Scope {
+        /// The file's scope.
+        scope: u32,
+        /// The variant.
+        variant: &'static str,
+    },
+    /// The entry width or block size is out of range.
+    #[error("the header's sizes are out of range")]
+    Sizes,
+    /// The entries and blocks do not fit the index.
+    #[error("{entries} entries in {blocks} blocks do not fit the index ({index} entries)")]
+    Entries {
+        /// The entries the header states.
+        entries: u64,
+        /// The blocks it states.
+        blocks: u64,
+        /// The entries of the index.
+        index: u64,
+    },
+    /// A block does not start where the one before it ends.
+    #[error("block {block} is not where the header says")]
+    BlockPlace {
+        /// The block's number, from 0.
+        block: u64,
+    },
+    /// The file is longer or shorter than its blocks.
+    #[error("the file is {len} bytes long, but its blocks need {needs} (truncated or padded)")]
+    Length {
+        /// The file's length in bytes.
+        len: u64,
+        /// The length the header and its blocks need.
+        needs: u64,
+    },
+    /// A block does not decompress.
+    #[error("block {block} does not decompress: {source}")]
+    Decompress {
+        /// The block's number, from 0.
+        block: u32,
+        /// The decompressor's error.
+        source: io::Error,
+    },
+    /// A block decompresses to the wrong length.
+    #[error("block {block} holds {found} bytes, expected {expected}")]
+    BlockLength {
+        /// The block's number, from 0.
+        block: u32,
+        /// The bytes it holds.
+        found: usize,
+        /// The bytes it should hold.
+        expected: usize,
+    },
+    /// A block's checksum does not match.
+    #[error("block {block} fails its checksum")]
+    BlockChecksum {
+        /// The block's number, from 0.
+        block: u32,
+    },
 }
 
 /// Counts stored in a database header.
@@ -229,7 +358,7 @@ struct Front {
     name: String,
 }
 
-fn bad(path: &Path, why: String) -> DbError {
+fn bad(path: &Path, why: Unusable) -> DbError {
     DbError::Bad {
         path: path.to_path_buf(),
         why,
@@ -244,28 +373,25 @@ fn read_front(path: &Path) -> Result<Front, DbError> {
     let mut file = File::open(path).map_err(io)?;
     let file_len = file.metadata().map_err(io)?.len();
     if file_len < 12 {
-        return Err(bad(
-            path,
-            format!("the file is {file_len} bytes long, shorter than a header (truncated?)"),
-        ));
+        return Err(bad(path, Unusable::TooShort { len: file_len }));
     }
     let mut head = vec![0u8; FIXED_HEADER.min(file_len as usize)];
     file.read_exact(&mut head).map_err(io)?;
     if &head[0..8] != MAGIC {
-        return Err(bad(path, "it does not start with KSHOGIDB".into()));
+        return Err(bad(path, Unusable::NotADatabase));
     }
     let version = le_u32(&head, 8);
     if version != FORMAT_VERSION {
         return Err(bad(
             path,
-            format!("format version {version}; this kshogi reads version {FORMAT_VERSION} only"),
+            Unusable::Version {
+                found: version,
+                reads: FORMAT_VERSION,
+            },
         ));
     }
     if head.len() < FIXED_HEADER {
-        return Err(bad(
-            path,
-            format!("the file is {file_len} bytes long, shorter than a header: truncated"),
-        ));
+        return Err(bad(path, Unusable::HeaderCut { len: file_len }));
     }
     let field = &head[16..16 + NAME_BYTES];
     let name_end = field.iter().position(|&b| b == 0).unwrap_or(NAME_BYTES);
@@ -292,7 +418,7 @@ impl<I: Indexed> Database<I> {
             path: path.to_path_buf(),
             source,
         };
-        let bad = |why: String| bad(path, why);
+        let bad = |why: Unusable| bad(path, why);
         let Front {
             mut file,
             file_len,
@@ -303,14 +429,17 @@ impl<I: Indexed> Database<I> {
         let nblocks = le_u32(&head, 56) as u64;
         let expect_header = FIXED_HEADER as u64 + 16 * nblocks + 4;
         if header_len != expect_header {
-            return Err(bad(format!(
-                "the header says it is {header_len} bytes long; {nblocks} blocks need {expect_header}"
-            )));
+            return Err(bad(Unusable::HeaderLength {
+                says: header_len,
+                blocks: nblocks,
+                needs: expect_header,
+            }));
         }
         if header_len > file_len {
-            return Err(bad(format!(
-                "the file is {file_len} bytes long, shorter than its own header ({header_len} bytes): truncated"
-            )));
+            return Err(bad(Unusable::ShorterThanHeader {
+                len: file_len,
+                header: header_len,
+            }));
         }
         let mut rest = vec![0u8; (header_len as usize) - FIXED_HEADER];
         file.read_exact(&mut rest).map_err(io)?;
@@ -318,13 +447,11 @@ impl<I: Indexed> Database<I> {
         hasher.update(&head);
         hasher.update(&rest[..rest.len() - 4]);
         if hasher.finalize() != le_u32(&rest, rest.len() - 4) {
-            return Err(bad("the header checksum does not match".into()));
+            return Err(bad(Unusable::HeaderChecksum));
         }
         let want = <I::V as Variant>::NAME;
         if name != want {
-            return Err(bad(format!(
-                "it is a database of `{name}`, not of `{want}`"
-            )));
+            return Err(bad(Unusable::OtherVariant { found: name, want }));
         }
         let scheme = le_u32(&head, 32);
         let scope = le_u32(&head, 36);
@@ -332,22 +459,27 @@ impl<I: Indexed> Database<I> {
         let entries = le_u64(&head, 44);
         let block_entries = le_u32(&head, 52);
         if scheme != I::SCHEME {
-            return Err(bad(format!(
-                "index scheme {scheme}; this kshogi numbers {want} positions by scheme {}",
-                I::SCHEME
-            )));
+            return Err(bad(Unusable::Scheme {
+                found: scheme,
+                variant: want,
+                scheme: I::SCHEME,
+            }));
         }
         let Some(index) = I::with_scope(scope) else {
-            return Err(bad(format!("scope {scope} is no part of {want}")));
+            return Err(bad(Unusable::Scope {
+                scope,
+                variant: want,
+            }));
         };
         if !(width == 1 || width == 2) || block_entries != BLOCK_ENTRIES {
-            return Err(bad("the header's sizes are out of range".into()));
+            return Err(bad(Unusable::Sizes));
         }
         if index.len() != entries || nblocks != entries.div_ceil(BLOCK_ENTRIES as u64) {
-            return Err(bad(format!(
-                "{entries} entries in {nblocks} blocks do not fit the index ({} entries)",
-                index.len()
-            )));
+            return Err(bad(Unusable::Entries {
+                entries,
+                blocks: nblocks,
+                index: index.len(),
+            }));
         }
         let mut blocks = Vec::with_capacity(nblocks as usize);
         let mut expect_offset = header_len;
@@ -359,15 +491,16 @@ impl<I: Indexed> Database<I> {
                 crc: le_u32(&rest, at + 12),
             };
             if r.offset != expect_offset {
-                return Err(bad(format!("block {b} is not where the header says")));
+                return Err(bad(Unusable::BlockPlace { block: b as u64 }));
             }
             expect_offset += r.len as u64;
             blocks.push(r);
         }
         if expect_offset != file_len {
-            return Err(bad(format!(
-                "the file is {file_len} bytes long, but its blocks need {expect_offset} (truncated or padded)"
-            )));
+            return Err(bad(Unusable::Length {
+                len: file_len,
+                needs: expect_offset,
+            }));
         }
         let summary = Summary {
             wins: le_u64(&head, 60),
@@ -435,22 +568,23 @@ impl<I: Indexed> Database<I> {
     }
 
     fn unpack(&self, b: u32, raw: &[u8]) -> Result<Vec<u8>, DbError> {
-        let bad = |why: String| bad(&self.path, why);
+        let bad = |why: Unusable| bad(&self.path, why);
         let want = self.block_len(b);
         let mut data = Vec::with_capacity(want);
         let mut z = flate2::read::ZlibDecoder::new(raw);
         z.by_ref()
             .take(want as u64 + 1)
             .read_to_end(&mut data)
-            .map_err(|e| bad(format!("block {b} does not decompress: {e}")))?;
+            .map_err(|source| bad(Unusable::Decompress { block: b, source }))?;
         if data.len() != want {
-            return Err(bad(format!(
-                "block {b} holds {} bytes, expected {want}",
-                data.len()
-            )));
+            return Err(bad(Unusable::BlockLength {
+                block: b,
+                found: data.len(),
+                expected: want,
+            }));
         }
         if crc32fast::hash(&data) != self.blocks[b as usize].crc {
-            return Err(bad(format!("block {b} fails its checksum")));
+            return Err(bad(Unusable::BlockChecksum { block: b }));
         }
         Ok(data)
     }

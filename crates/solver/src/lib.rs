@@ -43,7 +43,7 @@ pub mod report;
 pub mod value;
 pub mod verify;
 
-pub use db::{optimal_line, Database, DbError, Loaded, Probe};
+pub use db::{optimal_line, Database, DbError, Loaded, Probe, Unusable};
 pub use dobutsu::DobutsuIndex;
 pub use generic::{solve, Indexed, Phase, Progress, Stats, SubGameError, Table};
 pub use kinzoku::KinzokuIndex;

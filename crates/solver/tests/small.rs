@@ -7,7 +7,7 @@
 
 use kshogi_core::{Color, Position};
 use kshogi_rules_kinzoku::Kinzoku;
-use kshogi_solver::db::{self, Database, Probe};
+use kshogi_solver::db::{self, Database, DbError, Probe, Unusable};
 use kshogi_solver::generic::{bellman_all as bellman, search_agrees, solve, Table};
 use kshogi_solver::kinzoku::{predecessors, Compact, KinzokuIndex};
 use kshogi_solver::value::{Entry, Value};
@@ -222,33 +222,68 @@ fn database_file_round_trips_and_rejects_damage() {
     assert_eq!(d.moves(&pos).unwrap(), s.moves(&pos).map(Some).unwrap());
 
     let bytes = std::fs::read(&path).unwrap();
-    let reject = |name: &str, b: &[u8]| -> String {
+    // Why each damaged file is refused, with the file named.
+    let reject = |name: &str, b: &[u8]| -> (Unusable, String) {
         let f = dir.join(name);
         std::fs::write(&f, b).unwrap();
         match Database::<KinzokuIndex>::open(&f) {
             Ok(_) => panic!("{name} opened"),
-            Err(e) => e.to_string(),
+            Err(e) => {
+                let text = e.to_string();
+                let prefix = format!("{}: not a usable database: ", f.display());
+                assert!(text.starts_with(&prefix), "{text}");
+                match e {
+                    DbError::Bad { path, why } if path == f => (why, text),
+                    other => panic!("{name}: {other:?}"),
+                }
+            }
         }
     };
+    let n = bytes.len() as u64;
     // Truncated.
-    let e = reject("cut.kdb", &bytes[..bytes.len() - 1]);
+    let (why, e) = reject("cut.kdb", &bytes[..bytes.len() - 1]);
+    assert!(
+        matches!(why, Unusable::Length { len, needs } if len == n - 1 && needs == n),
+        "{why:?}"
+    );
+    assert!(e.ends_with(&format!(
+        "the file is {} bytes long, but its blocks need {n} (truncated or padded)",
+        n - 1
+    )));
+    // Cut inside the blocks, inside the block table, and right after the version.
+    let (why, _) = reject("cut.kdb", &bytes[..1000]);
+    assert!(
+        matches!(why, Unusable::Length { len: 1000, needs } if needs == n),
+        "{why:?}"
+    );
+    let (why, e) = reject("cut.kdb", &bytes[..200]);
+    assert!(
+        matches!(why, Unusable::ShorterThanHeader { len: 200, header } if header > 200),
+        "{why:?}"
+    );
     assert!(e.contains("truncated"), "{e}");
-    // Cut inside the header, and right after the version.
-    let e = reject("cut.kdb", &bytes[..1000]);
-    assert!(e.contains("truncated"), "{e}");
-    let e = reject("cut.kdb", &bytes[..20]);
-    assert!(e.contains("truncated"), "{e}");
+    let (why, e) = reject("cut.kdb", &bytes[..20]);
+    assert!(matches!(why, Unusable::HeaderCut { len: 20 }), "{why:?}");
+    assert!(
+        e.ends_with("the file is 20 bytes long, shorter than a header: truncated"),
+        "{e}"
+    );
     // A flipped byte in the header (the counts).
     let mut b = bytes.clone();
     b[70] ^= 1;
-    let e = reject("hdr.kdb", &b);
-    assert!(e.contains("checksum"), "{e}");
+    let (why, e) = reject("hdr.kdb", &b);
+    assert!(matches!(why, Unusable::HeaderChecksum), "{why:?}");
+    assert!(e.ends_with("the header checksum does not match"), "{e}");
     // Another format version (version 1 was Kinzoku's own format).
     let mut b = bytes.clone();
     b[8..12].copy_from_slice(&1u32.to_le_bytes());
-    let e = reject("v1.kdb", &b);
+    let (why, e) = reject("v1.kdb", &b);
     assert!(
-        e.contains("format version 1") && e.contains("version 2"),
+        matches!(why, Unusable::Version { found: 1, reads: 2 }),
+        "{why:?}"
+    );
+    assert!(
+        e.ends_with("format version 1; this kshogi reads version 2 only"),
         "{e}"
     );
     // A flipped byte in a block: the file opens, the block read fails.
@@ -261,11 +296,30 @@ fn database_file_round_trips_and_rejects_damage() {
     assert!(d2.load_all(&|_, _| {}).is_err());
     let last_entry = s.index().len() - 1;
     assert_eq!(last_entry / u64::from(db::BLOCK_ENTRIES), 28);
-    let e = d2.entry(last_entry).unwrap_err().to_string();
-    assert!(e.contains("block 28"), "{e}");
-    // Not a database at all.
-    let e = reject("junk.kdb", b"hello");
-    assert!(e.contains("truncated") || e.contains("KSHOGIDB"), "{e}");
+    let e = d2.entry(last_entry).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            DbError::Bad {
+                why: Unusable::Decompress { block: 28, .. }
+                    | Unusable::BlockLength { block: 28, .. }
+                    | Unusable::BlockChecksum { block: 28 },
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("block 28"), "{e}");
+    // Not a database at all: too short for a header, and a header without the magic.
+    let (why, e) = reject("junk.kdb", b"hello");
+    assert!(matches!(why, Unusable::TooShort { len: 5 }), "{why:?}");
+    assert!(
+        e.ends_with("the file is 5 bytes long, shorter than a header (truncated?)"),
+        "{e}"
+    );
+    let (why, e) = reject("junk.kdb", &[b'x'; 4096]);
+    assert!(matches!(why, Unusable::NotADatabase), "{why:?}");
+    assert!(e.ends_with("it does not start with KSHOGIDB"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -281,9 +335,17 @@ fn a_database_of_another_variant_is_refused() {
     assert_eq!(d.index().kinds(), [false, false, true]);
     let e = Database::<KinzokuIndex>::open(&path)
         .err()
-        .expect("a Dobutsu file is no Kinzoku database")
-        .to_string();
-    assert!(e.contains("database of `dobutsu`, not of `kinzoku`"), "{e}");
+        .expect("a Dobutsu file is no Kinzoku database");
+    assert!(
+        matches!(&e, DbError::Bad { why: Unusable::OtherVariant { found, want: "kinzoku" }, .. }
+            if found == "dobutsu"),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .ends_with("it is a database of `dobutsu`, not of `kinzoku`"),
+        "{e}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
