@@ -65,7 +65,7 @@ pub use session::{
     export_json, rerun_line, run_suite, SuiteObserver, SuiteOutcome, SuiteSpec, EXPORT_FORMAT,
 };
 pub use suite::{
-    parse_suite, parse_table, select, Layout, SelectError, SuiteError, SuiteRow, Tier,
+    parse_suite, parse_table, select, Layout, SelectError, SuiteError, SuiteProblem, SuiteRow, Tier,
 };
 pub use units::{
     merge, read_results, run_unit, task_units, Job, Merged, UnitOutcome, UnitResult, UnitsError,

@@ -82,7 +82,7 @@ pub struct SuiteRow {
 pub const COLUMNS: &str = "variant\tsfen\tdepth\tnodes\ttier";
 
 /// Why a suite file could not be read: the file, the line and column (both from 1, the
-/// column in characters) and what is wrong. Its `Display` is `origin:line:column: message`.
+/// column in characters) and what is wrong. Its `Display` is `origin:line:column: problem`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SuiteError {
     /// The file as named by the caller (`perft/suite.tsv`).
@@ -92,20 +92,88 @@ pub struct SuiteError {
     /// The column where the wrong field starts, if the error is about one field.
     pub column: Option<usize>,
     /// What is wrong.
-    pub message: String,
+    pub problem: SuiteProblem,
 }
 
 impl fmt::Display for SuiteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.column) {
-            (0, _) => write!(f, "{}: {}", self.origin, self.message),
-            (line, None) => write!(f, "{}:{line}: {}", self.origin, self.message),
-            (line, Some(col)) => write!(f, "{}:{line}:{col}: {}", self.origin, self.message),
+            (0, _) => write!(f, "{}: {}", self.origin, self.problem),
+            (line, None) => write!(f, "{}:{line}: {}", self.origin, self.problem),
+            (line, Some(col)) => write!(f, "{}:{line}:{col}: {}", self.origin, self.problem),
         }
     }
 }
 
 impl std::error::Error for SuiteError {}
+
+/// What is wrong in a suite file, at the place a [`SuiteError`] gives.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SuiteProblem {
+    /// A `#:` line without a `key: value`.
+    #[error("a `#:` line is `#: source: TEXT` or `#: convention: TEXT`")]
+    Directive,
+    /// A `#:` line with a key other than `source` and `convention`.
+    #[error("unknown `#:` key `{0}` (known: source, convention)")]
+    UnknownKey(String),
+    /// A row with another number of fields than the layout's.
+    #[error(
+        "expected {expected} tab-separated fields ({}), found {found}{}",
+        names.join(", "),
+        if *spaces { " (fields must be separated by tabs, not spaces)" } else { "" }
+    )]
+    Fields {
+        /// The fields the layout has.
+        expected: usize,
+        /// Their names.
+        names: Vec<&'static str>,
+        /// The fields found.
+        found: usize,
+        /// Whether the row is one field with spaces in it (spaces where tabs belong).
+        spaces: bool,
+    },
+    /// A variant field that is not a lowercase name.
+    #[error("variant `{0}` is not a lowercase name such as `kyoto`")]
+    Variant(String),
+    /// An empty SFEN field.
+    #[error("the sfen field is empty")]
+    EmptySfen,
+    /// An SFEN field with spaces around it.
+    #[error("the sfen field `{0}` has leading or trailing spaces")]
+    SfenSpaces(String),
+    /// A depth field that is not a whole number.
+    #[error("depth `{0}` is not a whole number")]
+    Depth(String),
+    /// A depth beyond what perft counts.
+    #[error("depth `{text}` is too large: perft counts at most {max} plies")]
+    DepthTooLarge {
+        /// The field.
+        text: String,
+        /// The deepest count ([`kshogi_core::MAX_PERFT_DEPTH`]).
+        max: u32,
+    },
+    /// A nodes field that is not a whole number.
+    #[error("nodes `{0}` is not a whole number")]
+    Nodes(String),
+    /// A tier field that is not one of the three tiers.
+    #[error("tier `{0}` is not `quick`, `full` or `deep`")]
+    Tier(String),
+    /// A row whose variant, SFEN and depth an earlier line already has.
+    #[error("duplicate row: {variant} `{sfen}` depth {depth} is already on line {first}")]
+    Duplicate {
+        /// The variant.
+        variant: String,
+        /// The SFEN.
+        sfen: String,
+        /// The depth.
+        depth: u32,
+        /// The line of the first such row.
+        first: usize,
+    },
+    /// A file with no rows.
+    #[error("the suite has no rows")]
+    NoRows,
+}
 
 /// The columns a table has: a suite's five, or the shared reference table's four (no tier).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,30 +208,22 @@ pub fn parse_table(text: &str, origin: &str, layout: Layout) -> Result<Vec<Suite
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         let content = raw.strip_suffix('\r').unwrap_or(raw);
-        let err = |column: Option<usize>, message: String| SuiteError {
+        let err = |column: Option<usize>, problem: SuiteProblem| SuiteError {
             origin: origin.to_string(),
             line,
             column,
-            message,
+            problem,
         };
         if let Some(directive) = content.strip_prefix("#:") {
-            let (key, value) = directive.split_once(':').ok_or_else(|| {
-                err(
-                    Some(3),
-                    "a `#:` line is `#: source: TEXT` or `#: convention: TEXT`".into(),
-                )
-            })?;
+            let (key, value) = directive
+                .split_once(':')
+                .ok_or_else(|| err(Some(3), SuiteProblem::Directive))?;
             let value = value.trim();
             let value = (!value.is_empty()).then(|| value.to_string());
             match key.trim() {
                 "source" => source = value,
                 "convention" => convention = value,
-                other => {
-                    return Err(err(
-                        Some(3),
-                        format!("unknown `#:` key `{other}` (known: source, convention)"),
-                    ))
-                }
+                other => return Err(err(Some(3), SuiteProblem::UnknownKey(other.to_string()))),
             }
             continue;
         }
@@ -179,21 +239,15 @@ pub fn parse_table(text: &str, origin: &str, layout: Layout) -> Result<Vec<Suite
             col += f.chars().count() + 1;
         }
         if fields.len() != expected_fields {
-            let hint = if fields.len() == 1 && content.contains(' ') {
-                " (fields must be separated by tabs, not spaces)"
-            } else {
-                ""
-            };
-            let names = match layout {
-                Layout::Suite => COLUMNS.replace('\t', ", "),
-                Layout::Reference { .. } => "variant, sfen, depth, nodes".to_string(),
-            };
+            let names = COLUMNS.split('\t').take(expected_fields).collect();
             return Err(err(
                 None,
-                format!(
-                    "expected {expected_fields} tab-separated fields ({names}), found {}{hint}",
-                    fields.len()
-                ),
+                SuiteProblem::Fields {
+                    expected: expected_fields,
+                    names,
+                    found: fields.len(),
+                    spaces: fields.len() == 1 && content.contains(' '),
+                },
             ));
         }
         let variant = fields[0];
@@ -204,23 +258,23 @@ pub fn parse_table(text: &str, origin: &str, layout: Layout) -> Result<Vec<Suite
         {
             return Err(err(
                 Some(columns[0]),
-                format!("variant `{variant}` is not a lowercase name such as `kyoto`"),
+                SuiteProblem::Variant(variant.to_string()),
             ));
         }
         let sfen = fields[1];
         if sfen.trim().is_empty() {
-            return Err(err(Some(columns[1]), "the sfen field is empty".into()));
+            return Err(err(Some(columns[1]), SuiteProblem::EmptySfen));
         }
         if sfen.trim() != sfen {
             return Err(err(
                 Some(columns[1]),
-                format!("the sfen field `{sfen}` has leading or trailing spaces"),
+                SuiteProblem::SfenSpaces(sfen.to_string()),
             ));
         }
         if fields[2].is_empty() || !fields[2].bytes().all(|b| b.is_ascii_digit()) {
             return Err(err(
                 Some(columns[2]),
-                format!("depth `{}` is not a whole number", fields[2]),
+                SuiteProblem::Depth(fields[2].to_string()),
             ));
         }
         let depth: u32 = parse_number(fields[2])
@@ -228,26 +282,17 @@ pub fn parse_table(text: &str, origin: &str, layout: Layout) -> Result<Vec<Suite
             .ok_or_else(|| {
                 err(
                     Some(columns[2]),
-                    format!(
-                        "depth `{}` is too large: perft counts at most {} plies",
-                        fields[2],
-                        kshogi_core::MAX_PERFT_DEPTH
-                    ),
+                    SuiteProblem::DepthTooLarge {
+                        text: fields[2].to_string(),
+                        max: kshogi_core::MAX_PERFT_DEPTH,
+                    },
                 )
             })?;
-        let nodes: u64 = parse_number(fields[3]).ok_or_else(|| {
-            err(
-                Some(columns[3]),
-                format!("nodes `{}` is not a whole number", fields[3]),
-            )
-        })?;
+        let nodes: u64 = parse_number(fields[3])
+            .ok_or_else(|| err(Some(columns[3]), SuiteProblem::Nodes(fields[3].to_string())))?;
         let tier = match layout {
-            Layout::Suite => Tier::parse(fields[4]).ok_or_else(|| {
-                err(
-                    Some(columns[4]),
-                    format!("tier `{}` is not `quick`, `full` or `deep`", fields[4]),
-                )
-            })?,
+            Layout::Suite => Tier::parse(fields[4])
+                .ok_or_else(|| err(Some(columns[4]), SuiteProblem::Tier(fields[4].to_string())))?,
             Layout::Reference { quick_limit } if nodes <= quick_limit => Tier::Quick,
             Layout::Reference { .. } => Tier::Full,
         };
@@ -255,9 +300,12 @@ pub fn parse_table(text: &str, origin: &str, layout: Layout) -> Result<Vec<Suite
         if let Some(first) = seen.get(&key) {
             return Err(err(
                 None,
-                format!(
-                    "duplicate row: {variant} `{sfen}` depth {depth} is already on line {first}"
-                ),
+                SuiteProblem::Duplicate {
+                    variant: variant.to_string(),
+                    sfen: sfen.to_string(),
+                    depth,
+                    first: *first,
+                },
             ));
         }
         seen.insert(key, line);
@@ -277,7 +325,7 @@ pub fn parse_table(text: &str, origin: &str, layout: Layout) -> Result<Vec<Suite
             origin: origin.to_string(),
             line: 0,
             column: None,
-            message: "the suite has no rows".into(),
+            problem: SuiteProblem::NoRows,
         });
     }
     Ok(rows)
@@ -483,6 +531,45 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    #[test]
+    fn errors_carry_the_problem_as_a_value() {
+        let e = parse_suite(
+            "kyoto\tstartpos\t2\t137\tquick\n\nkyoto\tstartpos\t2\t138\tfull\n",
+            "s.tsv",
+        )
+        .unwrap_err();
+        assert_eq!((e.origin.as_str(), e.line, e.column), ("s.tsv", 3, None));
+        assert_eq!(
+            e.problem,
+            SuiteProblem::Duplicate {
+                variant: "kyoto".into(),
+                sfen: "startpos".into(),
+                depth: 2,
+                first: 1
+            }
+        );
+        let e = parse_suite("kyoto\tstartpos\t31\t137\tquick\n", "s.tsv").unwrap_err();
+        assert_eq!(e.column, Some(16));
+        assert_eq!(
+            e.problem,
+            SuiteProblem::DepthTooLarge {
+                text: "31".into(),
+                max: 30
+            }
+        );
+        let e = parse_suite("kyoto startpos 2 137 quick\n", "s.tsv").unwrap_err();
+        assert!(
+            matches!(
+                &e.problem,
+                SuiteProblem::Fields { expected: 5, found: 1, spaces: true, names }
+                    if names.len() == 5
+            ),
+            "{e:?}"
+        );
+        let e = parse_suite("", "s.tsv").unwrap_err();
+        assert_eq!((e.line, e.problem), (0, SuiteProblem::NoRows));
     }
 
     #[test]
