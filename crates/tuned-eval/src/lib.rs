@@ -235,9 +235,11 @@ fitted! {
     /// The evaluation of Minishogi: material, mobility, king safety; weights fitted by the
     /// pipeline (its first file held those derived from the piece table); the drop games'
     /// search ([`DROP_GAME_SEARCH`]; Minishogi had the default until its self-play SPRT of
-    /// the whole set with its net, +44 Elo at 40,000 nodes a move, docs/strength.md).
+    /// the whole set with its net, +55 Elo at 40,000 nodes a move, docs/strength.md) with
+    /// null-move and reverse futility pruning (+75 Elo in self-play at 40,000 nodes a
+    /// move with its net, SPRT H1 after 482 games).
     MinishogiEval for Minishogi in kshogi_rules_minishogi = "weights/minishogi.rs" {
-        search: DROP_GAME_SEARCH, ordering: royal_first, tactical: flips,
+        search: SearchParams { null_move: true, reverse_futility: true, ..DROP_GAME_SEARCH }, ordering: royal_first, tactical: flips,
     };
     /// The evaluation of Dobutsu Shogi: material, mobility, king safety; its first file
     /// holds the weights derived from the piece table.
