@@ -52,6 +52,6 @@ pub use resolve::{DropRule, FlipRequest, IllegalMove, MoveRequest};
 pub use square::{Geometry, Square, SquareName, MAX_SQUARES};
 pub use tables::Tables;
 pub use variant::{
-    DrawReason, DropRules, ExtraError, Flip, GroupLimit, Outcome, RepetitionRule, StalemateRule,
-    Variant, VariantInfo, WinReason,
+    has_drops, DrawReason, DropRules, ExtraError, Flip, GroupLimit, Outcome, RepetitionRule,
+    StalemateRule, Variant, VariantInfo, WinReason,
 };

@@ -508,6 +508,12 @@ pub(crate) const fn pieces_range(pieces: &[PieceDef]) -> bool {
     false
 }
 
+/// Whether the variant has drops: some piece of its table can be held in hand. A constant
+/// for code above core that chooses by it (the engine's search switches, for one).
+pub const fn has_drops<V: Variant>() -> bool {
+    pieces_drop(V::PIECES)
+}
+
 /// Whether any piece of the table can be held in hand (so that the variant has drops).
 pub(crate) const fn pieces_drop(pieces: &[PieceDef]) -> bool {
     let mut k = 0;

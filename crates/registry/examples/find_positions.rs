@@ -7,7 +7,8 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::{win_distance, Moves, Rng, Rules};
+use common::{win_distance, Moves, Rules};
+use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Outcome, Position, WinReason};
 use kshogi_notation::to_sfen;
 use kshogi_registry::Registered;
@@ -16,7 +17,7 @@ use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
 
 fn scan<V: Rules + Registered>(seed: u64, games: usize, want: &[u32], per: usize) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut found = vec![0usize; want.len()];
     for _ in 0..games {
         let mut pos = Position::<V>::start();
@@ -45,7 +46,7 @@ fn scan<V: Rules + Registered>(seed: u64, games: usize, want: &[u32], per: usize
 
 /// Kinzoku positions whose forced win ends in king entry or the countdown.
 fn scan_kinzoku_special(seed: u64, games: usize) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     for _ in 0..games {
         let mut pos = Position::<Kinzoku>::start();
         let mut history = vec![pos];
@@ -75,7 +76,7 @@ fn scan_kinzoku_special(seed: u64, games: usize) {
 /// Kinzoku positions without a countdown where the side to move checkmates by force at an
 /// exact distance.
 fn scan_kinzoku_checkmates(seed: u64, games: usize) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mate = |r: WinReason| r == WinReason::Checkmate;
     let mut found = [0; 6];
     for _ in 0..games {
@@ -105,7 +106,7 @@ fn scan_kinzoku_checkmates(seed: u64, games: usize) {
 
 /// Kinzoku positions whose fastest forced win is by `reason` at an exact distance.
 fn scan_kinzoku_reason(seed: u64, games: usize, reason: WinReason, dists: &[u32]) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let only = |r: WinReason| r == reason;
     let mut found = [0; 7];
     for _ in 0..games {
@@ -183,7 +184,7 @@ fn count_minimax<V: Rules>(pos: &Position<V>, plies: u32) -> i32 {
 }
 
 fn scan_only_move<V: Rules + Registered>(seed: u64, games: usize) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut found = 0;
     for _ in 0..games {
         let mut pos = Position::<V>::start();

@@ -636,3 +636,25 @@ fn back_to_one_thread_the_search_is_deterministic_again() {
     assert_eq!(r1.lines, r2.lines);
     assert_eq!(r1.nodes, r2.nodes);
 }
+
+/// An evaluator that does not choose its search switches gets those of its kind of game:
+/// the drop games' search in Tori Shogi (birds in hand, dropped), the default in Kinzoku
+/// Shogi (no drops), by the rules of each (docs/rules).
+#[test]
+fn an_evaluator_that_does_not_choose_gets_the_switches_of_its_kind_of_game() {
+    use kshogi_engine::{Evaluator, PieceTableEval, SearchParams};
+    use kshogi_rules_tori::Tori;
+    assert_eq!(
+        <PieceTableEval as Evaluator<Tori>>::SEARCH,
+        SearchParams::DROP_GAME
+    );
+    assert_eq!(
+        <<Tori as Registered>::Eval as Evaluator<Tori>>::SEARCH,
+        SearchParams::DROP_GAME
+    );
+    assert_eq!(
+        <PieceTableEval as Evaluator<Kinzoku>>::SEARCH,
+        SearchParams::DEFAULT
+    );
+    assert_ne!(SearchParams::DROP_GAME, SearchParams::DEFAULT);
+}

@@ -66,30 +66,32 @@ pub const fn named(pieces: &[PieceDef], name: &str) -> Kind {
     panic!("a weights file names a piece the variant does not have")
 }
 
-/// The search of the drop games, Kyoto, Micro and Minishogi: logarithmic late move
-/// reductions with the improving test, node type and history; only the checks that do not
-/// lose material by static exchange extended, the others reduced like quiet moves, as are
-/// the moves of a node in check; losing captures tried after the quiet moves; reductions
-/// from depth 2; the safe checks at the quiescence search's first ply (a drop next to the
-/// king, which captures alone miss); losing checks pruned like quiet moves. Drop games need
-/// this because nearly every drop next to the king checks: half the nodes of a Micro search
-/// were in check. Found step by step in Micro (+46, +52, +22, +37, +49 Elo in self-play;
-/// 43% to 56% against the reference engine), then tried whole in Kyoto (+47 Elo in
-/// self-play; 63% to 70% against the reference engine) and in Minishogi (+55 Elo in
-/// self-play over 858 games at 40,000 nodes). docs/strength.md has every SPRT.
-pub const DROP_GAME_SEARCH: SearchParams = SearchParams {
-    log_reductions: true,
-    lmr_extras: true,
-    improving: true,
-    history_pruning: true,
-    check_extension: false,
-    safe_check_extension: true,
-    reduce_checks: true,
-    see_ordering: true,
-    early_reductions: true,
-    qsearch_checks: true,
-    prune_unsafe_checks: true,
-    ..SearchParams::DEFAULT
+/// The search of the drop games ([`SearchParams::DROP_GAME`], what the engine gives every
+/// variant with drops whose evaluator does not choose): Kyoto's, Micro's and, with more,
+/// Minishogi's switches.
+pub const DROP_GAME_SEARCH: SearchParams = SearchParams::DROP_GAME;
+
+/// Kyoto's search: the drop games' ([`DROP_GAME_SEARCH`]; Kyoto had the default until its
+/// self-play SPRT of the whole set, +47 Elo at 100,000 nodes a move) with null-move and
+/// reverse futility pruning (+61 Elo with its net at 40,000 nodes a move, SPRT H1 after 486
+/// games; undecided with the fitted evaluation). docs/strength.md has the SPRTs.
+pub const KYOTO_SEARCH: SearchParams = SearchParams {
+    null_move: true,
+    reverse_futility: true,
+    ..DROP_GAME_SEARCH
+};
+
+/// Minishogi's search: the drop games' ([`DROP_GAME_SEARCH`]; +55 Elo over the default
+/// with its net at 40,000 nodes a move) with null-move and reverse futility pruning (+75
+/// Elo, SPRT H1 after 482 games), internal iterative reduction and the quiescence search's
+/// table (+91 Elo on top, H1 after 266 games). Minishogi, a 5x5 board of standard shogi
+/// pieces, gains from what Micro lost by. docs/strength.md has the SPRTs.
+pub const MINISHOGI_SEARCH: SearchParams = SearchParams {
+    null_move: true,
+    reverse_futility: true,
+    iir: true,
+    qsearch_tt: true,
+    ..DROP_GAME_SEARCH
 };
 
 /// The terms of a line without `terms`: none (no own term, the line's `tactical`, the
@@ -215,10 +217,9 @@ macro_rules! fitted {
 }
 fitted! {
     /// The evaluation of Kyoto Shogi: material (both faces mixed), mobility, king safety;
-    /// the drop games' search ([`DROP_GAME_SEARCH`]; Kyoto had the default until its
-    /// self-play SPRT of the whole set, +47 Elo at 100,000 nodes a move).
+    /// Kyoto's search ([`KYOTO_SEARCH`]).
     KyotoEval for Kyoto in kshogi_rules_kyoto = "weights/kyoto.rs" {
-        search: DROP_GAME_SEARCH, ordering: fitted, tactical: none,
+        search: KYOTO_SEARCH, ordering: fitted, tactical: none,
     };
     /// The evaluation of Micro Shogi: material (face plus upside), mobility, king safety,
     /// safe drop checks and hanging pieces; the drop games' search ([`DROP_GAME_SEARCH`]),
@@ -233,11 +234,10 @@ fitted! {
         search: SearchParams::DEFAULT, ordering: fitted, tactical: none, terms: kinzoku,
     };
     /// The evaluation of Minishogi: material, mobility, king safety; weights fitted by the
-    /// pipeline (its first file held those derived from the piece table); the drop games'
-    /// search ([`DROP_GAME_SEARCH`]; Minishogi had the default until its self-play SPRT of
-    /// the whole set with its net, +44 Elo at 40,000 nodes a move, docs/strength.md).
+    /// pipeline (its first file held those derived from the piece table); Minishogi's
+    /// search ([`MINISHOGI_SEARCH`]).
     MinishogiEval for Minishogi in kshogi_rules_minishogi = "weights/minishogi.rs" {
-        search: DROP_GAME_SEARCH, ordering: royal_first, tactical: flips,
+        search: MINISHOGI_SEARCH, ordering: royal_first, tactical: flips,
     };
     /// The evaluation of Dobutsu Shogi: material, mobility, king safety; its first file
     /// holds the weights derived from the piece table.

@@ -100,24 +100,3 @@ pub fn loses_within_by<V: Rules>(
 pub fn win_distance<V: Rules>(pos: &Position<V>, max: u32, moves: Moves) -> Option<u32> {
     (0..=max).find(|&k| wins_within(pos, k, moves))
 }
-
-/// xorshift64*: the stream the differential tests' positions were drawn from, and the one
-/// `examples/find_positions.rs` found the tests' positions with. It stays (rather than
-/// `kshogi_core::rng::SplitMix64`) because the full differential run depends on the exact
-/// positions: with SplitMix64's stream (seed 21) it meets a Kyoto position where the
-/// brute-force verifier finds a win in 5 plies and the depth-7 search reports `Mate(7)`
-/// (`1L3/1kbP1/p4/1gsK1/n1l2 w - 58`), a search finding to be looked into on its own.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
