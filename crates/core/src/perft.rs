@@ -55,14 +55,13 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
     };
     // With the check rule and sliders, the moves of the opponent's plain steppers in each
     // child follow from those here, summed up once (see `StepperMoves`).
-    let (steppers, our_sliders) = if steppers_derivable::<V>() && last_but_one {
-        (pos.stepper_moves(), pos.slider_squares(pos.side_to_move()))
-    } else {
-        (StepperMoves::default(), Bitboard::EMPTY)
-    };
+    // (An `Option`, so that a variant without them stores nothing here but its tag.)
+    let stepped = (steppers_derivable::<V>() && last_but_one)
+        .then(|| (pos.stepper_moves(), pos.slider_squares(pos.side_to_move())));
     let (us, enemy_king) = (pos.side_to_move(), pos.king(!pos.side_to_move()));
     let mut n = 0;
     generate_given(pos, known, |pos: &mut &mut Position<V>, bundle| {
+        let (steppers, our_sliders): (StepperMoves, Bitboard) = stepped.unwrap_or_default();
         // The moves of the bundle, each made, counted and taken back, with no closure per
         // move, so that making the move and counting the last ply are inlined here.
         match bundle {
