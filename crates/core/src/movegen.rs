@@ -722,8 +722,10 @@ where
             // pins and attacked squares) are still looked at here.
             Some(known) => {
                 let (checkers, pinned) = pos.checkers_and_pinned_given(Some(known.checkers));
+                // The slides only for the squares that the steps leave.
+                let kcand = kcand & !known.danger;
                 let ktargets = if kcand.any() {
-                    kcand & !(known.danger | pos.slide_attacked_squares(!us, occ.without(ksq)))
+                    kcand & !pos.slide_attacked_squares(!us, occ.without(ksq))
                 } else {
                     kcand
                 };
@@ -898,9 +900,29 @@ impl<V: Variant> Position<V> {
     /// The drop targets of `kind` for the side to move, with the variant's
     /// [`Variant::DROP_RULES`] applied.
     #[inline(always)]
-    fn restrict_drops(&self, kind: Kind, mut targets: Bitboard) -> Bitboard {
-        let t = V::tables();
+    fn restrict_drops(&self, kind: Kind, targets: Bitboard) -> Bitboard {
         let us = self.side;
+        let mut targets = self.drop_limits(us, kind, targets);
+        if let Some(pawn) = V::DROP_RULES.pawn {
+            if kind == pawn && V::DROP_RULES.no_pawn_drop_mate {
+                // The one square where a pawn gives check: in front of the enemy king.
+                let front = pawn_check_square::<V>(pawn, !us, self.kings[(!us).index()]) & targets;
+                for sq in front {
+                    if self.drop_mates(pawn, sq) {
+                        targets = targets.without(sq);
+                    }
+                }
+            }
+        }
+        targets
+    }
+
+    /// The drop targets of `kind` for `us`, with the variant's [`Variant::DROP_RULES`]
+    /// applied but the test of a pawn drop for mate: no dead drops, and the pawn limit per
+    /// file (read from the pawns of `us` on the board).
+    #[inline(always)]
+    fn drop_limits(&self, us: Color, kind: Kind, mut targets: Bitboard) -> Bitboard {
+        let t = V::tables();
         let rules = V::DROP_RULES;
         if rules.no_dead_drops {
             targets &= !t.dead[us.index()][kind.index()];
@@ -920,18 +942,6 @@ impl<V: Variant> Position<V> {
                         }
                     }
                 }
-                if rules.no_pawn_drop_mate {
-                    // The one square where a pawn gives check: in front of the enemy king.
-                    let them = !us;
-                    let front = t.step[them.index()][pawn.index()]
-                        [self.kings[them.index()].index()]
-                        & targets;
-                    for sq in front {
-                        if self.drop_mates(pawn, sq) {
-                            targets = targets.without(sq);
-                        }
-                    }
-                }
             }
         }
         targets
@@ -944,6 +954,13 @@ impl<V: Variant> Position<V> {
         child.make(Move::drop(kind, sq));
         !child.has_legal_move_unadjudicated()
     }
+}
+
+/// The square (as a set) where a pawn (`pawn`) dropped by the enemy of `them` checks the king
+/// of `them` on `king`: in front of it.
+#[inline(always)]
+fn pawn_check_square<V: Variant>(pawn: Kind, them: Color, king: Square) -> Bitboard {
+    V::tables().step[them.index()][pawn.index()][king.index()]
 }
 
 /// The enemy's threats to the side to move: the pieces giving check, and the squares
@@ -1030,6 +1047,367 @@ impl StepAttacks {
             },
             danger: others | arrived,
         }
+    }
+}
+
+/// Whether perft counts the moves of the opponent's stepping pieces in each child from their
+/// sum at the parent ([`StepperMoves`]): with the check rule and sliders (without sliders the
+/// child is counted from its derived threats alone), without ranged slides and jumps along
+/// lines, and where the moves to a set of destinations are counted by masks (no optional
+/// flips, or the promotion zone's rule; see [`moves_to`]).
+#[inline(always)]
+pub(crate) const fn steppers_derivable<V: Variant>() -> bool {
+    V::CHECK_RULE
+        && V::SLIDERS
+        && !V::RANGED
+        && !V::LINE_JUMPS
+        && (V::NO_OPTIONAL_FLIPS || V::PROMOTION_ZONE > 0)
+}
+
+/// The number of moves of the piece of `color` showing `kind` on `from` to `targets`, as
+/// [`Position::bundle_len`] counts them: one per destination, and a second one where
+/// promoting is optional. Only where [`steppers_derivable`] holds.
+#[inline(always)]
+fn moves_to<V: Variant>(kind: Kind, color: Color, from: Square, targets: Bitboard) -> u64 {
+    debug_assert!(V::NO_OPTIONAL_FLIPS || V::PROMOTION_ZONE > 0);
+    let both = if V::NO_OPTIONAL_FLIPS {
+        Bitboard::EMPTY
+    } else {
+        targets & optional_promotions::<V>(kind, color, from)
+    };
+    u64::from(targets.count() + both.count())
+}
+
+/// The kinds (bit mask) whose moves [`StepperMoves`] sums up: those that only step (no
+/// slide), other than the king.
+#[inline(always)]
+fn plain_steppers<V: Variant>() -> u16 {
+    let t = V::tables();
+    !t.sliders & !(1 << t.king.index()) & ((1u32 << t.kinds) - 1) as u16
+}
+
+/// The board moves of the plain steppers (pieces that only step, not the king) of the side not
+/// to move, summed up at the last ply but one, so that perft counts them in each child
+/// without generating them (see [`Position::count_leaves_stepped`]).
+///
+/// When the side to move here makes a move that gives no check, a plain stepper of the
+/// opponent that is not pinned has in the child exactly the steps it has here that do not
+/// land on a piece of its own side: a step attacks the same squares whatever the occupancy,
+/// and the opponent is not in check. The move changes these moves only when it captures (the
+/// captured piece's moves go, and the steppers that attack its square may now capture there)
+/// and by the pins it makes or breaks, which the child corrects for; the king, the sliders
+/// and the drops are counted in the child as usual.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct StepperMoves {
+    /// The number of moves.
+    count: u64,
+    /// The squares of that side's pieces.
+    ours: Bitboard,
+    /// The squares of that side's pieces other than the king and the plain steppers.
+    sliders: Bitboard,
+    /// The faces that side can drop (bit mask of kinds), which the other side's move does
+    /// not change.
+    drop_faces: u16,
+}
+
+impl<V: Variant> Position<V> {
+    /// The moves of the plain steppers of the side not to move, summed up (see
+    /// [`StepperMoves`]). Only meaningful when [`steppers_derivable`] holds.
+    #[inline(always)]
+    pub(crate) fn stepper_moves(&self) -> StepperMoves {
+        let t = V::tables();
+        let them = !self.side;
+        let theirs = self.by_color[them.index()];
+        let mut count = 0;
+        let mut plain = Bitboard::EMPTY;
+        let mut kinds = plain_steppers::<V>();
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let pieces = self.by_kind[k] & theirs;
+            plain |= pieces;
+            for sq in pieces {
+                let targets = t.step[them.index()][k][sq.index()] & !theirs;
+                count += moves_to::<V>(Kind(k as u8), them, sq, targets);
+            }
+        }
+        StepperMoves {
+            count,
+            ours: theirs,
+            sliders: (theirs & !plain).without(self.kings[them.index()]),
+            drop_faces: if V::DROPS {
+                droppable_faces::<V>(&self.hands[them.index()])
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The pieces of `color` whose kind slides (see [`Tables::sliders`](crate::Tables)).
+    #[inline(always)]
+    pub(crate) fn slider_squares(&self, color: Color) -> Bitboard {
+        let t = V::tables();
+        let mut pcs = Bitboard::EMPTY;
+        let mut kinds = t.sliders;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            pcs |= self.by_kind[k];
+        }
+        pcs & self.by_color[color.index()]
+    }
+
+    /// [`Position::count_leaves_given`] for the position just reached by a move of the
+    /// opponent at the last ply but one, where [`steppers_derivable`] holds: `known` are the
+    /// threats of the opponent's steps (see [`StepAttacks::after`]), `their_sliders` the
+    /// opponent's pieces whose kind slides, `steppers` the moves of the plain steppers of the
+    /// side to move summed up before that move (see [`StepperMoves`]), and `captured` the
+    /// piece of the side to move that the move took (with its square and face), if any. When
+    /// the side to move is in check, its moves are generated as usual.
+    #[inline(always)]
+    pub(crate) fn count_leaves_stepped(
+        &self,
+        known: Threats,
+        their_sliders: Bitboard,
+        steppers: StepperMoves,
+        captured: Option<(Square, Kind)>,
+    ) -> u64 {
+        debug_assert!(steppers_derivable::<V>());
+        debug_assert_eq!(their_sliders, self.slider_squares(!self.side));
+        if V::HAS_ADJUDICATION && V::adjudicate(self).is_some() {
+            return 0;
+        }
+        let t = V::tables();
+        let us = self.side;
+        let them = !us;
+        let ksq = self.kings[us.index()];
+        let occ = self.occupied();
+        let ours = self.by_color[us.index()];
+        // The king's squares not attacked by the opponent's steps once it has left its
+        // square; the slides are looked at below.
+        let mut ktargets = Self::piece_attacks(us, t.king, ksq, occ) & !ours & !known.danger;
+        // The checks and pins of the opponent's slides (a slider whose reach on the empty
+        // board holds the king, with nothing between them, or one piece of ours), and the
+        // king's squares they attack, in one pass over them.
+        let mut checkers = known.checkers;
+        let mut pinned = Bitboard::EMPTY;
+        for p in their_sliders {
+            let Some(piece) = self.board[p.index()] else {
+                continue;
+            };
+            let kind = Kind(piece.kind.0 % crate::MAX_KINDS as u8);
+            let reach = t.slide_reach[them.index()][kind.index()][p.index()];
+            if reach.has(ksq) {
+                let between = t.between[p.index()][ksq.index()] & occ;
+                if between.is_empty() {
+                    checkers = checkers.with(p);
+                } else if !between.more_than_one() && (between & ours).any() {
+                    pinned |= between;
+                }
+            }
+            if (reach & ktargets).any() {
+                ktargets &= !t.slide_attacks(them, kind, p, occ.without(ksq), false);
+            }
+        }
+        if checkers.any() {
+            return self.count_leaves_given(Some(known));
+        }
+        let plain = plain_steppers::<V>();
+        let mut n = moves_to::<V>(t.king, us, ksq, ktargets) + steppers.count;
+        if let Some((sq, kind)) = captured {
+            let k = kind.index() % crate::MAX_KINDS;
+            if plain & (1 << k) != 0 {
+                // The captured stepper's moves are gone.
+                n -= moves_to::<V>(
+                    kind,
+                    us,
+                    sq,
+                    t.step[us.index()][k][sq.index()] & !steppers.ours,
+                );
+            }
+            // The plain steppers that attack its square may now capture there.
+            let mut kinds = plain;
+            while kinds != 0 {
+                let k = kinds.trailing_zeros() as usize;
+                kinds &= kinds - 1;
+                for from in t.step[them.index()][k][sq.index()] & self.by_kind[k] & ours {
+                    n += moves_to::<V>(Kind(k as u8), us, from, Bitboard::from_square(sq));
+                }
+            }
+        }
+        // A pinned plain stepper keeps only its moves along the pin.
+        for from in pinned & !steppers.sliders {
+            let Some(piece) = self.board[from.index()] else {
+                continue;
+            };
+            let k = piece.kind.index() % crate::MAX_KINDS;
+            let kind = Kind(k as u8);
+            let all = t.step[us.index()][k][from.index()] & !ours;
+            n -= moves_to::<V>(kind, us, from, all & !t.line[ksq.index()][from.index()]);
+        }
+        // The other pieces, as the generator finds their moves.
+        for from in steppers.sliders & ours {
+            let Some(piece) = self.board[from.index()] else {
+                continue;
+            };
+            let kind = Kind(piece.kind.0 % crate::MAX_KINDS as u8);
+            let mut targets = Self::piece_attacks(us, kind, from, occ) & !ours;
+            if pinned.has(from) {
+                targets &= t.line[ksq.index()][from.index()];
+            }
+            n += moves_to::<V>(kind, us, from, targets);
+        }
+        if V::DROPS {
+            // The hand of the side to move is as it was before the opponent's move.
+            let empty = t.board & !occ;
+            let mut faces = steppers.drop_faces;
+            while faces != 0 {
+                let kind = Kind(faces.trailing_zeros() as u8);
+                faces &= faces - 1;
+                let mut targets = V::drop_targets(self, us, kind, empty);
+                if V::DROP_LIMITS {
+                    targets = self.restrict_drops(kind, targets);
+                }
+                n += u64::from(targets.count());
+            }
+        }
+        debug_assert_eq!(
+            n,
+            self.count_leaves_given(Some(known)),
+            "stepper moves derived for {self:?}"
+        );
+        n
+    }
+}
+
+impl<V: Variant> Position<V> {
+    /// [`Position::count_leaves_stepped`] of the position after the move of the side to move
+    /// that puts a piece showing `now` on the empty square `to` (from `from`, or dropped when
+    /// it is `None`), counted without making the move: `known` are the threats of the steps
+    /// after it (see [`StepAttacks::after`]), `their_sliders` the pieces of the side to move
+    /// whose kind slides after it, `steppers` the moves of the opponent's plain steppers
+    /// (see [`StepperMoves`]). `None` when the count needs the position after the move: when
+    /// the move gives check, or when the opponent may drop a pawn that would check (the
+    /// test for mate is made on that position). Only where [`steppers_derivable`] holds, and
+    /// for a move after which [`Variant::no_adjudication_after`] promises no adjudication
+    /// (and drop targets that follow from the empty squares).
+    #[inline(always)]
+    pub(crate) fn count_replies_quiet(
+        &self,
+        known: Threats,
+        their_sliders: Bitboard,
+        steppers: StepperMoves,
+        from: Option<Square>,
+        to: Square,
+        now: Kind,
+    ) -> Option<u64> {
+        debug_assert!(steppers_derivable::<V>() && self.board[to.index()].is_none());
+        let t = V::tables();
+        let them = self.side;
+        let us = !them;
+        let ksq = self.kings[us.index()];
+        let mut occ = self.occupied().with(to);
+        let mut their_king = self.kings[them.index()];
+        if let Some(from) = from {
+            occ = occ.without(from);
+            if from == their_king {
+                their_king = to;
+            }
+        }
+        let ours = self.by_color[us.index()];
+        // As in `count_leaves_stepped`, with the moved piece read from `now`.
+        let mut ktargets = Self::piece_attacks(us, t.king, ksq, occ) & !ours & !known.danger;
+        let mut checkers = known.checkers;
+        let mut pinned = Bitboard::EMPTY;
+        for p in their_sliders {
+            let kind = if p == to {
+                now
+            } else {
+                let Some(piece) = self.board[p.index()] else {
+                    continue;
+                };
+                Kind(piece.kind.0 % crate::MAX_KINDS as u8)
+            };
+            let reach = t.slide_reach[them.index()][kind.index()][p.index()];
+            if reach.has(ksq) {
+                let between = t.between[p.index()][ksq.index()] & occ;
+                if between.is_empty() {
+                    checkers = checkers.with(p);
+                } else if !between.more_than_one() && (between & ours).any() {
+                    pinned |= between;
+                }
+            }
+            if (reach & ktargets).any() {
+                ktargets &= !t.slide_attacks(them, kind, p, occ.without(ksq), false);
+            }
+        }
+        if checkers.any() {
+            return None;
+        }
+        let mut n = moves_to::<V>(t.king, us, ksq, ktargets) + steppers.count;
+        for from in pinned & !steppers.sliders {
+            let Some(piece) = self.board[from.index()] else {
+                continue;
+            };
+            let k = piece.kind.index() % crate::MAX_KINDS;
+            let all = t.step[us.index()][k][from.index()] & !ours;
+            n -= moves_to::<V>(
+                Kind(k as u8),
+                us,
+                from,
+                all & !t.line[ksq.index()][from.index()],
+            );
+        }
+        for from in steppers.sliders {
+            let Some(piece) = self.board[from.index()] else {
+                continue;
+            };
+            let kind = Kind(piece.kind.0 % crate::MAX_KINDS as u8);
+            let mut targets = Self::piece_attacks(us, kind, from, occ) & !ours;
+            if pinned.has(from) {
+                targets &= t.line[ksq.index()][from.index()];
+            }
+            n += moves_to::<V>(kind, us, from, targets);
+        }
+        if V::DROPS {
+            let empty = t.board & !occ;
+            let mut faces = steppers.drop_faces;
+            while faces != 0 {
+                let kind = Kind(faces.trailing_zeros() as u8);
+                faces &= faces - 1;
+                let mut targets = V::drop_targets(self, us, kind, empty);
+                if V::DROP_LIMITS {
+                    targets = self.drop_limits(us, kind, targets);
+                    if let Some(pawn) = V::DROP_RULES.pawn {
+                        if kind == pawn
+                            && V::DROP_RULES.no_pawn_drop_mate
+                            && (pawn_check_square::<V>(pawn, them, their_king) & targets).any()
+                        {
+                            return None;
+                        }
+                    }
+                }
+                n += u64::from(targets.count());
+            }
+        }
+        debug_assert_eq!(
+            Some(n),
+            {
+                let mut child = *self;
+                let mv = match from {
+                    Some(from) => Move::board(
+                        from,
+                        to,
+                        self.board[from.index()].map(|p| p.kind) != Some(now),
+                    ),
+                    None => Move::drop(now, to),
+                };
+                child.make(mv);
+                Some(child.count_leaves())
+            },
+            "replies counted before the move to {to:?} in {self:?}"
+        );
+        Some(n)
     }
 }
 

@@ -1,12 +1,12 @@
 //! Perft: counting the leaves of the legal-move tree.
 
 use crate::movegen::{
-    expand_with, flip_range, generate_given, generate_with, replies_derivable, Replies,
-    StepAttacks, Threats,
+    expand_with, flip_range, generate_given, generate_with, replies_derivable, steppers_derivable,
+    Replies, StepAttacks, StepperMoves, Threats,
 };
 use crate::position::Position;
 use crate::variant::{Derived, Variant};
-use crate::{Bundle, Move};
+use crate::{Bitboard, Bundle, Kind, Move, Square};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// The deepest perft the front ends accept (`kshogi perft`, perft suites). From a start
@@ -53,9 +53,15 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
     } else {
         Replies::default()
     };
+    // With the check rule and sliders, the moves of the opponent's plain steppers in each
+    // child follow from those here, summed up once (see `StepperMoves`).
+    // (An `Option`, so that a variant without them stores nothing here but its tag.)
+    let stepped = (steppers_derivable::<V>() && last_but_one)
+        .then(|| (pos.stepper_moves(), pos.slider_squares(pos.side_to_move())));
     let (us, enemy_king) = (pos.side_to_move(), pos.king(!pos.side_to_move()));
     let mut n = 0;
     generate_given(pos, known, |pos: &mut &mut Position<V>, bundle| {
+        let (steppers, our_sliders): (StepperMoves, Bitboard) = stepped.unwrap_or_default();
         // The moves of the bundle, each made, counted and taken back, with no closure per
         // move, so that making the move and counting the last ply are inlined here.
         match bundle {
@@ -83,6 +89,34 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                                 continue;
                             }
                         }
+                        if quiet::<V>(last_but_one) && !occ.has(to) {
+                            let now = if flip {
+                                V::FLIPS_TO[kind.index()]
+                            } else {
+                                kind
+                            };
+                            if V::no_adjudication_after(pos, Some(from), to, now) {
+                                let threats =
+                                    steps.after::<V>(us, Some((from, kind)), to, now, enemy_king);
+                                let sliders = slid::<V>(our_sliders.without(from), to, now);
+                                let count = pos.count_replies_quiet(
+                                    threats,
+                                    sliders,
+                                    steppers,
+                                    Some(from),
+                                    to,
+                                    now,
+                                );
+                                if let Some(count) = count {
+                                    n += count;
+                                    if flip == last {
+                                        break;
+                                    }
+                                    flip = true;
+                                    continue;
+                                }
+                            }
+                        }
                         let mv = Move::board(from, to, flip);
                         let undo = pos.make_unhashed(mv);
                         let threats = derive::<V>().then(|| {
@@ -98,6 +132,15 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                         } else if replies_derivable::<V>() {
                             let captured = undo.captured().map(|p| (to, p.kind));
                             pos.count_leaves_after(replies, captured)
+                        } else if let (true, Some(threats)) = (steppers_derivable::<V>(), threats) {
+                            let captured = undo.captured().map(|p| (to, p.kind));
+                            let now = if flip {
+                                V::FLIPS_TO[kind.index()]
+                            } else {
+                                kind
+                            };
+                            let sliders = slid::<V>(our_sliders.without(from), to, now);
+                            pos.count_leaves_stepped(threats, sliders, steppers, captured)
                         } else {
                             pos.count_leaves_given(threats)
                         };
@@ -115,6 +158,16 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                         n += pos.count_replies_unmade(replies, None, to, kind);
                         continue;
                     }
+                    if quiet::<V>(last_but_one) && V::no_adjudication_after(pos, None, to, kind) {
+                        let threats = steps.after::<V>(us, None, to, kind, enemy_king);
+                        let sliders = slid::<V>(our_sliders, to, kind);
+                        let count =
+                            pos.count_replies_quiet(threats, sliders, steppers, None, to, kind);
+                        if let Some(count) = count {
+                            n += count;
+                            continue;
+                        }
+                    }
                     let mv = Move::drop(kind, to);
                     let undo = pos.make_unhashed(mv);
                     let threats =
@@ -123,6 +176,9 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
                         perft_interior(pos, depth - 1, threats)
                     } else if replies_derivable::<V>() {
                         pos.count_leaves_after(replies, None)
+                    } else if let (true, Some(threats)) = (steppers_derivable::<V>(), threats) {
+                        let sliders = slid::<V>(our_sliders, to, kind);
+                        pos.count_leaves_stepped(threats, sliders, steppers, None)
                     } else {
                         pos.count_leaves_given(threats)
                     };
@@ -141,6 +197,26 @@ fn perft_interior<V: Variant>(pos: &mut Position<V>, depth: u32, known: Option<T
 #[inline(always)]
 fn unmade<V: Variant>(last_but_one: bool) -> bool {
     replies_derivable::<V>() && !V::DROP_LIMITS && last_but_one
+}
+
+/// `sliders`, the pieces of a side whose kind slides, with a piece showing `now` arrived on
+/// `to`.
+#[inline(always)]
+fn slid<V: Variant>(sliders: Bitboard, to: Square, now: Kind) -> Bitboard {
+    if V::tables().sliders & (1 << now.index()) != 0 {
+        sliders.with(to)
+    } else {
+        sliders
+    }
+}
+
+/// Whether perft may count the replies to a move that captures nothing at the last ply but
+/// one without making it (see [`Position::count_replies_quiet`]), when
+/// [`Variant::no_adjudication_after`] agrees: where the moves of the plain steppers follow
+/// from the parent.
+#[inline(always)]
+fn quiet<V: Variant>(last_but_one: bool) -> bool {
+    steppers_derivable::<V>() && last_but_one
 }
 
 /// Whether perft derives the threats of the steps to each child from the parent (see

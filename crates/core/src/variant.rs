@@ -357,9 +357,11 @@ pub trait Variant: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// `from` or dropped (`None`), capturing nothing royal. Answering true also promises that
     /// [`Variant::drop_targets`] of the other side reads nothing of the position but the
     /// empty squares it is given. Perft then counts the replies to such a move without
-    /// making it (only in a variant without the check rule, sliders and optional flips,
-    /// where the replies follow from the position before the move; debug builds check the
-    /// count against the position after it). The default, false, is always right.
+    /// making it, where the replies follow from the position before the move: in a variant
+    /// without the check rule, sliders and optional flips; and in a variant with the check
+    /// rule and sliders (but no ranged slides), for a move that captures nothing and gives
+    /// no check. Debug builds check the count against the position after the move. The
+    /// default, false, is always right.
     #[inline(always)]
     fn no_adjudication_after(
         _pos: &Position<Self>,

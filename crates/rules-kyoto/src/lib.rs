@@ -12,8 +12,8 @@
 //! registry or the CLI, and knows nothing of the other variants.
 
 use kshogi_core::{
-    Color, Flip, Geometry, GroupLimit, Kind, Movement, PieceDef, RepetitionRule, Setup, Square,
-    StalemateRule, Tables, Variant,
+    Color, Flip, Geometry, GroupLimit, Kind, Movement, PieceDef, Position, RepetitionRule, Setup,
+    Square, StalemateRule, Tables, Variant,
 };
 
 /// The king.
@@ -114,6 +114,18 @@ impl Variant for Kyoto {
         } else {
             Flip::Always
         }
+    }
+
+    /// Kyoto Shogi has no adjudication, and its drop targets are the default (the empty
+    /// squares), so perft may count the replies to any move without making it.
+    #[inline(always)]
+    fn no_adjudication_after(
+        _pos: &Position<Kyoto>,
+        _from: Option<Square>,
+        _to: Square,
+        _now: Kind,
+    ) -> bool {
+        true
     }
 
     fn group_limit(_group: u8) -> GroupLimit {

@@ -13,8 +13,8 @@
 //! registry or the CLI, and knows nothing of the other variants.
 
 use kshogi_core::{
-    Color, Flip, Geometry, GroupLimit, Kind, Movement, PieceDef, RepetitionRule, Setup, Square,
-    StalemateRule, Tables, Variant,
+    Color, Flip, Geometry, GroupLimit, Kind, Movement, PieceDef, Position, RepetitionRule, Setup,
+    Square, StalemateRule, Tables, Variant,
 };
 
 /// The king.
@@ -117,6 +117,18 @@ impl Variant for Micro {
         } else {
             Flip::Never
         }
+    }
+
+    /// Micro Shogi has no adjudication, and its drop targets are the default (the empty
+    /// squares), so perft may count the replies to any move without making it.
+    #[inline(always)]
+    fn no_adjudication_after(
+        _pos: &Position<Micro>,
+        _from: Option<Square>,
+        _to: Square,
+        _now: Kind,
+    ) -> bool {
+        true
     }
 
     fn group_limit(_group: u8) -> GroupLimit {

@@ -18,8 +18,8 @@
 //! registry or the CLI, and knows nothing of the other variants.
 
 use kshogi_core::{
-    Color, DropRules, Geometry, GroupLimit, Kind, Movement, PieceDef, RepetitionRule, Setup,
-    StalemateRule, Tables, Variant,
+    Color, DropRules, Geometry, GroupLimit, Kind, Movement, PieceDef, Position, RepetitionRule,
+    Setup, Square, StalemateRule, Tables, Variant,
 };
 
 /// The king.
@@ -130,6 +130,18 @@ impl Variant for Minishogi {
         s.put(5, 3, Color::Black, PAWN);
         s.put(1, 1, Color::White, PAWN);
         s
+    }
+
+    /// Minishogi has no adjudication, and its drop targets are the default (the empty
+    /// squares), so perft may count the replies to any move without making it.
+    #[inline(always)]
+    fn no_adjudication_after(
+        _pos: &Position<Minishogi>,
+        _from: Option<Square>,
+        _to: Square,
+        _now: Kind,
+    ) -> bool {
+        true
     }
 
     fn group_limit(_group: u8) -> GroupLimit {

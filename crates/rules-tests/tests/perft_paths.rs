@@ -189,6 +189,53 @@ fn minishogi_and_dobutsu_shortcuts_count_what_the_move_list_counts() {
     check::<kshogi_rules_dobutsu::Dobutsu>(30, 4);
 }
 
+/// In a variant with the check rule and sliders (Kyoto, Micro, Minishogi), perft counts the
+/// moves of the opponent's plain steppers at the last ply from their sum at the parent
+/// (`StepperMoves`), corrected for captures and pins, and in Minishogi counts the replies to
+/// a move that captures nothing and gives no check without making it. The slow count
+/// generates every child's moves, so the two agree only if the shortcuts do: walks of 40
+/// plies, whose positions have pieces in hand, pins and checks (asserted, or the test would
+/// not test much).
+#[test]
+fn slider_variants_shortcuts_count_what_the_move_list_counts() {
+    fn check<V: Variant>(plies: usize) {
+        let positions = walks::<V>(plies);
+        for (i, &start) in positions.iter().enumerate() {
+            for depth in 2..=3 {
+                let mut pos = start;
+                let fast = perft(&mut pos, depth);
+                assert_eq!(pos, start, "{}: perft restores the position", V::NAME);
+                assert_eq!(
+                    fast,
+                    slow_perft(&mut pos.clone(), depth),
+                    "{} position {i} of the walk, depth {depth}",
+                    V::NAME
+                );
+            }
+        }
+        let children: Vec<Position<V>> = positions
+            .iter()
+            .flat_map(|p| {
+                p.legal_moves()
+                    .iter()
+                    .map(|&mv| p.after(mv))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let any = |f: &dyn Fn(&Position<V>) -> bool| children.iter().any(f);
+        assert!(any(&|p| p.pinned().any()), "{}: no pin met", V::NAME);
+        assert!(any(&|p| p.in_check()), "{}: no check met", V::NAME);
+        assert!(
+            any(&|p| p.legal_moves().iter().any(|m| m.is_drop())),
+            "{}: no drop met",
+            V::NAME
+        );
+    }
+    check::<kshogi_rules_kyoto::Kyoto>(40);
+    check::<kshogi_rules_micro::Micro>(40);
+    check::<kshogi_rules_minishogi::Minishogi>(40);
+}
+
 /// Perft counts Dobutsu's last ply without making the move when the variant promises that
 /// the try cannot be decided after it (`Variant::no_adjudication_after`). The promise is
 /// checked here against the rule itself: for every legal move of the positions of the walks
