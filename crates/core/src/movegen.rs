@@ -1157,6 +1157,118 @@ impl<V: Variant> Position<V> {
         pcs & self.by_color[color.index()]
     }
 
+    /// The opponent's slides at the king of `us` on the board `occ`, in one pass over
+    /// `their_sliders` (pieces whose kind slides; `kind_of` reads a square's face): adds the
+    /// sliders that give check to `checkers`, takes the squares they attack once the king has
+    /// left its square off `ktargets`, and returns the pieces of `us` they pin (one piece of
+    /// `us`, and nothing else, between a slider whose reach on the empty board holds the
+    /// king and the king).
+    #[inline(always)]
+    fn slides_at_king(
+        &self,
+        us: Color,
+        occ: Bitboard,
+        their_sliders: Bitboard,
+        kind_of: impl Fn(Square) -> Option<Kind>,
+        ktargets: &mut Bitboard,
+        checkers: &mut Bitboard,
+    ) -> Bitboard {
+        let t = V::tables();
+        let them = !us;
+        let ksq = self.kings[us.index()];
+        let ours = self.by_color[us.index()];
+        let mut pinned = Bitboard::EMPTY;
+        for p in their_sliders {
+            let Some(face) = kind_of(p) else {
+                continue;
+            };
+            let kind = Kind(face.0 % crate::MAX_KINDS as u8);
+            let reach = t.slide_reach[them.index()][kind.index()][p.index()];
+            if reach.has(ksq) {
+                let between = t.between[p.index()][ksq.index()] & occ;
+                if between.is_empty() {
+                    *checkers = checkers.with(p);
+                } else if !between.more_than_one() && (between & ours).any() {
+                    pinned |= between;
+                }
+            }
+            if (reach & *ktargets).any() {
+                *ktargets &= !t.slide_attacks(them, kind, p, occ.without(ksq), false);
+            }
+        }
+        pinned
+    }
+
+    /// `n`, a count that holds every move of the plain steppers of `us` as if none were
+    /// pinned, corrected for the pins (`pinned`; a pinned plain stepper keeps only its moves
+    /// along the pin) and with the moves of `sliders` added as the generator finds them on
+    /// the board `occ`. `all_sliders` are the pieces of `us` whose moves `n` does not hold.
+    #[inline(always)]
+    fn pins_and_sliders(
+        &self,
+        mut n: u64,
+        us: Color,
+        occ: Bitboard,
+        pinned: Bitboard,
+        sliders: Bitboard,
+        all_sliders: Bitboard,
+    ) -> u64 {
+        let t = V::tables();
+        let ksq = self.kings[us.index()];
+        let ours = self.by_color[us.index()];
+        for from in pinned & !all_sliders {
+            let Some(piece) = self.board[from.index()] else {
+                continue;
+            };
+            let k = piece.kind.index() % crate::MAX_KINDS;
+            let all = t.step[us.index()][k][from.index()] & !ours;
+            n -= moves_to::<V>(
+                Kind(k as u8),
+                us,
+                from,
+                all & !t.line[ksq.index()][from.index()],
+            );
+        }
+        for from in sliders {
+            let Some(piece) = self.board[from.index()] else {
+                continue;
+            };
+            let kind = Kind(piece.kind.0 % crate::MAX_KINDS as u8);
+            let mut targets = Self::piece_attacks(us, kind, from, occ) & !ours;
+            if pinned.has(from) {
+                targets &= t.line[ksq.index()][from.index()];
+            }
+            n += moves_to::<V>(kind, us, from, targets);
+        }
+        n
+    }
+
+    /// The drops of `us` of the faces `faces` (bit mask of kinds) on the `empty` squares,
+    /// each face's targets passed through `limit` where the variant limits drops; `None`
+    /// when `limit` says the count cannot be made here.
+    #[inline(always)]
+    fn count_drops(
+        &self,
+        us: Color,
+        empty: Bitboard,
+        mut faces: u16,
+        limit: impl Fn(Kind, Bitboard) -> Option<Bitboard>,
+    ) -> Option<u64> {
+        let mut n = 0;
+        if V::DROPS {
+            while faces != 0 {
+                let kind = Kind(faces.trailing_zeros() as u8);
+                faces &= faces - 1;
+                let mut targets = V::drop_targets(self, us, kind, empty);
+                if V::DROP_LIMITS {
+                    targets = limit(kind, targets)?;
+                }
+                n += u64::from(targets.count());
+            }
+        }
+        Some(n)
+    }
+
     /// [`Position::count_leaves_given`] for the position just reached by a move of the
     /// opponent at the last ply but one, where [`steppers_derivable`] holds: `known` are the
     /// threats of the opponent's steps (see [`StepAttacks::after`]), `their_sliders` the
@@ -1190,25 +1302,14 @@ impl<V: Variant> Position<V> {
         // board holds the king, with nothing between them, or one piece of ours), and the
         // king's squares they attack, in one pass over them.
         let mut checkers = known.checkers;
-        let mut pinned = Bitboard::EMPTY;
-        for p in their_sliders {
-            let Some(piece) = self.board[p.index()] else {
-                continue;
-            };
-            let kind = Kind(piece.kind.0 % crate::MAX_KINDS as u8);
-            let reach = t.slide_reach[them.index()][kind.index()][p.index()];
-            if reach.has(ksq) {
-                let between = t.between[p.index()][ksq.index()] & occ;
-                if between.is_empty() {
-                    checkers = checkers.with(p);
-                } else if !between.more_than_one() && (between & ours).any() {
-                    pinned |= between;
-                }
-            }
-            if (reach & ktargets).any() {
-                ktargets &= !t.slide_attacks(them, kind, p, occ.without(ksq), false);
-            }
-        }
+        let pinned = self.slides_at_king(
+            us,
+            occ,
+            their_sliders,
+            |p| self.board[p.index()].map(|piece| piece.kind),
+            &mut ktargets,
+            &mut checkers,
+        );
         if checkers.any() {
             return self.count_leaves_given(Some(known));
         }
@@ -1235,42 +1336,22 @@ impl<V: Variant> Position<V> {
                 }
             }
         }
-        // A pinned plain stepper keeps only its moves along the pin.
-        for from in pinned & !steppers.sliders {
-            let Some(piece) = self.board[from.index()] else {
-                continue;
-            };
-            let k = piece.kind.index() % crate::MAX_KINDS;
-            let kind = Kind(k as u8);
-            let all = t.step[us.index()][k][from.index()] & !ours;
-            n -= moves_to::<V>(kind, us, from, all & !t.line[ksq.index()][from.index()]);
-        }
-        // The other pieces, as the generator finds their moves.
-        for from in steppers.sliders & ours {
-            let Some(piece) = self.board[from.index()] else {
-                continue;
-            };
-            let kind = Kind(piece.kind.0 % crate::MAX_KINDS as u8);
-            let mut targets = Self::piece_attacks(us, kind, from, occ) & !ours;
-            if pinned.has(from) {
-                targets &= t.line[ksq.index()][from.index()];
-            }
-            n += moves_to::<V>(kind, us, from, targets);
-        }
-        if V::DROPS {
-            // The hand of the side to move is as it was before the opponent's move.
-            let empty = t.board & !occ;
-            let mut faces = steppers.drop_faces;
-            while faces != 0 {
-                let kind = Kind(faces.trailing_zeros() as u8);
-                faces &= faces - 1;
-                let mut targets = V::drop_targets(self, us, kind, empty);
-                if V::DROP_LIMITS {
-                    targets = self.restrict_drops(kind, targets);
-                }
-                n += u64::from(targets.count());
-            }
-        }
+        n = self.pins_and_sliders(
+            n,
+            us,
+            occ,
+            pinned,
+            steppers.sliders & ours,
+            steppers.sliders,
+        );
+        // The hand of the side to move is as it was before the opponent's move.
+        let drops = self.count_drops(us, t.board & !occ, steppers.drop_faces, |kind, targets| {
+            Some(self.restrict_drops(kind, targets))
+        });
+        let Some(drops) = drops else {
+            unreachable!("restrict_drops always counts")
+        };
+        n += drops;
         debug_assert_eq!(
             n,
             self.count_leaves_given(Some(known)),
@@ -1318,78 +1399,38 @@ impl<V: Variant> Position<V> {
         // As in `count_leaves_stepped`, with the moved piece read from `now`.
         let mut ktargets = Self::piece_attacks(us, t.king, ksq, occ) & !ours & !known.danger;
         let mut checkers = known.checkers;
-        let mut pinned = Bitboard::EMPTY;
-        for p in their_sliders {
-            let kind = if p == to {
-                now
-            } else {
-                let Some(piece) = self.board[p.index()] else {
-                    continue;
-                };
-                Kind(piece.kind.0 % crate::MAX_KINDS as u8)
-            };
-            let reach = t.slide_reach[them.index()][kind.index()][p.index()];
-            if reach.has(ksq) {
-                let between = t.between[p.index()][ksq.index()] & occ;
-                if between.is_empty() {
-                    checkers = checkers.with(p);
-                } else if !between.more_than_one() && (between & ours).any() {
-                    pinned |= between;
+        let pinned = self.slides_at_king(
+            us,
+            occ,
+            their_sliders,
+            |p| {
+                if p == to {
+                    Some(now)
+                } else {
+                    self.board[p.index()].map(|piece| piece.kind)
                 }
-            }
-            if (reach & ktargets).any() {
-                ktargets &= !t.slide_attacks(them, kind, p, occ.without(ksq), false);
-            }
-        }
+            },
+            &mut ktargets,
+            &mut checkers,
+        );
         if checkers.any() {
             return None;
         }
         let mut n = moves_to::<V>(t.king, us, ksq, ktargets) + steppers.count;
-        for from in pinned & !steppers.sliders {
-            let Some(piece) = self.board[from.index()] else {
-                continue;
-            };
-            let k = piece.kind.index() % crate::MAX_KINDS;
-            let all = t.step[us.index()][k][from.index()] & !ours;
-            n -= moves_to::<V>(
-                Kind(k as u8),
-                us,
-                from,
-                all & !t.line[ksq.index()][from.index()],
-            );
-        }
-        for from in steppers.sliders {
-            let Some(piece) = self.board[from.index()] else {
-                continue;
-            };
-            let kind = Kind(piece.kind.0 % crate::MAX_KINDS as u8);
-            let mut targets = Self::piece_attacks(us, kind, from, occ) & !ours;
-            if pinned.has(from) {
-                targets &= t.line[ksq.index()][from.index()];
-            }
-            n += moves_to::<V>(kind, us, from, targets);
-        }
-        if V::DROPS {
-            let empty = t.board & !occ;
-            let mut faces = steppers.drop_faces;
-            while faces != 0 {
-                let kind = Kind(faces.trailing_zeros() as u8);
-                faces &= faces - 1;
-                let mut targets = V::drop_targets(self, us, kind, empty);
-                if V::DROP_LIMITS {
-                    targets = self.drop_limits(us, kind, targets);
-                    if let Some(pawn) = V::DROP_RULES.pawn {
-                        if kind == pawn
-                            && V::DROP_RULES.no_pawn_drop_mate
-                            && (pawn_check_square::<V>(pawn, them, their_king) & targets).any()
-                        {
-                            return None;
-                        }
-                    }
+        n = self.pins_and_sliders(n, us, occ, pinned, steppers.sliders, steppers.sliders);
+        n += self.count_drops(us, t.board & !occ, steppers.drop_faces, |kind, targets| {
+            let targets = self.drop_limits(us, kind, targets);
+            if let Some(pawn) = V::DROP_RULES.pawn {
+                if kind == pawn
+                    && V::DROP_RULES.no_pawn_drop_mate
+                    && (pawn_check_square::<V>(pawn, them, their_king) & targets).any()
+                {
+                    // Whether that drop mates is seen only after the move.
+                    return None;
                 }
-                n += u64::from(targets.count());
             }
-        }
+            Some(targets)
+        })?;
         debug_assert_eq!(
             Some(n),
             {
