@@ -559,7 +559,10 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
                 true
             };
         // Mate scores are never pruned for: nothing below is tried when beta is one.
-        let prunable = !pv_node && !in_check && beta.abs() < MATE_BOUND && excluded == Move::NULL;
+        let prunable = !pv_node
+            && !in_check
+            && beta.abs() < MATE_BOUND.min(self.tn.prune_beta_limit)
+            && excluded == Move::NULL;
 
         // Reverse futility pruning: at low depth a static evaluation far above beta holds.
         if sp.reverse_futility

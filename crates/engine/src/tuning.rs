@@ -167,6 +167,11 @@ search_tuning! {
     /// From this depth on, a null-move cutoff is verified by a reduced search without null
     /// moves.
     null_verify_depth: 10, 2, 40, 1;
+    /// Reverse futility and null-move pruning only at nodes whose beta lies within this
+    /// many centipawns of a draw (either way): beyond it the game is decided, and the search
+    /// looks for the mate instead of trusting the static evaluation, which cannot tell a
+    /// lost position from a mated one. The default leaves only mate scores out.
+    prune_beta_limit: 32000, 200, 32000, 100;
     /// Futility pruning: up to this depth, a quiet move that does not give check is skipped
     /// when the static evaluation plus `futility_margin` per ply of depth is at most alpha.
     futility_depth: 3, 0, 12, 1;

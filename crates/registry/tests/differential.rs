@@ -13,6 +13,12 @@
 //! the net) the depth-7 search of `1L3/1kbP1/p4/1gsK1/n1l2 w - 58` reports a mate in 7
 //! and finds the mate in 5 from depth 8 (the drop games' search reduces checks).
 //!
+//! Kyoto and Minishogi prune by null moves and reverse futility only where beta is within
+//! `kshogi_tuned_eval::DECISIVE` of a draw: without that bound, depth-7 searches missed
+//! mates of this test in both (Kyoto's `1L3/n3b/p2k1/3P1/2lK1 w gs 40` reported as +38
+//! pawns; Minishogi's `G1G2/2+R2/RS3/b1ps1/K1kb+p b - 57` and `r2g1/k1s1p/1b3/PB3/K1Sr1 w g
+//! 18`, both mates in 5, as +44 and +62).
+//!
 //! The positions come from the project's one generator (`SplitMix64`).
 //!
 //! The full run is `#[ignore]`d (about half a minute in release; CI runs it); a small one
@@ -30,6 +36,7 @@ use kshogi_registry::{EngineFor, Registered};
 use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
+use kshogi_rules_minishogi::Minishogi;
 use std::sync::atomic::AtomicBool;
 
 /// Exact loss distance check: the side to move loses within `n` plies, not within `n - 1`.
@@ -133,6 +140,7 @@ fn agrees_with_brute_force_on_a_few_positions() {
     run::<Kyoto>(11, 4);
     run::<Micro>(12, 6);
     run::<Kinzoku>(13, 20);
+    run::<Minishogi>(14, 4);
 }
 
 #[test]
@@ -141,4 +149,5 @@ fn agrees_with_brute_force_on_random_positions() {
     run::<Kyoto>(21, 120);
     run::<Micro>(22, 200);
     run::<Kinzoku>(23, 600);
+    run::<Minishogi>(31, 300);
 }

@@ -19,6 +19,7 @@ pub trait Rules: Variant {
 }
 impl Rules for Kyoto {}
 impl Rules for Micro {}
+impl Rules for kshogi_rules_minishogi::Minishogi {}
 impl Rules for Kinzoku {
     fn unrestricted(pos: &Position<Self>) -> bool {
         matches!(pos.extra(), Some(cd) if cd.side != pos.side_to_move() && cd.moves_left > 0)
