@@ -70,7 +70,8 @@ pub struct EngineSpec {
     pub command: String,
     /// The name in records and the summary.
     pub name: String,
-    /// `setoption` pairs (name, value), sent after `USI_Variant`.
+    /// `setoption` pairs (name, value), sent before `USI_Variant` (an option such as the
+    /// reference engine's `VariantPath` may define the variant it names).
     pub options: Vec<(String, String)>,
     /// The `USI_Variant` value; `None` for the registry's name of the variant (`kyoto`).
     pub variant_name: Option<String>,

@@ -54,7 +54,9 @@ pub fn go(engine: &mut Engine, limits: &Go, deadline: Instant) -> Result<GoAnswe
 }
 
 /// Starts `spec` for a match of the variant named `variant`: spawn, `usi`, the start-up
-/// lines, `USI_Variant`, the options, `isready`.
+/// lines, the options, `USI_Variant`, `isready`. The options come first because one of
+/// them may define the variant the engine is asked to play (the reference engine's
+/// `VariantPath`, which must be set before `UCI_Variant` names a variant of its file).
 pub(crate) fn start(
     spec: &EngineSpec,
     variant: &str,
@@ -65,11 +67,11 @@ pub(crate) fn start(
     for line in &spec.init {
         engine.send(line)?;
     }
-    let name = spec.variant_name.as_deref().unwrap_or(variant);
-    engine.set_option("USI_Variant", name)?;
     for (k, v) in &spec.options {
         engine.set_option(k, v)?;
     }
+    let name = spec.variant_name.as_deref().unwrap_or(variant);
+    engine.set_option("USI_Variant", name)?;
     engine.is_ready()?;
     Ok(engine)
 }

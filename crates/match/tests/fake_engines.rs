@@ -20,11 +20,14 @@ use std::time::{Duration, Instant};
 /// end), `slow-usi` (answers `usi` after 3 s),
 /// `resign`, `slow MS` (the first legal move after MS, and only under a clock: it resigns
 /// when `go` has no `btime`), `nodes N` (the first legal move when sent exactly `go nodes N`,
-/// otherwise it resigns).
+/// otherwise it resigns), `variant-path` (resigns every game unless `VariantPath` was set
+/// before `USI_Variant`, as the reference engine needs for a variant of its file).
 fn fake_engine(mode: &str, arg: u32) -> ! {
     let mut out = std::io::stdout();
     let mut game: Option<Game<Kyoto>> = None;
     let mut moves_in_game = 0;
+    let mut path_set = false;
+    let mut variant_known = false;
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let l = line.trim();
@@ -35,6 +38,12 @@ fn fake_engine(mode: &str, arg: u32) -> ! {
             "id name fake\nusiok\n".to_string()
         } else if l == "isready" {
             "readyok\n".into()
+        } else if l.starts_with("setoption name VariantPath ") {
+            path_set = true;
+            String::new()
+        } else if l.starts_with("setoption name USI_Variant ") {
+            variant_known = path_set;
+            String::new()
         } else if l == "usinewgame" {
             moves_in_game = 0;
             String::new()
@@ -70,6 +79,7 @@ fn fake_engine(mode: &str, arg: u32) -> ! {
                     std::process::exit(0)
                 }
                 "resign" => "bestmove resign\n".into(),
+                "variant-path" if !variant_known => "bestmove resign\n".into(),
                 _ => {
                     if mode == "slow" {
                         std::thread::sleep(Duration::from_millis(u64::from(arg)));
@@ -192,6 +202,18 @@ fn tests() {
     }
     a_loses_by("slow-usi", "start failure");
     a_loses_by("resign", "resignation");
+    // An option that defines variants reaches the engine before the variant is named.
+    let mut cfg = config("variant-path", "good", 2);
+    cfg.engines[0]
+        .options
+        .push(("VariantPath".into(), "variants.ini".into()));
+    let s = play(&cfg).unwrap();
+    assert!(
+        s.game_list.iter().all(|g| g.reason != "resignation"),
+        "{}",
+        s.to_text()
+    );
+    a_loses_by("variant-path", "resignation");
     println!("misbehaving engines: ok");
 
     // A clock: 400 ms for the game, no byoyomi, a 100 ms margin. An engine taking 150 ms a
