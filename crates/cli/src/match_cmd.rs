@@ -144,7 +144,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
     /// A file of openings, one position per line (an SFEN, optionally with ` moves ...`);
-    /// blank lines and lines starting with `#` are skipped
+    /// blank lines and lines starting with `#` are skipped. Used again from the top when
+    /// the match needs more, except with --nodes, where the match ends when every
+    /// opening has been played with both colours (a repeat would replay the same games)
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
     /// Stop when an SPRT decides: ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA (alpha and beta default to 0.05)

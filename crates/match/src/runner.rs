@@ -4,7 +4,7 @@ use crate::game::{play_game, Ending, Seat};
 use crate::shard::ShardWriter;
 use crate::stats::SprtDecision;
 use crate::summary::{GameReport, Summary};
-use crate::{MatchConfig, MatchError, MatchVariant, Openings};
+use crate::{MatchConfig, MatchError, MatchVariant, Openings, TimeControl};
 use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Game, Position, Variant};
 use kshogi_notation::kif::to_kif;
@@ -185,6 +185,15 @@ pub(crate) fn run_typed<V: Variant, K: MatchVariant>(
         prepare_out(dir)?;
     }
     let games = cfg.games.div_ceil(2) * 2;
+    // At a fixed number of nodes a repeated opening replays its games move for move: they
+    // would add no information, only weight (an SPRT would count them as new pairs). So
+    // such a match ends when the list of openings is used up.
+    let all_pairs = u32::try_from(list.len())
+        .unwrap_or(u32::MAX)
+        .saturating_mul(2);
+    let used_up =
+        matches!(cfg.time, TimeControl::Nodes(_)) && !list.is_empty() && games > all_pairs;
+    let games = if used_up { all_pairs } else { games };
     let halt = AtomicBool::new(false);
     let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
     let mut summary = Summary::new(V::NAME, names[0], names[1], cfg.sprt);
@@ -345,6 +354,13 @@ pub(crate) fn run_typed<V: Variant, K: MatchVariant>(
     }
     if summary.stopped_early.is_none() && stop.load(Ordering::Relaxed) && summary.games < planned {
         summary.stopped_early = Some("interrupted".into());
+    }
+    if used_up && summary.stopped_early.is_none() && summary.games == u64::from(games) {
+        summary.stopped_early = Some(format!(
+            "the openings are used up ({} openings, {games} games; at fixed nodes a \
+             repeated opening replays its games)",
+            list.len()
+        ));
     }
     Ok(summary)
 }

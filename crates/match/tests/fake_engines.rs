@@ -295,6 +295,29 @@ fn tests() {
         "{}",
         s.to_text()
     );
+    // At fixed nodes the list of openings is played once: a repeated opening would replay
+    // its games; with a time per move the list is cycled through.
+    let mut cfg = config("nodes 5000", "nodes 5000", 10);
+    cfg.time = TimeControl::Nodes(5000);
+    cfg.max_plies = 12;
+    cfg.openings = Openings::List(vec![
+        ("one".into(), "startpos".into()),
+        ("two".into(), "startpos moves 5e4d".into()),
+    ]);
+    let s = play(&cfg).unwrap();
+    assert_eq!(s.games, 4, "{}", s.to_text());
+    let why = s.stopped_early.as_deref().unwrap_or_default();
+    assert!(why.contains("openings are used up"), "{}", s.to_text());
+    cfg.engines = [engine("good"), engine("good")];
+    cfg.time = TimeControl::MoveTime(Duration::from_millis(20));
+    cfg.games = 6;
+    let s = play(&cfg).unwrap();
+    assert_eq!(
+        (s.games, s.stopped_early.clone()),
+        (6, None),
+        "{}",
+        s.to_text()
+    );
     println!("nodes: ok");
 
     // An engine that cannot start at all stops the match.
