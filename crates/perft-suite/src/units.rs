@@ -1454,14 +1454,18 @@ mod tests {
             e.to_string(),
             format!("job {}: 2 of 12 units missing: 10, 11", job.digest)
         );
+        // The merge of both directories, which must fail.
+        let merge_both = || {
+            merge::<Kyoto>(
+                &job,
+                &read_results(&[a.clone(), b.clone()]).unwrap(),
+                PROGRAM,
+            )
+            .unwrap_err()
+        };
         // Unit 3 also in b: counted twice.
         run_unit::<Kyoto>(&job, 3, &b, false, 1, &NEVER, PROGRAM).unwrap();
-        let e = merge::<Kyoto>(
-            &job,
-            &read_results(&[a.clone(), b.clone()]).unwrap(),
-            PROGRAM,
-        )
-        .unwrap_err();
+        let e = merge_both();
         let (in_a, in_b) = (result_path(&a, 3), result_path(&b, 3));
         assert!(
             matches!(&e, UnitsError::Merge { duplicates, missing, .. }
@@ -1484,12 +1488,7 @@ mod tests {
         let other = Job::split::<Kyoto>("startpos", 2, 1, PROGRAM).unwrap();
         run_unit::<Kyoto>(&other, 11, &b, false, 1, &NEVER, PROGRAM).unwrap();
         run_unit::<Kyoto>(&job, 10, &b, false, 1, &NEVER, PROGRAM).unwrap();
-        let e = merge::<Kyoto>(
-            &job,
-            &read_results(&[a.clone(), b.clone()]).unwrap(),
-            PROGRAM,
-        )
-        .unwrap_err();
+        let e = merge_both();
         let e = e.to_string();
         assert!(e.contains("unit-11.json (it is a count to depth 2"), "{e}");
         assert!(e.contains("1 of 12 units missing: 11"), "{e}");
@@ -1498,12 +1497,7 @@ mod tests {
         let resplit = Job::split::<Kyoto>("startpos", 3, 2, PROGRAM).unwrap();
         assert_ne!(resplit.digest, job.digest);
         run_unit::<Kyoto>(&resplit, 11, &b, true, 1, &NEVER, PROGRAM).unwrap();
-        let e = merge::<Kyoto>(
-            &job,
-            &read_results(&[a.clone(), b.clone()]).unwrap(),
-            PROGRAM,
-        )
-        .unwrap_err();
+        let e = merge_both();
         let UnitsError::Merge { foreign, .. } = &e else {
             panic!("{e:?}")
         };
@@ -1526,12 +1520,7 @@ mod tests {
         );
         // A damaged file.
         std::fs::write(result_path(&b, 11), "{").unwrap();
-        let e = merge::<Kyoto>(
-            &job,
-            &read_results(&[a.clone(), b.clone()]).unwrap(),
-            PROGRAM,
-        )
-        .unwrap_err();
+        let e = merge_both();
         assert!(
             matches!(&e, UnitsError::Merge { foreign, .. }
                 if matches!(foreign[..], [ForeignFile { why: Foreign::NotAResult(_), .. }])),
