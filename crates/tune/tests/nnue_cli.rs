@@ -15,9 +15,13 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn train(out: &PathBuf, threads: &str) -> std::process::Output {
+    train_with(out, threads, &[])
+}
+
+fn train_with(out: &PathBuf, threads: &str, extra: &[&std::ffi::OsStr]) -> std::process::Output {
     bin()
+        .arg("train")
         .args([
-            "train",
             "--variant",
             "micro",
             "--games",
@@ -32,8 +36,9 @@ fn train(out: &PathBuf, threads: &str) -> std::process::Output {
             "3",
             "--threads",
             threads,
-            "--out",
         ])
+        .args(extra)
+        .arg("--out")
         .arg(out)
         .output()
         .expect("runs")
@@ -54,6 +59,54 @@ fn the_same_options_give_the_same_bytes() {
     let (x, y) = (std::fs::read(&a).expect("a"), std::fs::read(&b).expect("b"));
     assert_eq!(&x[..4], b"KSNN");
     assert_eq!(x, y, "the thread count changed the net");
+}
+
+#[test]
+fn a_net_teaches_its_next_generation() {
+    let (first, a, b, linear) = (
+        temp("first.nnue"),
+        temp("next-a.nnue"),
+        temp("next-b.nnue"),
+        temp("linear.nnue"),
+    );
+    assert!(train(&first, "1").status.success());
+    let teacher = [std::ffi::OsStr::new("--teacher"), first.as_os_str()];
+    let run = train_with(&a, "1", &teacher);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let summary = String::from_utf8_lossy(&run.stdout);
+    assert!(summary.contains("teacher        the net "), "{summary}");
+    assert!(train_with(&b, "2", &teacher).status.success());
+    let (x, y) = (std::fs::read(&a).expect("a"), std::fs::read(&b).expect("b"));
+    assert_eq!(x, y, "the thread count changed the net");
+    // Other options alike, the net's games and scores give another net than the linear
+    // evaluation's (the seed is not the first net's, so its games differ too).
+    let seed = [std::ffi::OsStr::new("--seed"), std::ffi::OsStr::new("5")];
+    let (t, l) = (temp("seeded-t.nnue"), temp("seeded-l.nnue"));
+    let with_teacher: Vec<&std::ffi::OsStr> = teacher.iter().chain(&seed).copied().collect();
+    assert!(train_with(&t, "1", &with_teacher).status.success());
+    assert!(train_with(&l, "1", &seed).status.success());
+    assert_ne!(
+        std::fs::read(&t).expect("t"),
+        std::fs::read(&l).expect("l"),
+        "the teacher was not used"
+    );
+    // A teacher of another variant is an error that names it, and no net is written.
+    let out = bin()
+        .args(["train", "--variant", "kyoto", "--games", "2", "--teacher"])
+        .arg(&first)
+        .arg("--out")
+        .arg(&linear)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("micro"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!linear.exists(), "a net was written");
 }
 
 #[test]

@@ -1,11 +1,16 @@
 //! Training positions from self-play: the tuner's games ([`kshogi_tune::data::play_quiet`]:
-//! the engine with the variant's linear evaluation, the registered one or the fallback of a
-//! registered net ([`LinearOf`]), at a fixed node budget from seeded random openings), and
-//! the quiet position the quiescence search reaches from each position it moves in, kept
-//! with the linear evaluation's score of it and, once the game ends, the result. A net is
-//! taught by the linear evaluation, never by an earlier net, so that the same options give
-//! the same net whichever evaluation is registered.
+//! the engine at a fixed node budget from seeded random openings), and the quiet position
+//! the quiescence search reaches from each position it moves in, kept with its teacher's
+//! score of it and, once the game ends, the result.
+//!
+//! The teacher plays the games and scores the positions. By default it is the variant's
+//! linear evaluation ([`LinearOf`]: the registered one, or the fallback of a registered
+//! net), so that the same options give the same net whichever evaluation is registered;
+//! with `--teacher FILE` it is that net, installed for the run ([`crate::eval::install`]),
+//! searching through [`NnueEval`], which makes a net's next generation from its own games
+//! (the file is an input like the seed: the same file and options give the same bytes).
 
+use crate::eval::{self, NnueEval};
 use kshogi_core::Position;
 use kshogi_engine::selfplay::run_games;
 use kshogi_engine::{Engine, Evaluator};
@@ -17,7 +22,7 @@ use kshogi_tune::data::{play_quiet, GenConfig};
 pub struct Record<V: Registered> {
     /// The position.
     pub pos: Position<V>,
-    /// The linear evaluation of it, for its side to move.
+    /// The teacher's evaluation of it, for its side to move.
     pub eval: i32,
     /// Black's result of the game: 1, 1/2 or 0.
     pub result: f32,
@@ -25,16 +30,46 @@ pub struct Record<V: Registered> {
     pub game: u32,
 }
 
+/// Who plays the games and scores their positions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Teacher {
+    /// The variant's linear evaluation ([`LinearOf`]).
+    Linear,
+    /// The net installed for the run, searched through the accumulator stack.
+    Net,
+}
+
 /// Plays the games on `cfg.threads` threads and returns their records in game order;
-/// `progress` gets the number of games done after each game.
-pub fn generate<V: Registered>(cfg: &GenConfig, progress: &(dyn Fn(u32) + Sync)) -> Vec<Record<V>> {
+/// `progress` gets the number of games done after each game. With [`Teacher::Net`] a net
+/// must be installed first ([`eval::install`]), or an error says so.
+pub fn generate<V: Registered>(
+    cfg: &GenConfig,
+    teacher: Teacher,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<Vec<Record<V>>, String> {
+    Ok(match teacher {
+        Teacher::Linear => games_of::<V, LinearOf<V>>(cfg, progress),
+        Teacher::Net => {
+            if eval::net::<V>().is_none() {
+                return Err(format!("no {} net is installed to teach", V::NAME));
+            }
+            games_of::<V, NnueEval>(cfg, progress)
+        }
+    })
+}
+
+/// The games of `cfg` played and scored by evaluator `E`.
+fn games_of<V: Registered, E: Evaluator<V>>(
+    cfg: &GenConfig,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Vec<Record<V>> {
     let games = run_games(
         cfg.threads,
         0..cfg.games,
-        &|| Engine::<V, LinearOf<V>>::new(1),
+        &|| Engine::<V, E>::new(1),
         &|engine, index| {
             let game = play_quiet(engine, cfg, index, &mut |leaf: &Position<V>| {
-                (*leaf, <LinearOf<V> as Evaluator<V>>::evaluate(leaf))
+                (*leaf, E::evaluate(leaf))
             });
             let result = game.result as f32;
             game.records

@@ -1,9 +1,9 @@
 //! `kshogi-nnue`: makes, measures and tries a variant's NNUE net (docs/nnue.md).
 //!
-//! - `kshogi-nnue train --variant V --seed S --games N --nodes N --out FILE`: self-play
-//!   games with the engine and the linear evaluation, training of the float net on
-//!   their quiet positions, quantisation, and the net file; the same options give the same
-//!   bytes;
+//! - `kshogi-nnue train --variant V --seed S --games N --nodes N [--teacher NET] --out FILE`:
+//!   self-play games with the engine and the linear evaluation (or the net `NET`), training
+//!   of the float net on their quiet positions, quantisation, and the net file; the same
+//!   options (and teacher file) give the same bytes;
 //! - `kshogi-nnue speed --variant V --net FILE`: nanoseconds per evaluation, the net
 //!   against the registered evaluation;
 //! - `kshogi-nnue match --variant V --net FILE --games N --nodes N`: a fixed-node match of
@@ -43,6 +43,8 @@ train: plays self-play games of V with the engine and its linear evaluation (the
 one, or a registered net's fallback), trains a net on their quiet positions (target: the
 game's result mixed with the evaluation's score)
 and writes the net file. The same options give the same bytes, whatever --threads.
+  --teacher NET     play and score the games with the net file NET instead of the linear
+                    evaluation (a net's next generation from its own games)
   --games N         self-play games (default 400)
   --nodes N         engine nodes per move (default 1000)
   --opening N       random plies at the start of each game (default 8)
@@ -72,6 +74,7 @@ enum Command {
         train: TrainConfig,
         hidden: usize,
         lambda: f32,
+        teacher: Option<PathBuf>,
         out: PathBuf,
     },
     Speed {
@@ -152,6 +155,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     let mut nodes = None;
     let mut movetime: Option<u64> = None;
     let mut sprt: Option<Sprt> = None;
+    let mut teacher: Option<PathBuf> = None;
     while let Some(flag) = it.next() {
         if game_flag(flag, &mut it, &mut variant, &mut gen)? {
             continue;
@@ -168,6 +172,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
             "--lambda" => lambda = number(flag, value(flag, &mut it)?)?,
             "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
             "--net" => net = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--teacher" => teacher = Some(PathBuf::from(value(flag, &mut it)?)),
             "--movetime" => movetime = Some(number(flag, value(flag, &mut it)?)?),
             "--positions" => positions = number(flag, value(flag, &mut it)?)?,
             "--sprt" => sprt = Some(parse_sprt(value(flag, &mut it)?)?),
@@ -204,6 +209,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
                 train: tc,
                 hidden,
                 lambda,
+                teacher,
                 out: out.ok_or("`train` needs `--out FILE`")?,
             }
         }
@@ -262,8 +268,28 @@ fn run_train<V: Registered>(
     tc: &TrainConfig,
     hidden: usize,
     lambda: f32,
+    teacher: Option<&Path>,
     out: &Path,
 ) -> Result<(), String> {
+    let teacher_kind = match teacher {
+        Some(path) => {
+            eval::install(load::<V>(path)?)?;
+            gen::Teacher::Net
+        }
+        None => gen::Teacher::Linear,
+    };
+    let teacher_name = match teacher {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            format!(
+                "the net {} (checksum {:016x})",
+                path.display(),
+                kshogi_nnue::file::fnv1a(&bytes)
+            )
+        }
+        None => "the linear evaluation".to_string(),
+    };
     let scale = V::WDL.scale as f32;
     let layout = Layout::of::<V>();
     eprintln!(
@@ -275,11 +301,11 @@ fn run_train<V: Registered>(
     );
     let t0 = Instant::now();
     let step = (gen.games / 10).max(1);
-    let records = gen::generate::<V>(gen, &|n| {
+    let records = gen::generate::<V>(gen, teacher_kind, &|n| {
         if n % step == 0 || n == gen.games {
             eprintln!("  games {n}/{}", gen.games);
         }
-    });
+    })?;
     let t_gen = t0.elapsed();
     let (mut train_set, mut held) = (Vec::new(), Vec::new());
     let (mut base_train, mut base_held) = (0.0f64, 0.0f64);
@@ -339,6 +365,7 @@ fn run_train<V: Registered>(
         "games          {} at {} nodes, seed {}",
         gen.games, gen.nodes, gen.seed
     );
+    println!("teacher        {teacher_name}");
     println!(
         "samples        {} training, {} held out (every tenth game)",
         train_set.len(),
@@ -354,7 +381,7 @@ fn run_train<V: Registered>(
         before.0, after.0, before.1, after.1, tc.epochs
     );
     println!(
-        "linear         training {base_train:.5}, held out {base_held:.5} (the linear evaluation's loss on the same targets)"
+        "teacher's loss training {base_train:.5}, held out {base_held:.5} (its scores against the same targets)"
     );
     println!(
         "time           games {:.1}s, training {:.1}s",
@@ -597,8 +624,8 @@ fn main() -> ExitCode {
         }
     };
     let result = with_variant!(kind, V => match &command {
-        Command::Train { gen, train, hidden, lambda, out } => {
-            run_train::<V>(gen, train, *hidden, *lambda, out)
+        Command::Train { gen, train, hidden, lambda, teacher, out } => {
+            run_train::<V>(gen, train, *hidden, *lambda, teacher.as_deref(), out)
         }
         Command::Speed { net, positions } => run_speed::<V>(net, *positions),
         Command::Match { net, cfg, sprt } => run_match::<V>(net, cfg, *sprt),
