@@ -44,16 +44,21 @@ fn train_with(out: &PathBuf, threads: &str, extra: &[&std::ffi::OsStr]) -> std::
         .expect("runs")
 }
 
-#[test]
-fn the_same_options_give_the_same_bytes() {
-    let (a, b) = (temp("a.nnue"), temp("b.nnue"));
-    let run = train(&a, "1");
+/// The summary of a run that must have succeeded (its stderr otherwise).
+fn summary_of(run: &std::process::Output) -> String {
     assert!(
         run.status.success(),
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let summary = String::from_utf8_lossy(&run.stdout);
+    String::from_utf8_lossy(&run.stdout).into_owned()
+}
+
+#[test]
+fn the_same_options_give_the_same_bytes() {
+    let (a, b) = (temp("a.nnue"), temp("b.nnue"));
+    let run = train(&a, "1");
+    let summary = summary_of(&run);
     assert!(summary.contains("held out"), "{summary}");
     assert!(train(&b, "2").status.success());
     let (x, y) = (std::fs::read(&a).expect("a"), std::fs::read(&b).expect("b"));
@@ -72,12 +77,7 @@ fn a_net_teaches_its_next_generation() {
     assert!(train(&first, "1").status.success());
     let teacher = [std::ffi::OsStr::new("--teacher"), first.as_os_str()];
     let run = train_with(&a, "1", &teacher);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let summary = String::from_utf8_lossy(&run.stdout);
+    let summary = summary_of(&run);
     assert!(summary.contains("teacher        the net "), "{summary}");
     assert!(train_with(&b, "2", &teacher).status.success());
     let (x, y) = (std::fs::read(&a).expect("a"), std::fs::read(&b).expect("b"));

@@ -271,24 +271,22 @@ fn run_train<V: Registered>(
     teacher: Option<&Path>,
     out: &Path,
 ) -> Result<(), String> {
-    let teacher_kind = match teacher {
-        Some(path) => {
-            eval::install(load::<V>(path)?)?;
-            gen::Teacher::Net
-        }
-        None => gen::Teacher::Linear,
-    };
-    let teacher_name = match teacher {
+    // The teacher's file is read once: installed, and named with its checksum.
+    let (teacher_kind, teacher_name) = match teacher {
         Some(path) => {
             let bytes =
                 std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            format!(
+            let net =
+                Network::<V>::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            eval::install(net)?;
+            let name = format!(
                 "the net {} (checksum {:016x})",
                 path.display(),
                 kshogi_nnue::file::fnv1a(&bytes)
-            )
+            );
+            (gen::Teacher::Net, name)
         }
-        None => "the linear evaluation".to_string(),
+        None => (gen::Teacher::Linear, "the linear evaluation".to_string()),
     };
     let scale = V::WDL.scale as f32;
     let layout = Layout::of::<V>();
