@@ -208,7 +208,8 @@ pub struct SearchParams {
     /// 100 cp per ply of depth above beta returns it.
     pub reverse_futility: bool,
     /// Futility pruning: at depth 3 and less, quiet moves that do not give check are
-    /// skipped when the static evaluation plus 150 cp per ply of depth is at most alpha.
+    /// skipped when the static evaluation plus 150 cp per ply of depth is at most alpha
+    /// (only where beta is within [`SearchTuning::prune_beta_limit`] of a draw).
     pub futility: bool,
     /// Late move pruning: at depth 4 and less, the quiet moves that do not give check after
     /// the first `3 + depth * depth` are skipped.

@@ -679,8 +679,12 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         // Futility and late move pruning skip quiet moves at shallow non-PV nodes, once a
         // move has been searched and a line that is not mated exists.
         let shallow_prunable = !pv_node && !in_check;
+        // Futility prunes on the static evaluation too: not where beta says the game is
+        // decided (a quiet move there may start the mate). The default limit, above every
+        // score, never stops it.
         let futile = sp.futility
             && shallow_prunable
+            && beta.abs() < self.tn.prune_beta_limit
             && depth <= self.tn.futility_depth
             && pruning_eval + self.tn.futility_margin * depth <= alpha;
         let lmp_count = if sp.late_move_pruning && shallow_prunable && depth <= self.tn.lmp_depth {

@@ -170,7 +170,8 @@ search_tuning! {
     /// Reverse futility and null-move pruning only at nodes whose beta lies within this
     /// many centipawns of a draw (either way): beyond it the game is decided, and the search
     /// looks for the mate instead of trusting the static evaluation, which cannot tell a
-    /// lost position from a mated one. The default leaves only mate scores out.
+    /// lost position from a mated one. The default leaves only mate scores out. Futility
+    /// pruning stops beyond it too (the default, above every score, never stops it).
     prune_beta_limit: 32000, 200, 32000, 100;
     /// Futility pruning: up to this depth, a quiet move that does not give check is skipped
     /// when the static evaluation plus `futility_margin` per ply of depth is at most alpha.

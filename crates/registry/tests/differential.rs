@@ -10,14 +10,17 @@
 //!
 //! The exact distance is a claim about the registered evaluations' searches, not about
 //! every selective search: with Kyoto's fitted evaluation (`KyotoEval`, registered before
-//! the net) the depth-7 search of `1L3/1kbP1/p4/1gsK1/n1l2 w - 58` reports a mate in 7
-//! and finds the mate in 5 from depth 8 (the drop games' search reduces checks).
+//! the net), and with the net's second generation before futility pruning kept to the
+//! decisive bound below, the depth-7 search of `1L3/1kbP1/p4/1gsK1/n1l2 w - 58` reported a
+//! mate in 7 and found the mate in 5 only from depth 8 (its third ply is a quiet move,
+//! which futility pruning skipped where the window was already decided);
+//! [`a_decided_window_keeps_the_short_mate`] keeps that position.
 //!
-//! Kyoto and Minishogi prune by null moves and reverse futility only where beta is within
-//! `kshogi_tuned_eval::DECISIVE` of a draw: without that bound, depth-7 searches missed
-//! mates of this test in both (Kyoto's `1L3/n3b/p2k1/3P1/2lK1 w gs 40` reported as +38
-//! pawns; Minishogi's `G1G2/2+R2/RS3/b1ps1/K1kb+p b - 57` and `r2g1/k1s1p/1b3/PB3/K1Sr1 w g
-//! 18`, both mates in 5, as +44 and +62).
+//! Kyoto and Minishogi prune by null moves, reverse futility and futility only where beta
+//! is within `kshogi_tuned_eval::DECISIVE` of a draw: without that bound, depth-7 searches
+//! missed mates of this test in both (Kyoto's `1L3/n3b/p2k1/3P1/2lK1 w gs 40` reported as
+//! +38 pawns; Minishogi's `G1G2/2+R2/RS3/b1ps1/K1kb+p b - 57` and `r2g1/k1s1p/1b3/PB3/K1Sr1
+//! w g 18`, both mates in 5, as +44 and +62).
 //!
 //! The positions come from the project's one generator (`SplitMix64`).
 //!
@@ -133,6 +136,25 @@ fn run<V: Rules + Registered>(seed: u64, positions: usize) {
         "{}: {checked} positions, {wins} with a win within 5 plies",
         V::NAME
     );
+}
+
+/// Two Kyoto mates in 5 plies (by the brute force) that depth-7 searches reported as
+/// mates in 7 while futility pruning acted beyond the decisive bound: the position of the
+/// module's doc (with the second net) and `k2N1/3LL/5/p1BSK/n3P b - 51` (with the first
+/// net too; docs/strength.md, "Pruning and mates").
+#[test]
+fn a_decided_window_keeps_the_short_mate() {
+    for sfen in [
+        "1L3/1kbP1/p4/1gsK1/n1l2 w - 58",
+        "k2N1/3LL/5/p1BSK/n3P b - 51",
+    ] {
+        let pos = kshogi_notation::parse_sfen::<Kyoto>(sfen).unwrap();
+        assert_eq!(win_distance(&pos, 5, Moves::All), Some(5), "{sfen}");
+        assert!(
+            check_position(&pos, &mut EngineFor::<Kyoto>::new(2)),
+            "{sfen}"
+        );
+    }
 }
 
 #[test]
