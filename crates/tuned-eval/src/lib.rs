@@ -354,10 +354,11 @@ pub mod kinzoku {
 embedded_net!(
     /// Minishogi's net (`src/weights/minishogi.nnue`, 64 hidden units), with
     /// [`MinishogiEval`]'s search switches, piece values and tactical moves: the evaluator
-    /// [`MinishogiNnueEval`]. Made by `kshogi-nnue train --variant minishogi --games 16000
-    /// --nodes 2000 --seed 21 --threads 2 --epochs 12 --rate 0.002 --out minishogi.nnue`
-    /// (labels from the fitted evaluation's engine); docs/nnue.md has its SPRTs and
-    /// matches. Minishogi's registered evaluation.
+    /// [`MinishogiNnueEval`]. The second generation: made by `kshogi-nnue train --variant
+    /// minishogi --teacher <first net> --games 30000 --nodes 5000 --seed 41 --threads 2
+    /// --epochs 16 --rate 0.002` (games played and labelled by the first net, itself
+    /// trained on the fitted evaluation's games); docs/nnue.md has the commands, the SPRTs
+    /// and the matches. Minishogi's registered evaluation.
     MinishogiNet for kshogi_rules_minishogi::Minishogi = "weights/minishogi.nnue",
     fallback MinishogiEval;
 );
@@ -368,10 +369,12 @@ pub type MinishogiNnueEval = nnue::NnueEval<MinishogiNet>;
 
 embedded_net!(
     /// Kyoto's net (`src/weights/kyoto.nnue`, 64 hidden units), with [`KyotoEval`]'s search
-    /// switches, piece values and tactical moves: the evaluator [`KyotoNnueEval`]. Made by
-    /// `kshogi-nnue train --variant kyoto --games 8000 --nodes 2000 --seed 21 --threads 2
-    /// --epochs 12 --rate 0.002 --out kyoto.nnue` (labels from the fitted evaluation's
-    /// engine); docs/nnue.md has its SPRTs and matches. The registered evaluation.
+    /// switches, piece values and tactical moves: the evaluator [`KyotoNnueEval`]. The
+    /// second generation: made by `kshogi-nnue train --variant kyoto --teacher <first net>
+    /// --games 12000 --nodes 4000 --seed 41 --threads 2 --epochs 16 --rate 0.002` (games
+    /// played and labelled by the first net, itself trained on the fitted evaluation's
+    /// games); docs/nnue.md has the commands, the SPRTs and the matches. The registered
+    /// evaluation.
     KyotoNet for kshogi_rules_kyoto::Kyoto = "weights/kyoto.nnue",
     fallback KyotoEval;
 );
