@@ -25,6 +25,8 @@
 //!   player in each variant through the hidden `kshogi selfplay` ([`selfplay`]).
 //! - `cargo xtask tune --variant V` runs the evaluation tuner, the `kshogi-tune` binary,
 //!   in release mode ([`tune`], `docs/tuning.md`).
+//! - `cargo xtask nnue pipeline --variant V` makes a variant's NNUE net in one resumable
+//!   run, the `kshogi-nnue` binary in release mode ([`nnue`], `docs/nnue.md`).
 //! - `cargo xtask slurm` installs Slurm and MUNGE, starts a one-node cluster and runs a perft
 //!   split into work units and a sharded match as job arrays, checking their merges
 //!   ([`slurm`], `docs/scale.md`).
@@ -32,8 +34,8 @@
 //!   search's signature, equals its line in `xtask/bench-signature.txt` ([`bench`](mod@bench)).
 //!
 //! This crate is a tool, not a library: it is never published, no crate may depend on it,
-//! and it depends on no workspace crate (it drives the `kshogi` and `kshogi-tune` binaries
-//! as subprocesses, and the tidy reads `cargo metadata` and the sources as text). Its
+//! and it depends on no workspace crate (it drives the `kshogi`, `kshogi-tune` and
+//! `kshogi-nnue` binaries as subprocesses, and the tidy reads `cargo metadata` and the sources as text). Its
 //! dependencies are tool dependencies: `serde`/`serde_json` for the perft reports and
 //! `cargo metadata`, `toml_edit` to edit manifests without losing their formatting, and
 //! `tar`, `flate2` and `sha2` for the release archive and its checksum.
@@ -41,6 +43,7 @@
 mod bench;
 mod ci;
 mod import_graph;
+mod nnue;
 mod perft;
 mod release;
 mod selfplay;
@@ -50,6 +53,7 @@ mod tune;
 mod util;
 
 use bench::BenchOptions;
+use nnue::NnueOptions;
 use perft::PerftOptions;
 use release::ReleaseOptions;
 use selfplay::MatchOptions;
@@ -73,6 +77,8 @@ enum Task {
     Match(MatchOptions),
     /// The evaluation tuner.
     Tune(TuneOptions),
+    /// The NNUE net's program.
+    Nnue(NnueOptions),
     /// The search's bench signature.
     Bench(BenchOptions),
     /// Work units on a one-node Slurm cluster.
@@ -89,6 +95,7 @@ impl Task {
             Task::Release(_) => "release",
             Task::Match(_) => "match",
             Task::Tune(_) => "tune",
+            Task::Nnue(_) => "nnue",
             Task::Bench(_) => "bench",
             Task::Slurm => "slurm",
         }
@@ -167,6 +174,9 @@ where
         "tune" => TuneOptions::parse(rest)
             .map(Task::Tune)
             .map_err(UsageError::BadArguments),
+        "nnue" => NnueOptions::parse(rest)
+            .map(Task::Nnue)
+            .map_err(UsageError::BadArguments),
         "bench" => BenchOptions::parse(rest)
             .map(Task::Bench)
             .map_err(UsageError::BadArguments),
@@ -202,6 +212,7 @@ fn usage() -> String {
     text.push_str(release::USAGE);
     text.push_str(selfplay::USAGE);
     text.push_str(tune::USAGE);
+    text.push_str(nnue::USAGE);
     text.push_str(bench::USAGE);
     text.push_str(slurm::USAGE);
     text.push_str("  help               print this text\n");
@@ -221,6 +232,7 @@ fn run(task: &Task) -> Result<(), String> {
         Task::Release(opts) => release::run(opts, &root),
         Task::Match(opts) => selfplay::run(opts, &root),
         Task::Tune(opts) => tune::run(opts, &root),
+        Task::Nnue(opts) => nnue::run(opts, &root),
         Task::Bench(opts) => bench::run(opts, &root),
         Task::Slurm => {
             announce_ci_profile();
@@ -370,6 +382,7 @@ mod tests {
             "release <VERSION>",
             "--dry-run",
             "tune --variant V",
+            "nnue pipeline --variant V",
             "bench ",
             "--update",
         ] {

@@ -41,9 +41,10 @@ impl TuneOptions {
     }
 }
 
-/// The cargo arguments that build and run the tuner.
-pub fn cargo_args(root: &Path, opts: &TuneOptions) -> Vec<String> {
-    let mut args: Vec<String> = [
+/// The cargo arguments that build binary `bin` of kshogi-tune in release mode and run it
+/// with `args`.
+pub fn bin_args(root: &Path, bin: &str, args: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = [
         "run",
         "--release",
         "--quiet",
@@ -51,34 +52,39 @@ pub fn cargo_args(root: &Path, opts: &TuneOptions) -> Vec<String> {
         &root.join("Cargo.toml").to_string_lossy(),
         "-p",
         "kshogi-tune",
+        "--bin",
+        bin,
         "--",
     ]
     .iter()
     .map(|s| s.to_string())
     .collect();
-    args.extend(opts.args.iter().cloned());
-    args
+    out.extend(args.iter().cloned());
+    out
 }
 
 /// Builds and runs the tuner (from the current directory, so a relative `--out` means what
 /// the user meant).
 pub fn run(opts: &TuneOptions, root: &Path) -> Result<(), String> {
+    run_bin(root, "kshogi-tune", &opts.args)
+}
+
+/// Builds binary `bin` of kshogi-tune in release mode and runs it with `args` from the
+/// current directory.
+pub fn run_bin(root: &Path, bin: &str, args: &[String]) -> Result<(), String> {
     eprintln!(
-        "==> cargo run --release -p kshogi-tune -- {}",
-        opts.args.join(" ")
+        "==> cargo run --release -p kshogi-tune --bin {bin} -- {}",
+        args.join(" ")
     );
     let status = Command::new(util::cargo())
-        .args(cargo_args(root, opts))
+        .args(bin_args(root, bin, args))
         .stdin(Stdio::null())
         .status()
         .map_err(|e| format!("could not start cargo: {e}"))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!(
-            "kshogi-tune failed ({})",
-            util::describe_status(status)
-        ))
+        Err(format!("{bin} failed ({})", util::describe_status(status)))
     }
 }
 
@@ -90,7 +96,7 @@ mod tests {
     fn passes_the_options_through() {
         assert!(TuneOptions::parse(&[]).is_err());
         let o = TuneOptions::parse(&["--variant".into(), "kyoto".into()]).unwrap();
-        let args = cargo_args(Path::new("/ws"), &o);
+        let args = bin_args(Path::new("/ws"), "kshogi-tune", &o.args);
         assert_eq!(&args[..2], ["run", "--release"]);
         assert!(args.contains(&"/ws/Cargo.toml".to_string()));
         assert_eq!(&args[args.len() - 3..], ["--", "--variant", "kyoto"]);

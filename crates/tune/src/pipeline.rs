@@ -120,6 +120,14 @@ pub enum PipelineError {
         /// The file.
         path: PathBuf,
     },
+    /// The output file exists and is not of the kind the run writes (an NNUE run's
+    /// `--out` that is not a net file of its variant).
+    NotOurs {
+        /// The file.
+        path: PathBuf,
+        /// Why it is not.
+        why: String,
+    },
 }
 
 impl fmt::Display for PipelineError {
@@ -148,6 +156,9 @@ impl fmt::Display for PipelineError {
                 path.display(),
                 GENERATED_HEADER
             ),
+            PipelineError::NotOurs { path, why } => {
+                write!(f, "{} exists and {why}; not overwriting it", path.display())
+            }
         }
     }
 }
@@ -161,9 +172,9 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PipelineError + '_ {
     }
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory, so that the
-/// file is whole or as it was.
-fn write_atomic(path: &Path, text: &str) -> Result<(), PipelineError> {
+/// Writes `text` (text or bytes) to `path` through a temporary file in the same directory,
+/// creating the directory if needed, so that the file is whole or as it was.
+pub fn write_atomic(path: &Path, text: impl AsRef<[u8]>) -> Result<(), PipelineError> {
     if let Some(parent) = path.parent() {
         if !parent.as_os_str().is_empty() {
             std::fs::create_dir_all(parent).map_err(io(parent))?;
@@ -190,8 +201,9 @@ pub fn write_weights(path: &Path, text: &str) -> Result<(), PipelineError> {
     write_atomic(path, text)
 }
 
-/// Reads a JSON file of the run, `None` when it does not exist.
-fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, PipelineError> {
+/// Reads a JSON file of the run, `None` when it does not exist; one that does not read is
+/// [`PipelineError::Corrupt`].
+pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, PipelineError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -205,7 +217,8 @@ fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, Pip
         })
 }
 
-fn to_json<T: Serialize>(value: &T) -> String {
+/// `value` as pretty JSON with a final newline, as the run's files hold it.
+pub fn to_json<T: Serialize>(value: &T) -> String {
     // Serialising these plain structs cannot fail.
     serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
 }
@@ -250,7 +263,7 @@ fn params_value<V: Registered>(cfg: &Config) -> Value {
 }
 
 /// The parameters that differ between two `params.json` values: name, old, new.
-fn differences(was: &Value, now: &Value) -> Vec<(String, String, String)> {
+pub fn differences(was: &Value, now: &Value) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
     let (Some(a), Some(b)) = (was.as_object(), now.as_object()) else {
         return vec![("parameters".into(), was.to_string(), now.to_string())];
@@ -276,19 +289,26 @@ fn differences(was: &Value, now: &Value) -> Vec<(String, String, String)> {
 /// Creates the run's directory with `params.json`, or checks that an existing one was
 /// made with the same parameters. Returns the parameters' digest.
 pub fn open_dir<V: Registered>(cfg: &Config) -> Result<String, PipelineError> {
-    let now = params_value::<V>(cfg);
-    let path = cfg.dir.join("params.json");
+    open_params(&cfg.dir, &params_value::<V>(cfg))
+}
+
+/// Creates `dir` with `params.json` holding `now` (an object: parameter name to value), or
+/// checks that an existing one holds the same, else [`PipelineError::Mismatch`] naming
+/// each parameter that differs (the file is left as it is). Returns the parameters'
+/// digest, which every file of the run records.
+pub fn open_params(dir: &Path, now: &Value) -> Result<String, PipelineError> {
+    let path = dir.join("params.json");
     match read_json::<Value>(&path)? {
         Some(was) => {
-            let fields = differences(&was, &now);
+            let fields = differences(&was, now);
             if !fields.is_empty() {
                 return Err(PipelineError::Mismatch {
-                    dir: cfg.dir.clone(),
+                    dir: dir.to_path_buf(),
                     fields,
                 });
             }
         }
-        None => write_atomic(&path, &to_json(&now))?,
+        None => write_atomic(&path, to_json(now))?,
     }
     Ok(digest(&now.to_string()))
 }
@@ -382,15 +402,22 @@ pub struct Progress {
     started: Instant,
     last: Mutex<Option<Instant>>,
     quiet: bool,
+    program: &'static str,
 }
 
 impl Progress {
     /// Progress lines, or none when `quiet` (tests).
     pub fn new(quiet: bool) -> Progress {
+        Progress::of("kshogi-tune", quiet)
+    }
+
+    /// Progress lines that start with `program`'s name, or none when `quiet`.
+    pub fn of(program: &'static str, quiet: bool) -> Progress {
         Progress {
             started: Instant::now(),
             last: Mutex::new(None),
             quiet,
+            program,
         }
     }
 
@@ -406,7 +433,7 @@ impl Progress {
         let now = Instant::now();
         if force || last.map_or(true, |t| now.duration_since(t).as_secs_f64() >= 2.0) {
             *last = Some(now);
-            eprintln!("kshogi-tune: {}", line());
+            eprintln!("{}: {}", self.program, line());
         }
     }
 
@@ -594,7 +621,7 @@ pub fn fit_stage<V: Registered>(
         ),
         seconds: start.elapsed().as_secs_f64(),
     };
-    write_atomic(&path, &to_json(&f))?;
+    write_atomic(&path, to_json(&f))?;
     Ok((f, true))
 }
 
@@ -653,8 +680,8 @@ pub struct SprtStage {
     pub seconds: f64,
 }
 
-/// The seed of the SPRT's openings, apart from the data's.
-const SPRT_STREAM: u64 = 0x5350_5254_0000_0000;
+/// The seed of the SPRT's openings, apart from the data's: the run's seed XOR this.
+pub const SPRT_STREAM: u64 = 0x5350_5254_0000_0000;
 
 /// Plays pair `index`: the same random opening twice, the fitted weights (`candidate`)
 /// Black in the first game and White in the second, against the registered evaluator.
@@ -789,7 +816,7 @@ pub fn sprt_stage<V: Registered>(
             }
         }
         st.seconds += start.elapsed().as_secs_f64();
-        write_atomic(&path, &to_json(&st))?;
+        write_atomic(&path, to_json(&st))?;
         let (_, llr) = decide(sprt, &st.pairs);
         let p = pentanomial(&st.pairs);
         progress.line(false, || {
@@ -961,7 +988,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<Outcome, 
         },
         "seconds": progress.elapsed(),
     });
-    write_atomic(&cfg.dir.join("summary.json"), &to_json(&json))?;
+    write_atomic(&cfg.dir.join("summary.json"), to_json(&json))?;
     Ok(Outcome {
         json,
         text,

@@ -1,7 +1,7 @@
 //! The `kshogi-nnue` program: the same options give the same net file, bad arguments and
 //! bad net files are errors that name what is wrong.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn bin() -> Command {
@@ -142,4 +142,258 @@ fn bad_arguments_and_files_are_named() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("format version 9 is not supported"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+}
+
+/// A fresh directory for one test's pipeline runs.
+fn fresh(name: &str) -> PathBuf {
+    let dir = temp(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("fresh dir");
+    dir
+}
+
+/// `kshogi-nnue pipeline` with `train`'s tiny options (those of [`train_with`]), in chunks
+/// of two games, with `extra`.
+fn pipeline(dir: &Path, out: &Path, threads: &str, extra: &[&str]) -> std::process::Output {
+    bin()
+        .arg("pipeline")
+        .args([
+            "--variant",
+            "micro",
+            "--games",
+            "6",
+            "--nodes",
+            "200",
+            "--epochs",
+            "2",
+            "--hidden",
+            "8",
+            "--seed",
+            "3",
+            "--chunk",
+            "2",
+            "--threads",
+            threads,
+        ])
+        .args(extra)
+        .arg("--dir")
+        .arg(dir)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("runs")
+}
+
+/// The run's `summary.json`.
+fn summary_json(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json");
+    serde_json::from_str(&text).expect("summary.json is JSON")
+}
+
+/// Every file under `dir` with its bytes, in order.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).expect("read_dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                let bytes = std::fs::read(&p).expect("read");
+                out.push((p, bytes));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The workspace's net file of `variant` (a valid net made by the project).
+fn registered_net(variant: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tuned-eval/src/weights")
+        .join(format!("{variant}.nnue"))
+}
+
+#[test]
+fn the_pipeline_gives_train_s_bytes_and_resumes_to_them() {
+    let root = fresh("pipe-resume");
+    let (expected, dir, out) = (
+        root.join("train.nnue"),
+        root.join("run"),
+        root.join("out.nnue"),
+    );
+    assert!(train(&expected, "1").status.success());
+    let expected = std::fs::read(&expected).expect("train's net");
+
+    // Uninterrupted, on two threads, without an SPRT: train's bytes, in --out and the run.
+    let run = pipeline(&dir, &out, "2", &["--no-sprt"]);
+    let text = summary_of(&run);
+    assert!(text.contains("3 chunks played now, 0 found done"), "{text}");
+    assert_eq!(std::fs::read(&out).expect("out"), expected);
+    assert_eq!(std::fs::read(dir.join("net.nnue")).expect("net"), expected);
+    for c in 0..3 {
+        assert!(dir.join(format!("data/chunk-0000{c}.json")).exists());
+    }
+
+    // Stopped: the last chunk never written, the second cut short, no training recorded;
+    // --out holds another net of the variant. Resumed on one thread: the same bytes.
+    let data = dir.join("data");
+    std::fs::remove_file(data.join("chunk-00002.json")).expect("rm chunk");
+    let second = data.join("chunk-00001.json");
+    let text = std::fs::read(&second).expect("chunk");
+    std::fs::write(&second, &text[..text.len() / 2]).expect("cut chunk");
+    std::fs::remove_file(dir.join("train.json")).expect("rm train.json");
+    std::fs::copy(registered_net("micro"), &out).expect("copy the registered net");
+    let run = pipeline(&dir, &out, "1", &["--no-sprt"]);
+    summary_of(&run);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("chunk-00001.json") && err.contains("playing it again"),
+        "{err}"
+    );
+    let s = summary_json(&dir);
+    assert_eq!(s["data"]["chunks_played"], 2, "{s}");
+    assert_eq!(s["data"]["chunks_found"], 1, "{s}");
+    assert_eq!(s["train"]["trained_now"], true, "{s}");
+    assert_eq!(std::fs::read(&out).expect("out"), expected);
+
+    // Once more: nothing to play or train, the file already holds the net.
+    let run = pipeline(&dir, &out, "2", &["--no-sprt"]);
+    let text = summary_of(&run);
+    assert!(text.contains("already holds the net"), "{text}");
+    let s = summary_json(&dir);
+    assert_eq!(s["data"]["chunks_played"], 0, "{s}");
+    assert_eq!(s["train"]["trained_now"], false, "{s}");
+    assert_eq!(std::fs::read(&out).expect("out"), expected);
+    std::fs::remove_dir_all(&root).expect("clean");
+}
+
+#[test]
+fn a_directory_of_other_parameters_is_refused_untouched() {
+    let root = fresh("pipe-mismatch");
+    let (dir, out) = (root.join("run"), root.join("out.nnue"));
+    summary_of(&pipeline(&dir, &out, "2", &["--no-sprt"]));
+    let before = snapshot(&root);
+    let refused = |extra: &[&str], named: &str| {
+        let run = pipeline(&dir, &out, "2", extra);
+        assert_eq!(run.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(err.contains("was made with other parameters"), "{err}");
+        assert!(err.contains(named), "{named}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(snapshot(&root), before, "a file changed");
+    };
+    refused(&["--no-sprt", "--epochs", "3"], "epochs 2 there, 3 now");
+    refused(
+        &["--no-sprt", "--lambda", "0.25"],
+        "lambda 0.5 there, 0.25 now",
+    );
+    // The net it made, as a teacher: another teacher, the same directory refused.
+    let teacher = root.join("teacher.nnue");
+    std::fs::copy(&out, &teacher).expect("copy");
+    let before = snapshot(&root);
+    let run = pipeline(
+        &dir,
+        &out,
+        "2",
+        &["--no-sprt", "--teacher", teacher.to_str().expect("utf-8")],
+    );
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("teacher \"the linear evaluation\" there"),
+        "{err}"
+    );
+    assert_eq!(snapshot(&root), before, "a file changed");
+    std::fs::remove_dir_all(&root).expect("clean");
+}
+
+#[test]
+fn an_out_that_is_not_a_net_of_the_variant_is_refused() {
+    let root = fresh("pipe-out");
+    let dir = root.join("run");
+    for (name, bytes) in [
+        ("notes.txt", b"my notes\n".to_vec()),
+        (
+            "kyoto.nnue",
+            std::fs::read(registered_net("kyoto")).expect("kyoto's net"),
+        ),
+    ] {
+        let out = root.join(name);
+        std::fs::write(&out, &bytes).expect("write");
+        let run = pipeline(&dir, &out, "1", &["--no-sprt"]);
+        assert_eq!(run.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(err.contains(&out.display().to_string()), "{err}");
+        assert!(err.contains("is not a micro net file"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(std::fs::read(&out).expect("out"), bytes, "{name} changed");
+        // Refused before anything is played.
+        assert!(!dir.exists());
+    }
+    std::fs::remove_dir_all(&root).expect("clean");
+}
+
+#[test]
+fn the_sprt_keeps_its_pairs_and_resumes_from_them() {
+    let root = fresh("pipe-sprt");
+    let (dir, out) = (root.join("run"), root.join("out.nnue"));
+    std::fs::copy(registered_net("micro"), &out).expect("copy");
+    let old = std::fs::read(&out).expect("out");
+    let sprt = ["--sprt-pairs", "2", "--sprt-nodes", "200"];
+    let text = summary_of(&pipeline(&dir, &out, "2", &sprt));
+    // Two pairs are fewer than any SPRT decides on: undecided, the file left alone.
+    assert!(text.contains("undecided"), "{text}");
+    assert!(text.contains("left as it is"), "{text}");
+    assert_eq!(std::fs::read(&out).expect("out"), old);
+    let read = || -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("sprt.json")).expect("sprt.json"))
+            .expect("JSON")
+    };
+    let whole = read();
+    let pairs = whole["pairs"].as_array().expect("pairs").clone();
+    assert_eq!(pairs.len(), 2, "{whole}");
+    assert!(
+        pairs.iter().all(|p| p.as_u64().is_some_and(|x| x <= 4)),
+        "{whole}"
+    );
+    assert_eq!(summary_json(&dir)["sprt"]["pairs"], 2);
+    // Stopped after the first pair: resumed on one thread, the same second pair.
+    let mut cut = whole.clone();
+    cut["pairs"] = serde_json::Value::Array(pairs[..1].to_vec());
+    std::fs::write(dir.join("sprt.json"), cut.to_string()).expect("cut");
+    summary_of(&pipeline(&dir, &out, "1", &sprt));
+    assert_eq!(read()["pairs"], whole["pairs"]);
+    assert_eq!(std::fs::read(&out).expect("out"), old);
+    std::fs::remove_dir_all(&root).expect("clean");
+}
+
+#[test]
+fn bad_pipeline_arguments_are_named() {
+    let usage = |args: &[&str], named: &str| {
+        let out = bin().args(args).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(named), "{args:?}: {err}");
+    };
+    let p = ["pipeline", "--variant", "micro"];
+    let with =
+        |extra: &[&'static str]| -> Vec<&'static str> { p.iter().chain(extra).copied().collect() };
+    usage(&with(&["--chunk", "0"]), "`--chunk` must be at least 1");
+    usage(
+        &with(&["--sprt-pairs", "x"]),
+        "`--sprt-pairs` needs a number",
+    );
+    usage(&with(&["--sprt-pairs", "0"]), "`--sprt-pairs`");
+    usage(&with(&["--sprt-nodes", "0"]), "`--sprt-nodes`");
+    usage(&with(&["--elo0", "10", "--elo1", "0"]), "`--elo0`");
+    usage(&with(&["--games", "0"]), "`--games`");
+    usage(&with(&["--frobnicate"]), "unknown argument `--frobnicate`");
+    usage(&["pipeline", "--games", "10"], "`--variant` is required");
+    usage(
+        &["train", "--variant", "micro", "--chunk", "5", "--out", "x"],
+        "`--chunk` is an option of `pipeline`, not of `train`",
+    );
 }

@@ -6,6 +6,9 @@
 //!
 //! - [`NnueEval`]: the library's evaluator ([`kshogi_tuned_eval::nnue::NnueEval`]) with the
 //!   accumulator stack driven by the search's make and unmake, over [`Installed`];
+//! - [`TeacherEval`]: the same evaluator over the teacher's net ([`install_teacher`]), a
+//!   slot of its own, so that one run can play its games with a teacher and then match
+//!   the net it trained (`kshogi-nnue pipeline --teacher NET`);
 //! - [`LastEval`]: the first form, kept to measure the stack against: each search thread
 //!   keeps the last position it evaluated and its accumulator (allocated once per thread,
 //!   never per node), and brings it to the next position by the squares and hand counts
@@ -71,6 +74,40 @@ pub fn install<V: Registered>(net: Network<V>) -> Result<(), String> {
 pub fn net<V: Registered>() -> Option<&'static Network<V>> {
     NET.get()?.downcast_ref::<Network<V>>()
 }
+
+/// The teacher's net, of whichever variant the program runs.
+static TEACHER: OnceLock<Box<dyn Any + Send + Sync>> = OnceLock::new();
+
+/// Installs `net` as the teacher of this run, the net of [`TeacherEval`] (once; a second
+/// call is an error).
+pub fn install_teacher<V: Registered>(net: Network<V>) -> Result<(), String> {
+    TEACHER
+        .set(Box::new(net))
+        .map_err(|_| "a teacher is already installed".to_string())
+}
+
+/// The installed teacher, if it is one for `V`.
+#[inline(always)]
+pub fn teacher<V: Registered>() -> Option<&'static Network<V>> {
+    TEACHER.get()?.downcast_ref::<Network<V>>()
+}
+
+/// The teacher installed for the run ([`install_teacher`]) as a [`NetSource`], with the
+/// variant's linear evaluation as its fallback.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TeacherNet;
+
+impl<V: Registered> NetSource<V> for TeacherNet {
+    type Fallback = LinearOf<V>;
+
+    #[inline(always)]
+    fn net() -> Option<&'static Network<V>> {
+        teacher::<V>()
+    }
+}
+
+/// Evaluates with the teacher's net through the search's accumulator stack.
+pub type TeacherEval = kshogi_tuned_eval::nnue::NnueEval<TeacherNet>;
 
 /// The net installed for the run ([`install`]), as a [`NetSource`] whose fallback is the
 /// variant's linear evaluation ([`LinearOf`]: the registered evaluator, or a registered

@@ -6,11 +6,11 @@
 //! The teacher plays the games and scores the positions. By default it is the variant's
 //! linear evaluation ([`LinearOf`]: the registered one, or the fallback of a registered
 //! net), so that the same options give the same net whichever evaluation is registered;
-//! with `--teacher FILE` it is that net, installed for the run ([`crate::eval::install`]),
-//! searching through [`NnueEval`], which makes a net's next generation from its own games
+//! with `--teacher FILE` it is that net, installed for the run
+//! ([`crate::eval::install_teacher`]), searching through [`TeacherEval`], which makes a net's next generation from its own games
 //! (the file is an input like the seed: the same file and options give the same bytes).
 
-use crate::eval::{self, NnueEval};
+use crate::eval::{self, TeacherEval};
 use kshogi_core::Position;
 use kshogi_engine::selfplay::run_games;
 use kshogi_engine::{Engine, Evaluator};
@@ -35,37 +35,50 @@ pub struct Record<V: Registered> {
 pub enum Teacher {
     /// The variant's linear evaluation ([`LinearOf`]).
     Linear,
-    /// The net installed for the run, searched through the accumulator stack.
+    /// The teacher installed for the run ([`eval::install_teacher`]), searched through
+    /// the accumulator stack.
     Net,
 }
 
 /// Plays the games on `cfg.threads` threads and returns their records in game order;
 /// `progress` gets the number of games done after each game. With [`Teacher::Net`] a net
-/// must be installed first ([`eval::install`]), or an error says so.
+/// must be installed first ([`eval::install_teacher`]), or an error says so.
 pub fn generate<V: Registered>(
     cfg: &GenConfig,
     teacher: Teacher,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Vec<Record<V>>, String> {
+    generate_range(cfg, teacher, 0..cfg.games, progress)
+}
+
+/// The games of indices `range` of [`generate`]'s (each game depends on its index only):
+/// the pipeline's chunks, whose records joined in order are [`generate`]'s.
+pub fn generate_range<V: Registered>(
+    cfg: &GenConfig,
+    teacher: Teacher,
+    range: std::ops::Range<u32>,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<Vec<Record<V>>, String> {
     Ok(match teacher {
-        Teacher::Linear => games_of::<V, LinearOf<V>>(cfg, progress),
+        Teacher::Linear => games_of::<V, LinearOf<V>>(cfg, range, progress),
         Teacher::Net => {
-            if eval::net::<V>().is_none() {
+            if eval::teacher::<V>().is_none() {
                 return Err(format!("no {} net is installed to teach", V::NAME));
             }
-            games_of::<V, NnueEval>(cfg, progress)
+            games_of::<V, TeacherEval>(cfg, range, progress)
         }
     })
 }
 
-/// The games of `cfg` played and scored by evaluator `E`.
+/// The games of indices `range` played and scored by evaluator `E`.
 fn games_of<V: Registered, E: Evaluator<V>>(
     cfg: &GenConfig,
+    range: std::ops::Range<u32>,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Vec<Record<V>> {
     let games = run_games(
         cfg.threads,
-        0..cfg.games,
+        range,
         &|| Engine::<V, E>::new(1),
         &|engine, index| {
             let game = play_quiet(engine, cfg, index, &mut |leaf: &Position<V>| {

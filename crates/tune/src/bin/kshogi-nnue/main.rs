@@ -4,6 +4,9 @@
 //!   self-play games with the engine and the linear evaluation (or the net `NET`), training
 //!   of the float net on their quiet positions, quantisation, and the net file; the same
 //!   options (and teacher file) give the same bytes;
+//! - `kshogi-nnue pipeline --variant V --seed S [train's options] [--dir DIR] [--out FILE]`:
+//!   `train` and a `match` read as an SPRT in one resumable run, the net written to the
+//!   variant's file if the SPRT accepts it ([`pipeline`]);
 //! - `kshogi-nnue speed --variant V --net FILE`: nanoseconds per evaluation, the net
 //!   against the registered evaluation;
 //! - `kshogi-nnue match --variant V --net FILE --games N --nodes N`: a fixed-node match of
@@ -15,6 +18,7 @@
 
 mod eval;
 mod gen;
+mod pipeline;
 mod versus;
 
 use eval::NnueEval;
@@ -27,7 +31,7 @@ use kshogi_nnue::{Layout, Network};
 use kshogi_registry::{with_variant, Registered, VariantKind};
 use kshogi_tune::args::{game_flag, number, value};
 use kshogi_tune::data::GenConfig;
-use kshogi_tune::pipeline::{decide, pentanomial, SprtConfig, Verdict};
+use kshogi_tune::pipeline::{decide, pentanomial, Progress, SprtConfig, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -35,6 +39,7 @@ use versus::MatchConfig;
 
 const USAGE: &str = "\
 Usage: kshogi-nnue train --variant V [OPTIONS] --out FILE
+       kshogi-nnue pipeline --variant V [OPTIONS] [PIPELINE OPTIONS]
        kshogi-nnue speed --variant V --net FILE [--positions N]
        kshogi-nnue match --variant V --net FILE [--games N] [--nodes N | --movetime MS]
                          [--seed S] [--threads N] [--sprt ELO0,ELO1[,ALPHA,BETA]]
@@ -58,6 +63,22 @@ and writes the net file. The same options give the same bytes, whatever --thread
   --decay D         decoupled weight decay of the transformer's weights (default 0)
   --lambda L        weight of the evaluation's score in the target, 0 to 1 (default 0.5)
   --out FILE        the net file to write (replaced atomically)
+pipeline: train's games, training and net, then the net against the registered evaluation
+read as a pentanomial SPRT (match's pairs), in one run that records each stage in DIR: the
+same command again resumes where a run stopped; a DIR made with other options is an error.
+It takes train's options (--out is optional) and:
+  --dir DIR         the run's directory (default target/nnue/<variant>-<seed> in the
+                    workspace)
+  --out FILE        where an accepted net is written (default the variant's file,
+                    crates/tuned-eval/src/weights/<variant>.nnue); an existing FILE is
+                    replaced only if it is a net file of the variant
+  --chunk N         games per chunk file of DIR (default 500)
+  --sprt-nodes N    engine nodes per move in the SPRT (default --nodes)
+  --sprt-pairs N    most game pairs of the SPRT; undecided then keeps FILE (default 2000)
+  --elo0 E --elo1 E the SPRT's hypotheses in Elo (default 0 and 10)
+  --alpha P --beta P  its error rates (default 0.05 each)
+  --no-sprt         write the net without an SPRT (as train does)
+The net file is train's with the same options, byte for byte.
 speed: times the net's evaluation (refreshed per call) and the registered one on positions
 of random games.
 match: the net against the registered evaluation at a fixed node count, pairs of games
@@ -86,7 +107,29 @@ enum Command {
         cfg: MatchConfig,
         sprt: Option<Sprt>,
     },
+    Pipeline(Box<PipelineArgs>),
 }
+
+/// `pipeline`'s options before the variant is known (its defaults name the variant).
+#[derive(Clone, Debug)]
+struct PipelineArgs {
+    cfg: pipeline::Config,
+    dir: Option<PathBuf>,
+    out: Option<PathBuf>,
+}
+
+/// The options that only `pipeline` takes.
+const PIPELINE_ONLY: [&str; 9] = [
+    "--dir",
+    "--chunk",
+    "--sprt-nodes",
+    "--sprt-pairs",
+    "--elo0",
+    "--elo1",
+    "--alpha",
+    "--beta",
+    "--no-sprt",
+];
 
 /// `--sprt ELO0,ELO1[,ALPHA,BETA]` (alpha and beta 0.05 when left out).
 fn parse_sprt(v: &str) -> Result<Sprt, String> {
@@ -126,7 +169,7 @@ fn parse_sprt(v: &str) -> Result<Sprt, String> {
 fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     let mut it = args.iter();
     let Some(sub) = it.next() else {
-        return Err("a command is needed: train, speed or match".into());
+        return Err("a command is needed: train, pipeline, speed or match".into());
     };
     if sub == "-h" || sub == "--help" {
         return Ok(None);
@@ -156,9 +199,16 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     let mut movetime: Option<u64> = None;
     let mut sprt: Option<Sprt> = None;
     let mut teacher: Option<PathBuf> = None;
+    let (mut dir, mut chunk, mut no_sprt) = (None, 500u32, false);
+    let mut pipe_sprt = SprtConfig::default();
+    let mut sprt_nodes: Option<u64> = None;
+    let mut pipeline_only: Option<&str> = None;
     while let Some(flag) = it.next() {
         if game_flag(flag, &mut it, &mut variant, &mut gen)? {
             continue;
+        }
+        if PIPELINE_ONLY.contains(&flag.as_str()) {
+            pipeline_only.get_or_insert(flag.as_str());
         }
         match flag.as_str() {
             "-h" | "--help" => return Ok(None),
@@ -176,10 +226,24 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
             "--movetime" => movetime = Some(number(flag, value(flag, &mut it)?)?),
             "--positions" => positions = number(flag, value(flag, &mut it)?)?,
             "--sprt" => sprt = Some(parse_sprt(value(flag, &mut it)?)?),
+            "--dir" => dir = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--chunk" => chunk = number(flag, value(flag, &mut it)?)?,
+            "--sprt-nodes" => sprt_nodes = Some(number(flag, value(flag, &mut it)?)?),
+            "--sprt-pairs" => pipe_sprt.max_pairs = number(flag, value(flag, &mut it)?)?,
+            "--elo0" => pipe_sprt.test.elo0 = number(flag, value(flag, &mut it)?)?,
+            "--elo1" => pipe_sprt.test.elo1 = number(flag, value(flag, &mut it)?)?,
+            "--alpha" => pipe_sprt.test.alpha = number(flag, value(flag, &mut it)?)?,
+            "--beta" => pipe_sprt.test.beta = number(flag, value(flag, &mut it)?)?,
+            "--no-sprt" => no_sprt = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
     let variant = variant.ok_or("`--variant` is required")?;
+    if let Some(flag) = pipeline_only.filter(|_| sub != "pipeline") {
+        return Err(format!(
+            "`{flag}` is an option of `pipeline`, not of `{sub}`"
+        ));
+    }
     if !(1..=kshogi_nnue::MAX_HIDDEN).contains(&hidden) {
         return Err(format!("`--hidden` must be from 1 to 128, found {hidden}"));
     }
@@ -213,6 +277,45 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
                 out: out.ok_or("`train` needs `--out FILE`")?,
             }
         }
+        "pipeline" => {
+            gen.games = games.unwrap_or(gen.games);
+            gen.nodes = nodes.unwrap_or(gen.nodes);
+            if gen.games == 0 || gen.nodes == 0 {
+                return Err("`--games` and `--nodes` must be at least 1".into());
+            }
+            if chunk == 0 {
+                return Err("`--chunk` must be at least 1".into());
+            }
+            pipe_sprt
+                .test
+                .validate()
+                .map_err(|e| format!("`--elo0`, `--elo1`, `--alpha`, `--beta`: {e}"))?;
+            if pipe_sprt.max_pairs == 0 {
+                return Err("`--sprt-pairs` must be at least 1".into());
+            }
+            pipe_sprt.nodes = sprt_nodes.unwrap_or(gen.nodes);
+            if pipe_sprt.nodes == 0 {
+                return Err("`--sprt-nodes` must be at least 1".into());
+            }
+            pipe_sprt.opening = gen.opening;
+            pipe_sprt.max_plies = gen.max_plies;
+            gen.threads = gen.threads.max(1);
+            Command::Pipeline(Box::new(PipelineArgs {
+                cfg: pipeline::Config {
+                    gen,
+                    chunk,
+                    train: tc,
+                    hidden,
+                    lambda,
+                    teacher,
+                    sprt: (!no_sprt).then_some(pipe_sprt),
+                    dir: PathBuf::new(),
+                    out: PathBuf::new(),
+                },
+                dir,
+                out,
+            }))
+        }
         "speed" => Command::Speed {
             net: net.ok_or("`speed` needs `--net FILE`")?,
             positions: positions.max(1),
@@ -230,22 +333,13 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
             },
             sprt,
         },
-        other => return Err(format!("unknown command `{other}`: train, speed or match")),
+        other => {
+            return Err(format!(
+                "unknown command `{other}`: train, pipeline, speed or match"
+            ))
+        }
     };
     Ok(Some((variant, command)))
-}
-
-/// Writes `bytes` to `path` through a temporary file beside it, so that a failure leaves
-/// any earlier file whole.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot replace {}: {e}", path.display())
-    })
 }
 
 fn load<V: Registered>(path: &Path) -> Result<Network<V>, String> {
@@ -263,51 +357,66 @@ fn target(result_black: f32, side: Color, eval: i32, scale: f32, lambda: f32) ->
     (1.0 - lambda) * r + lambda * sigmoid(eval as f32 / scale)
 }
 
-fn run_train<V: Registered>(
-    gen: &GenConfig,
-    tc: &TrainConfig,
-    hidden: usize,
-    lambda: f32,
+/// The teacher of a run: who plays the games, its name for the summary and its file's
+/// checksum (`None` for the linear evaluation). The teacher's file is read once, checked
+/// to be a net of `V` and installed ([`eval::install_teacher`]).
+pub(crate) fn teacher_of<V: Registered>(
     teacher: Option<&Path>,
-    out: &Path,
-) -> Result<(), String> {
-    // The teacher's file is read once: installed, and named with its checksum.
-    let (teacher_kind, teacher_name) = match teacher {
+) -> Result<(gen::Teacher, String, Option<u64>), String> {
+    match teacher {
         Some(path) => {
             let bytes =
                 std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let net =
                 Network::<V>::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            eval::install(net)?;
-            let name = format!(
-                "the net {} (checksum {:016x})",
-                path.display(),
-                kshogi_nnue::file::fnv1a(&bytes)
-            );
-            (gen::Teacher::Net, name)
+            eval::install_teacher(net)?;
+            let checksum = kshogi_nnue::file::fnv1a(&bytes);
+            let name = format!("the net {} (checksum {checksum:016x})", path.display());
+            Ok((gen::Teacher::Net, name, Some(checksum)))
         }
-        None => (gen::Teacher::Linear, "the linear evaluation".to_string()),
-    };
+        None => Ok((
+            gen::Teacher::Linear,
+            "the linear evaluation".to_string(),
+            None,
+        )),
+    }
+}
+
+/// What the training of a net gave: the net file and its numbers.
+#[derive(Clone, Debug)]
+pub(crate) struct Trained {
+    /// The quantised net's file.
+    pub bytes: Vec<u8>,
+    /// Training and held-out samples.
+    pub samples: (usize, usize),
+    /// Training and held-out loss of the starting net.
+    pub before: (f64, f64),
+    /// Training and held-out loss of the net kept.
+    pub after: (f64, f64),
+    /// The teacher's own scores' loss against the targets, training and held out.
+    pub teacher_loss: (f64, f64),
+    /// The epoch whose net is kept (the lowest held-out loss; 0 for the starting net).
+    pub epoch: usize,
+    /// Seconds the training took.
+    pub seconds: f64,
+}
+
+/// Trains the float net on `records` (every tenth game held out, the target mixed by
+/// `lambda`), keeps the epoch with the lowest held-out loss and quantises it: the one
+/// training of `train` and `pipeline`, so that both give the same bytes.
+pub(crate) fn train_net<V: Registered>(
+    records: &[gen::Record<V>],
+    games: u32,
+    seed: u64,
+    tc: &TrainConfig,
+    hidden: usize,
+    lambda: f32,
+) -> Result<Trained, String> {
     let scale = V::WDL.scale as f32;
     let layout = Layout::of::<V>();
-    eprintln!(
-        "{}: {} features ({} board, {} hand), {hidden} hidden units, scale {scale} cp",
-        V::NAME,
-        layout.features(),
-        2 * layout.kinds * layout.squares,
-        2 * layout.hand_total
-    );
-    let t0 = Instant::now();
-    let step = (gen.games / 10).max(1);
-    let records = gen::generate::<V>(gen, teacher_kind, &|n| {
-        if n % step == 0 || n == gen.games {
-            eprintln!("  games {n}/{}", gen.games);
-        }
-    })?;
-    let t_gen = t0.elapsed();
     let (mut train_set, mut held) = (Vec::new(), Vec::new());
     let (mut base_train, mut base_held) = (0.0f64, 0.0f64);
-    for r in &records {
+    for r in records {
         let t = target(r.result, r.pos.side_to_move(), r.eval, scale, lambda);
         let s = Sample::of(&layout, &r.pos, t);
         let base = f64::from(sigmoid(r.eval as f32 / scale) - t).powi(2);
@@ -321,8 +430,7 @@ fn run_train<V: Registered>(
     }
     if train_set.is_empty() || held.is_empty() {
         return Err(format!(
-            "{} games gave {} training and {} held-out positions; play more games",
-            gen.games,
+            "{games} games gave {} training and {} held-out positions; play more games",
             train_set.len(),
             held.len()
         ));
@@ -330,7 +438,7 @@ fn run_train<V: Registered>(
     base_train /= train_set.len() as f64;
     base_held /= held.len() as f64;
     let t1 = Instant::now();
-    let mut net = FloatNet::new(layout.features(), hidden, gen.seed ^ 0x4E4E_5545);
+    let mut net = FloatNet::new(layout.features(), hidden, seed ^ 0x4E4E_5545);
     let before = (
         net.loss(&train_set, tc.threads),
         net.loss(&held, tc.threads),
@@ -347,17 +455,61 @@ fn run_train<V: Registered>(
             best = (h, e, now.clone());
         }
     });
-    let (_, best_epoch, net) = best;
+    let (_, epoch, net) = best;
     let after = (
         net.loss(&train_set, tc.threads),
         net.loss(&held, tc.threads),
     );
-    let t_train = t1.elapsed();
+    let seconds = t1.elapsed().as_secs_f64();
     let quantised = net
         .quantise::<V>(scale.round().clamp(1.0, 65535.0) as u16)
         .map_err(|e| e.to_string())?;
-    let bytes = quantised.to_bytes();
-    write_atomically(out, &bytes)?;
+    Ok(Trained {
+        bytes: quantised.to_bytes(),
+        samples: (train_set.len(), held.len()),
+        before,
+        after,
+        teacher_loss: (base_train, base_held),
+        epoch,
+        seconds,
+    })
+}
+
+/// The line naming the variant's input layout, printed before a training.
+fn layout_line<V: Registered>(hidden: usize) -> String {
+    let layout = Layout::of::<V>();
+    format!(
+        "{}: {} features ({} board, {} hand), {hidden} hidden units, scale {} cp",
+        V::NAME,
+        layout.features(),
+        2 * layout.kinds * layout.squares,
+        2 * layout.hand_total,
+        V::WDL.scale as f32
+    )
+}
+
+fn run_train<V: Registered>(
+    gen: &GenConfig,
+    tc: &TrainConfig,
+    hidden: usize,
+    lambda: f32,
+    teacher: Option<&Path>,
+    out: &Path,
+) -> Result<(), String> {
+    let (teacher_kind, teacher_name, _) = teacher_of::<V>(teacher)?;
+    let scale = V::WDL.scale as f32;
+    eprintln!("{}", layout_line::<V>(hidden));
+    let t0 = Instant::now();
+    let step = (gen.games / 10).max(1);
+    let records = gen::generate::<V>(gen, teacher_kind, &|n| {
+        if n % step == 0 || n == gen.games {
+            eprintln!("  games {n}/{}", gen.games);
+        }
+    })?;
+    let t_gen = t0.elapsed();
+    let t = train_net::<V>(&records, gen.games, gen.seed, tc, hidden, lambda)?;
+    // Through a temporary file, so that a failure leaves an earlier file whole.
+    kshogi_tune::pipeline::write_atomic(out, &t.bytes).map_err(|e| e.to_string())?;
     println!("variant        {}", V::NAME);
     println!(
         "games          {} at {} nodes, seed {}",
@@ -366,8 +518,7 @@ fn run_train<V: Registered>(
     println!("teacher        {teacher_name}");
     println!(
         "samples        {} training, {} held out (every tenth game)",
-        train_set.len(),
-        held.len()
+        t.samples.0, t.samples.1
     );
     println!(
         "target         {:.2} result + {:.2} sigmoid(eval / {scale})",
@@ -375,22 +526,23 @@ fn run_train<V: Registered>(
         lambda
     );
     println!(
-        "loss           training {:.5} -> {:.5}, held out {:.5} -> {:.5} (epoch {best_epoch} of {}, the lowest held out)",
-        before.0, after.0, before.1, after.1, tc.epochs
+        "loss           training {:.5} -> {:.5}, held out {:.5} -> {:.5} (epoch {} of {}, the lowest held out)",
+        t.before.0, t.after.0, t.before.1, t.after.1, t.epoch, tc.epochs
     );
     println!(
-        "teacher's loss training {base_train:.5}, held out {base_held:.5} (its scores against the same targets)"
+        "teacher's loss training {:.5}, held out {:.5} (its scores against the same targets)",
+        t.teacher_loss.0, t.teacher_loss.1
     );
     println!(
         "time           games {:.1}s, training {:.1}s",
         t_gen.as_secs_f64(),
-        t_train.as_secs_f64()
+        t.seconds
     );
     println!(
         "net            {} ({} bytes, checksum {:016x})",
         out.display(),
-        bytes.len(),
-        kshogi_nnue::file::fnv1a(&bytes)
+        t.bytes.len(),
+        kshogi_nnue::file::fnv1a(&t.bytes)
     );
     Ok(())
 }
@@ -608,6 +760,32 @@ fn run_match<V: Registered>(
     Ok(())
 }
 
+/// The workspace this program was built in (the default directory and net files are
+/// there).
+fn workspace() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .nth(2)
+        .unwrap_or(manifest)
+        .to_path_buf()
+}
+
+/// `pipeline`, with the defaults that name the variant.
+fn run_pipeline<V: Registered>(p: &PipelineArgs) -> Result<(), String> {
+    let root = workspace();
+    let mut cfg = p.cfg.clone();
+    cfg.dir = p.dir.clone().unwrap_or_else(|| {
+        root.join("target/nnue")
+            .join(format!("{}-{}", V::NAME, cfg.gen.seed))
+    });
+    cfg.out = p.out.clone().unwrap_or_else(|| {
+        root.join("crates/tuned-eval/src/weights")
+            .join(format!("{}.nnue", V::NAME))
+    });
+    pipeline::run::<V>(&cfg, &Progress::of("kshogi-nnue", false))
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (kind, command) = match parse(&args) {
@@ -627,6 +805,7 @@ fn main() -> ExitCode {
         }
         Command::Speed { net, positions } => run_speed::<V>(net, *positions),
         Command::Match { net, cfg, sprt } => run_match::<V>(net, cfg, *sprt),
+        Command::Pipeline(p) => run_pipeline::<V>(p),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

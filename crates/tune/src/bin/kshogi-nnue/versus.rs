@@ -103,14 +103,24 @@ pub fn play<V: Registered>(
     progress: &(dyn Fn(u32) + Sync),
 ) -> (Tally, Vec<GameResult>) {
     let games = cfg.games.div_ceil(2) * 2;
-    let results = run_games(
+    let results = play_range::<V>(cfg, 0..games, progress);
+    (Tally::of(&results), results)
+}
+
+/// The net's results in the games of indices `range` of the match (each depends on its
+/// index only), in order: the pipeline's SPRT plays its pairs so, a batch at a time.
+pub fn play_range<V: Registered>(
+    cfg: &MatchConfig,
+    range: std::ops::Range<u32>,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Vec<GameResult> {
+    run_games(
         cfg.threads,
-        0..games,
+        range,
         &|| (Engine::<V, NnueEval>::new(4), Engine::<V, V::Eval>::new(4)),
         &|(net, base), index| play_one(net, base, cfg, index),
         progress,
-    );
-    (Tally::of(&results), results)
+    )
 }
 
 #[cfg(test)]
