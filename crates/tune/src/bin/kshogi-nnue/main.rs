@@ -547,7 +547,8 @@ fn run_train<V: Registered>(
     Ok(())
 }
 
-fn random_positions<V: Registered>(count: usize) -> Vec<Position<V>> {
+/// `count` positions of random games from the start, the same every time (seed 42).
+pub(crate) fn random_positions<V: Registered>(count: usize) -> Vec<Position<V>> {
     let mut rng = SplitMix64::new(42);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {

@@ -85,6 +85,7 @@ fn params_value<V: Registered>(cfg: &Config, teacher: Option<u64>) -> Value {
         "chunk": cfg.chunk,
         "teacher": teacher.map_or("the linear evaluation".to_string(), |c| format!("net {c:016x}")),
         "linear_weights": linear.to_vec(),
+        "registered_evaluation": registered_fingerprint::<V>(),
         "hidden": cfg.hidden,
         "epochs": t.epochs,
         "batch": t.batch,
@@ -100,6 +101,18 @@ fn params_value<V: Registered>(cfg: &Config, teacher: Option<u64>) -> Value {
             "max_pairs": s.max_pairs,
         })),
     })
+}
+
+/// A fingerprint of the registered evaluation, the SPRT's opponent: the checksum of its
+/// scores of 256 positions of seeded random games. Nothing else names a registered net or
+/// its weights, and a run resumed after they changed must not mix its SPRT pairs.
+fn registered_fingerprint<V: Registered>() -> String {
+    use kshogi_engine::Evaluator;
+    let mut bytes = Vec::new();
+    for pos in crate::random_positions::<V>(256) {
+        bytes.extend_from_slice(&V::Eval::evaluate(&pos).to_le_bytes());
+    }
+    format!("{:016x}", kshogi_nnue::file::fnv1a(&bytes))
 }
 
 /// A game as a chunk file stores it.
