@@ -670,6 +670,27 @@ pub fn pentanomial(pairs: &[u8]) -> [u64; 5] {
     p
 }
 
+/// The SPRT stage's numbers as `summary.json` gives them (both pipelines'): the pairs'
+/// count and pentanomial counts, the score, the LLR with its bounds, the hypotheses, the
+/// nodes a move, the verdict and the seconds.
+pub fn sprt_json(s: &SprtConfig, pairs: &[u8], verdict: Verdict, llr: f64, seconds: f64) -> Value {
+    let points: u64 = pairs.iter().map(|&x| u64::from(x)).sum();
+    let score = points as f64 / (4 * pairs.len()).max(1) as f64;
+    let (lower, upper) = sprt_bounds(s.test.alpha, s.test.beta);
+    json!({
+        "pairs": pairs.len(),
+        "nodes": s.nodes,
+        "pentanomial": pentanomial(pairs),
+        "score": score,
+        "llr": llr,
+        "bounds": [lower, upper],
+        "elo0": s.test.elo0,
+        "elo1": s.test.elo1,
+        "verdict": verdict,
+        "seconds": seconds,
+    })
+}
+
 /// What `sprt.json` keeps.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SprtStage {
@@ -892,17 +913,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<Outcome, 
                 verdict,
                 duration(st.seconds)
             );
-            let json = json!({
-                "pairs": st.pairs.len(),
-                "pentanomial": p,
-                "score": score,
-                "llr": llr,
-                "bounds": [lower, upper],
-                "elo0": s.test.elo0,
-                "elo1": s.test.elo1,
-                "verdict": verdict,
-                "seconds": st.seconds,
-            });
+            let json = sprt_json(s, &st.pairs, verdict, llr, st.seconds);
             (json, verdict, text)
         }
     };

@@ -30,8 +30,8 @@ use kshogi_notation::{parse_sfen, to_sfen};
 use kshogi_registry::{LinearOf, Registered};
 use kshogi_tune::data::GenConfig;
 use kshogi_tune::pipeline::{
-    decide, digest, duration, open_params, pentanomial, read_json, to_json, write_atomic,
-    PipelineError, Progress, SprtConfig, Verdict, SPRT_STREAM,
+    decide, digest, duration, open_params, pentanomial, read_json, sprt_json, to_json,
+    write_atomic, PipelineError, Progress, SprtConfig, Verdict, SPRT_STREAM,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -495,18 +495,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
                 s.test.elo1,
                 duration(st.seconds)
             );
-            let json = json!({
-                "pairs": st.pairs.len(),
-                "nodes": s.nodes,
-                "pentanomial": p,
-                "score": score,
-                "llr": llr,
-                "bounds": [lower, upper],
-                "elo0": s.test.elo0,
-                "elo1": s.test.elo1,
-                "verdict": verdict,
-                "seconds": st.seconds,
-            });
+            let json = sprt_json(s, &st.pairs, verdict, llr, st.seconds);
             (json, verdict, text)
         }
     };
