@@ -384,10 +384,12 @@ pub type KyotoNnueEval = nnue::NnueEval<KyotoNet>;
 
 embedded_net!(
     /// Micro's net (`src/weights/micro.nnue`, 64 hidden units), with [`MicroEval`]'s search
-    /// switches, piece values and tactical moves: the evaluator [`MicroNnueEval`]. Made by
-    /// `kshogi-nnue train --variant micro --games 16000 --nodes 2000 --seed 21 --threads 2
-    /// --epochs 12 --rate 0.002 --out micro.nnue` (labels from the fitted evaluation's
-    /// engine); docs/nnue.md has its SPRTs and matches. The registered evaluation.
+    /// switches, piece values and tactical moves: the evaluator [`MicroNnueEval`]. The
+    /// third generation: made by `kshogi-nnue pipeline --variant micro --teacher <second
+    /// net> --games 40000 --nodes 5000 --seed 45 --threads 2 --epochs 16 --rate 0.002`
+    /// (games played and labelled by the second net, taught by the first, itself trained
+    /// on the fitted evaluation's games); docs/nnue.md has the commands, the SPRTs and the
+    /// matches. The registered evaluation.
     MicroNet for kshogi_rules_micro::Micro = "weights/micro.nnue",
     fallback MicroEval;
 );
