@@ -17,7 +17,8 @@ pub const USAGE: &str = "  nnue pipeline --variant V --seed S [--dir DIR] [OPTIO
                      the registered evaluation, the net file written if accepted; resumes
                      from DIR (default target/nnue/<variant>-<seed>); options are
                      kshogi-nnue's: --games N --nodes N --chunk N --threads N --teacher NET
-                     --epochs N --sprt-pairs N --no-sprt --out FILE
+                     --epochs N --hidden N --lambda L --data-from DIR2 --sprt-pairs N
+                     --no-sprt --out FILE
   nnue train|match|speed ...
                      kshogi-nnue's other commands, run in release mode
 ";

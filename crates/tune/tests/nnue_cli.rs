@@ -311,6 +311,124 @@ fn a_directory_of_other_parameters_is_refused_untouched() {
 }
 
 #[test]
+fn another_run_s_games_train_other_options_and_more_games() {
+    let root = fresh("pipe-data-from");
+    let (first, out) = (root.join("first"), root.join("out.nnue"));
+    summary_of(&pipeline(&first, &out, "2", &["--no-sprt"]));
+    let first_files = snapshot(&first);
+    let from = ["--data-from", first.to_str().expect("utf-8")];
+    let with =
+        |extra: &[&'static str]| -> Vec<&str> { from.iter().chain(extra).copied().collect() };
+    let os = |v: &[&'static str]| -> Vec<std::ffi::OsString> { v.iter().map(Into::into).collect() };
+    let expect = |name: &str, extra: &[&'static str]| -> Vec<u8> {
+        let path = root.join(name);
+        let args = os(extra);
+        let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        assert!(train_with(&path, "1", &refs).status.success());
+        std::fs::read(&path).expect("train's net")
+    };
+
+    // Other training options: every chunk taken, none played; train's bytes for them.
+    let (second, out2) = (root.join("second"), root.join("second.nnue"));
+    let run = pipeline(
+        &second,
+        &out2,
+        "2",
+        &with(&["--no-sprt", "--epochs", "3", "--hidden", "6"]),
+    );
+    let text = summary_of(&run);
+    assert!(
+        text.contains("0 chunks played now, 0 found done, 3 taken from"),
+        "{text}"
+    );
+    assert_eq!(summary_json(&second)["data"]["chunks_taken"], 3);
+    assert_eq!(
+        std::fs::read(&out2).expect("out"),
+        expect("second-train.nnue", &["--epochs", "3", "--hidden", "6"])
+    );
+    assert_eq!(snapshot(&first), first_files, "the source run changed");
+    // The copies are the second run's own: it resumes without the source.
+    let run = pipeline(
+        &second,
+        &out2,
+        "1",
+        &["--no-sprt", "--epochs", "3", "--hidden", "6"],
+    );
+    assert!(summary_of(&run).contains("0 chunks played now, 3 found done"));
+
+    // More games: the three chunks taken, the fourth played; train's bytes for 8 games.
+    let (third, out3) = (root.join("third"), root.join("third.nnue"));
+    let run = pipeline(&third, &out3, "2", &with(&["--no-sprt", "--games", "8"]));
+    let text = summary_of(&run);
+    assert!(
+        text.contains("1 chunks played now, 0 found done, 3 taken from"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read(&out3).expect("out"),
+        expect("third-train.nnue", &["--games", "8"])
+    );
+
+    // Games of other parameters: refused, naming them, before anything is written.
+    for (extra, named) in [
+        (
+            &["--no-sprt", "--nodes", "300"][..],
+            "nodes 200 there, 300 now",
+        ),
+        (&["--no-sprt", "--seed", "4"][..], "seed 3 there, 4 now"),
+        (&["--no-sprt", "--chunk", "3"][..], "chunk 2 there, 3 now"),
+    ] {
+        let dir = root.join("refused");
+        let run = pipeline(&dir, &root.join("refused.nnue"), "1", &with(extra));
+        assert_eq!(run.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            err.contains("its games were played with other parameters"),
+            "{err}"
+        );
+        assert!(err.contains(named), "{named}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!dir.exists(), "the refused run made its directory");
+    }
+    // Not a run's directory.
+    let run = pipeline(
+        &root.join("refused"),
+        &out,
+        "1",
+        &[
+            "--no-sprt",
+            "--data-from",
+            root.join("nowhere").to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("not a pipeline run's directory"), "{err}");
+    // A chunk of the source cut short is named and played again.
+    let chunk = first.join("data/chunk-00001.json");
+    let bytes = std::fs::read(&chunk).expect("chunk");
+    std::fs::write(&chunk, &bytes[..bytes.len() / 2]).expect("cut");
+    let (fourth, out4) = (root.join("fourth"), root.join("fourth.nnue"));
+    let run = pipeline(
+        &fourth,
+        &out4,
+        "2",
+        &with(&["--no-sprt", "--epochs", "3", "--hidden", "6"]),
+    );
+    let text = summary_of(&run);
+    assert!(
+        text.contains("1 chunks played now, 0 found done, 2 taken from"),
+        "{text}"
+    );
+    assert!(String::from_utf8_lossy(&run.stderr).contains("chunk-00001.json"));
+    assert_eq!(
+        std::fs::read(&out4).expect("out"),
+        std::fs::read(&out2).expect("out")
+    );
+    std::fs::remove_dir_all(&root).expect("clean");
+}
+
+#[test]
 fn an_out_that_is_not_a_net_of_the_variant_is_refused() {
     let root = fresh("pipe-out");
     let dir = root.join("run");

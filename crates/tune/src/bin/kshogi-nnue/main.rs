@@ -73,6 +73,10 @@ It takes train's options (--out is optional) and:
                     crates/tuned-eval/src/weights/<variant>.nnue); an existing FILE is
                     replaced only if it is a net file of the variant
   --chunk N         games per chunk file of DIR (default 500)
+  --data-from DIR2  take the chunks DIR lacks from the run DIR2 (copied, DIR2 only read),
+                    if its games were played with the same --variant, --seed, --nodes,
+                    --opening, --max-plies, --chunk and teacher: train again with other
+                    training options, or go on to more --games, without playing again
   --sprt-nodes N    engine nodes per move in the SPRT (default --nodes)
   --sprt-pairs N    most game pairs of the SPRT; undecided then keeps FILE (default 2000)
   --elo0 E --elo1 E the SPRT's hypotheses in Elo (default 0 and 10)
@@ -119,8 +123,9 @@ struct PipelineArgs {
 }
 
 /// The options that only `pipeline` takes.
-const PIPELINE_ONLY: [&str; 9] = [
+const PIPELINE_ONLY: [&str; 10] = [
     "--dir",
+    "--data-from",
     "--chunk",
     "--sprt-nodes",
     "--sprt-pairs",
@@ -200,6 +205,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     let mut sprt: Option<Sprt> = None;
     let mut teacher: Option<PathBuf> = None;
     let (mut dir, mut chunk, mut no_sprt) = (None, 500u32, false);
+    let mut data_from: Option<PathBuf> = None;
     let mut pipe_sprt = SprtConfig::default();
     let mut sprt_nodes: Option<u64> = None;
     let mut pipeline_only: Option<&str> = None;
@@ -227,6 +233,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
             "--positions" => positions = number(flag, value(flag, &mut it)?)?,
             "--sprt" => sprt = Some(parse_sprt(value(flag, &mut it)?)?),
             "--dir" => dir = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--data-from" => data_from = Some(PathBuf::from(value(flag, &mut it)?)),
             "--chunk" => chunk = number(flag, value(flag, &mut it)?)?,
             "--sprt-nodes" => sprt_nodes = Some(number(flag, value(flag, &mut it)?)?),
             "--sprt-pairs" => pipe_sprt.max_pairs = number(flag, value(flag, &mut it)?)?,
@@ -310,6 +317,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
                     teacher,
                     sprt: (!no_sprt).then_some(pipe_sprt),
                     dir: PathBuf::new(),
+                    data_from,
                     out: PathBuf::new(),
                 },
                 dir,

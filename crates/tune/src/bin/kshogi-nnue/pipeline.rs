@@ -8,7 +8,8 @@
 //! - `data/chunk-NNNNN.json`: the records of games `[k * chunk, (k + 1) * chunk)` (each
 //!   game depends on its index only): per game its result and, per quiet position, its
 //!   SFEN and the teacher's score, with the digest of the parameters and of the games; a
-//!   chunk missing or not checking is played again;
+//!   chunk missing or not checking is taken from `--data-from`'s run if that has it
+//!   (played with the same [`GAME_FIELDS`]), else played again;
 //! - `net.nnue` and `train.json`: the trained net (exactly `train`'s: the chunks' records
 //!   joined in order are `train`'s games) and its numbers with its checksum;
 //! - `sprt.json`: the pairs of the SPRT of the net against the registered evaluation so
@@ -57,6 +58,8 @@ pub struct Config {
     pub sprt: Option<SprtConfig>,
     /// The run's directory.
     pub dir: PathBuf,
+    /// Another run's directory whose chunks this run may take (`--data-from`).
+    pub data_from: Option<PathBuf>,
     /// Where an accepted net is written.
     pub out: PathBuf,
 }
@@ -101,6 +104,61 @@ fn params_value<V: Registered>(cfg: &Config, teacher: Option<u64>) -> Value {
             "max_pairs": s.max_pairs,
         })),
     })
+}
+
+/// The parameters of `params.json` that decide the games of a chunk, and nothing else
+/// does: a run with other training or SPRT options, or more games, may take another run's
+/// chunks when these agree (`--data-from`). `games` is not one of them: game `i` depends on
+/// `i` only, and the chunks of the games one run has and another lacks are played.
+pub const GAME_FIELDS: [&str; 8] = [
+    "variant",
+    "seed",
+    "nodes",
+    "opening",
+    "max_plies",
+    "chunk",
+    "teacher",
+    "linear_weights",
+];
+
+/// The [`GAME_FIELDS`] of a `params.json` value.
+fn game_fields(params: &Value) -> Value {
+    let mut out = serde_json::Map::new();
+    for k in GAME_FIELDS {
+        if let Some(v) = params.get(k) {
+            out.insert(k.to_string(), v.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+/// The run `--data-from` names: its directory and its parameters' digest (which its chunks
+/// record), if its games were played with this run's [`GAME_FIELDS`]; else why not. Reads
+/// only.
+fn open_source(dir: &Path, now: &Value) -> Result<(PathBuf, String), String> {
+    let was: Value = match read_json::<Value>(&dir.join("params.json")) {
+        Ok(Some(v)) => v,
+        Ok(None) => {
+            return Err(format!(
+                "--data-from {}: no params.json there: not a pipeline run's directory",
+                dir.display()
+            ))
+        }
+        Err(e) => return Err(format!("--data-from {}: {e}", dir.display())),
+    };
+    let fields = kshogi_tune::pipeline::differences(&game_fields(&was), &game_fields(now));
+    if !fields.is_empty() {
+        let mut text = format!(
+            "--data-from {}: its games were played with other parameters:",
+            dir.display()
+        );
+        for (name, there, here) in fields {
+            text += &format!(" {name} {there} there, {here} now;");
+        }
+        text += " its chunks would not be this run's games";
+        return Err(text);
+    }
+    Ok((dir.to_path_buf(), digest(&was.to_string())))
 }
 
 /// A fingerprint of the registered evaluation, the SPRT's opponent: the checksum of its
@@ -172,14 +230,14 @@ fn load<V: Registered>(first: u32, games: &[StoredGame]) -> Result<Vec<Record<V>
     Ok(out)
 }
 
-/// The records of a chunk file and the seconds it took if it is whole and of these
+/// The records of a chunk file and the file itself if it is whole and of these
 /// parameters, `Ok(None)` if it does not exist, else why it is to be played again.
 #[allow(clippy::type_complexity)]
 fn read_chunk<V: Registered>(
     path: &Path,
     params: &str,
     range: &std::ops::Range<u32>,
-) -> Result<Option<(Vec<Record<V>>, f64)>, String> {
+) -> Result<Option<(Vec<Record<V>>, ChunkFile)>, String> {
     let c: ChunkFile = match read_json(path) {
         Ok(Some(c)) => c,
         Ok(None) => return Ok(None),
@@ -201,14 +259,14 @@ fn read_chunk<V: Registered>(
     if digest(&body) != c.digest {
         return Err("its games do not match its digest".into());
     }
-    Ok(Some((load(c.first, &c.games)?, c.seconds)))
+    Ok(Some((load(c.first, &c.games)?, c)))
 }
 
 /// The data stage's numbers.
 struct DataStage<V: Registered> {
     records: Vec<Record<V>>,
-    /// Chunks played in this run, and found finished.
-    chunks: (u32, u32),
+    /// Chunks played in this run, found finished, and taken from `--data-from`'s run.
+    chunks: (u32, u32, u32),
     /// Seconds the chunks took when they were played (this run's and earlier ones').
     seconds: f64,
 }
@@ -218,28 +276,62 @@ fn data_stage<V: Registered>(
     cfg: &Config,
     params: &str,
     teacher: gen::Teacher,
+    source: Option<&(PathBuf, String)>,
     progress: &Progress,
 ) -> Result<DataStage<V>, String> {
     let g = &cfg.gen;
     let chunk = cfg.chunk.max(1);
     let n_chunks = g.games.div_ceil(chunk);
     let mut records = Vec::new();
-    let (mut played, mut found, mut seconds) = (0, 0, 0.0);
+    let (mut played, mut found, mut copied, mut seconds) = (0, 0, 0, 0.0);
     let (fresh_start, mut fresh_games) = (Instant::now(), 0u32);
     for c in 0..n_chunks {
         let range = c * chunk..((c + 1) * chunk).min(g.games);
-        let path = cfg.dir.join("data").join(format!("chunk-{c:05}.json"));
+        let name = format!("chunk-{c:05}.json");
+        let path = cfg.dir.join("data").join(&name);
+        let again = |path: &Path, why: String| {
+            progress.line(true, || {
+                format!("data: {}: {why}; playing it again", path.display())
+            })
+        };
         match read_chunk::<V>(&path, params, &range) {
-            Ok(Some((r, secs))) => {
+            Ok(Some((r, file))) => {
                 records.extend(r);
-                seconds += secs;
+                seconds += file.seconds;
                 found += 1;
                 continue;
             }
             Ok(None) => {}
-            Err(why) => progress.line(true, || {
-                format!("data: {}: {why}; playing it again", path.display())
-            }),
+            Err(why) => match source {
+                Some((dir, _)) => progress.line(true, || {
+                    format!(
+                        "data: {}: {why}; taking it from {} or playing it again",
+                        path.display(),
+                        dir.display()
+                    )
+                }),
+                None => again(&path, why),
+            },
+        }
+        if let Some((dir, digest)) = source {
+            let from = dir.join("data").join(&name);
+            match read_chunk::<V>(&from, digest, &range) {
+                Ok(Some((r, file))) => {
+                    // This run's own copy, stamped with its parameters: it resumes alone.
+                    let file = ChunkFile {
+                        params: params.to_string(),
+                        ..file
+                    };
+                    let text = serde_json::to_string(&file).map_err(|e| e.to_string())? + "\n";
+                    write_atomic(&path, text).map_err(|e| e.to_string())?;
+                    records.extend(r);
+                    seconds += file.seconds;
+                    copied += 1;
+                    continue;
+                }
+                Ok(None) => {}
+                Err(why) => again(&from, why),
+            }
         }
         let start = Instant::now();
         let report = |done: u32| {
@@ -287,7 +379,7 @@ fn data_stage<V: Registered>(
     }
     Ok(DataStage {
         records,
-        chunks: (played, found),
+        chunks: (played, found, copied),
         seconds,
     })
 }
@@ -457,12 +549,17 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
     // The output is checked first, so that a run that could not write it plays nothing.
     check_out::<V>(&cfg.out)?;
     let (teacher, teacher_name, checksum) = teacher_of::<V>(cfg.teacher.as_deref())?;
-    let params =
-        open_params(&cfg.dir, &params_value::<V>(cfg, checksum)).map_err(|e| e.to_string())?;
+    let value = params_value::<V>(cfg, checksum);
+    // The source is checked before this run's directory is made: a refused run writes nothing.
+    let source = match &cfg.data_from {
+        Some(dir) => Some(open_source(dir, &value)?),
+        None => None,
+    };
+    let params = open_params(&cfg.dir, &value).map_err(|e| e.to_string())?;
     progress.line(true, || {
         format!("{}: run directory {}", V::NAME, cfg.dir.display())
     });
-    let data = data_stage::<V>(cfg, &params, teacher, progress)?;
+    let data = data_stage::<V>(cfg, &params, teacher, source.as_ref(), progress)?;
     let (tr, bytes, trained_now) = train_stage::<V>(cfg, &params, &data.records, progress)?;
     let (sprt_json, verdict, sprt_text) = match &cfg.sprt {
         None => (
@@ -520,7 +617,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
     let samples = data.records.len();
     let text = format!(
         "data:  {} games at {} nodes a move, seed {}, teacher {teacher_name}, {samples} positions; \
-         {} chunks played now, {} found done; {}\n\
+         {} chunks played now, {} found done{}; {}\n\
          train: {} training and {} held-out positions, loss training {:.5} -> {:.5}, held out \
          {:.5} -> {:.5} (epoch {} of {}), teacher's {:.5} / {:.5}; net {} bytes, checksum {}; {}{}\n\
          {sprt_text}{write_text}",
@@ -529,6 +626,11 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
         g.seed,
         data.chunks.0,
         data.chunks.1,
+        source.as_ref().map_or(String::new(), |(dir, _)| format!(
+            ", {} taken from {}",
+            data.chunks.2,
+            dir.display()
+        )),
         duration(data.seconds),
         tr.samples.0,
         tr.samples.1,
@@ -556,6 +658,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
             "positions": samples,
             "chunks_played": data.chunks.0,
             "chunks_found": data.chunks.1,
+            "chunks_taken": data.chunks.2,
             "seconds": data.seconds,
         },
         "train": {
