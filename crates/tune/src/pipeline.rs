@@ -140,13 +140,12 @@ impl fmt::Display for PipelineError {
                 path.display()
             ),
             PipelineError::Mismatch { dir, fields } => {
-                write!(f, "{} was made with other parameters:", dir.display())?;
-                for (name, was, now) in fields {
-                    write!(f, " {name} {was} there, {now} now;")?;
-                }
                 write!(
                     f,
-                    " run with the same options to resume it, or choose another --dir"
+                    "{} was made with other parameters:{} run with the same options to \
+                     resume it, or choose another --dir",
+                    dir.display(),
+                    differences_text(fields)
                 )
             }
             PipelineError::NotGenerated { path } => write!(
@@ -284,6 +283,15 @@ pub fn differences(was: &Value, now: &Value) -> Vec<(String, String, String)> {
         }
     }
     out
+}
+
+/// The differences of [`differences`] as the error messages list them: ` name X there, Y
+/// now;` for each, in order.
+pub fn differences_text(fields: &[(String, String, String)]) -> String {
+    fields
+        .iter()
+        .map(|(name, there, now)| format!(" {name} {there} there, {now} now;"))
+        .collect()
 }
 
 /// Creates the run's directory with `params.json`, or checks that an existing one was

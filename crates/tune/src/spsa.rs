@@ -245,13 +245,12 @@ impl fmt::Display for SpsaError {
                 path.display()
             ),
             SpsaError::Mismatch { path, fields } => {
-                write!(f, "{} was made with other options:", path.display())?;
-                for (name, was, now) in fields {
-                    write!(f, " {name} {was} there, {now} now;")?;
-                }
                 write!(
                     f,
-                    " run with the same options to resume it, or choose another --state"
+                    "{} was made with other options:{} run with the same options to \
+                     resume it, or choose another --state",
+                    path.display(),
+                    crate::pipeline::differences_text(fields)
                 )
             }
             SpsaError::Param(e) => write!(f, "{e}"),

@@ -148,15 +148,12 @@ fn open_source(dir: &Path, now: &Value) -> Result<(PathBuf, String), String> {
     };
     let fields = kshogi_tune::pipeline::differences(&game_fields(&was), &game_fields(now));
     if !fields.is_empty() {
-        let mut text = format!(
-            "--data-from {}: its games were played with other parameters:",
-            dir.display()
-        );
-        for (name, there, here) in fields {
-            text += &format!(" {name} {there} there, {here} now;");
-        }
-        text += " its chunks would not be this run's games";
-        return Err(text);
+        return Err(format!(
+            "--data-from {}: its games were played with other parameters:{} its chunks \
+             would not be this run's games",
+            dir.display(),
+            kshogi_tune::pipeline::differences_text(&fields)
+        ));
     }
     Ok((dir.to_path_buf(), digest(&was.to_string())))
 }
