@@ -1,48 +1,105 @@
-import subprocess, random, sys
-"""Balanced openings for fixed-node SPRTs (docs/strength.md, "Search changes").
+"""Balanced openings for matches and fixed-node SPRTs (docs/strength.md, "Search changes").
 
-usage: python3 make-balanced.py KSHOGI VARIANT SEED COUNT OUT
+usage: python3 make-balanced.py KSHOGI VARIANT SEED COUNT OUT [options]
 
 Plays 4 uniformly random legal plies from the start (the legal moves from kshogi's
 `go perft 1`), keeps the line when kshogi's `go nodes 50000` scores it within 120 cp and
 no mate, skips repeats, and writes COUNT lines `startpos moves ...` to OUT (which
-`kshogi match --openings` reads).
+`kshogi match --openings` reads). OUT is written once, at the end, and is never
+overwritten: an existing OUT is an error.
+
+options:
+  --plies N          random plies (default 4)
+  --nodes N          nodes of each judge's search (default 50000)
+  --window CP        the largest score kept, either way (default 120)
+  --judge CMD        a second judge: a USI engine command (for example the reference
+                     engine's binary); a line is kept only when both judges score it
+                     within the window, so an opening that one engine's evaluation
+                     calls decided is left out even when the other's calls it level
+  --judge-variant V  the second judge's name of the variant (default VARIANT)
+  --names TEXT       who the judges are, for the file's header (for example
+                     "kshogi at <commit> and Fairy-Stockfish <commit>")
 """
-exe, variant, seed, count, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-p = subprocess.Popen([exe, "usi"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-def send(s): p.stdin.write(s + "\n"); p.stdin.flush()
-def until(pred):
-    lines = []
-    while True:
-        l = p.stdout.readline()
-        if not l: raise SystemExit("engine died")
-        l = l.rstrip("\n"); lines.append(l)
-        if pred(l): return lines
-send("usi"); until(lambda l: l == "usiok")
-send("setoption name USI_Variant value " + variant); send("isready"); until(lambda l: l == "readyok")
-rng = random.Random(seed); seen = set(); res = []
-while len(res) < count:
+import argparse, os, random, shlex, subprocess, sys
+
+ap = argparse.ArgumentParser(usage=__doc__)
+ap.add_argument("kshogi"); ap.add_argument("variant"); ap.add_argument("seed", type=int)
+ap.add_argument("count", type=int); ap.add_argument("out")
+ap.add_argument("--plies", type=int, default=4); ap.add_argument("--nodes", type=int, default=50000)
+ap.add_argument("--window", type=int, default=120)
+ap.add_argument("--judge"); ap.add_argument("--judge-variant"); ap.add_argument("--names")
+a = ap.parse_args()
+if os.path.exists(a.out):
+    sys.exit(f"make-balanced.py: {a.out} exists; not overwritten")
+
+
+class Engine:
+    def __init__(self, cmd, variant):
+        self.name = cmd
+        try:
+            self.p = subprocess.Popen(shlex.split(cmd), stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True, bufsize=1)
+        except OSError as e:
+            sys.exit(f"make-balanced.py: cannot start `{cmd}`: {e}")
+        self.send("usi"); self.until(lambda l: l == "usiok")
+        # kshogi reads both names; the reference engine reads UCI_Variant in USI mode too
+        self.send("setoption name USI_Variant value " + variant)
+        self.send("setoption name UCI_Variant value " + variant)
+        self.send("isready"); self.until(lambda l: l == "readyok")
+
+    def send(self, s):
+        self.p.stdin.write(s + "\n"); self.p.stdin.flush()
+
+    def until(self, pred):
+        lines = []
+        while True:
+            l = self.p.stdout.readline()
+            if not l:
+                sys.exit(f"make-balanced.py: `{self.name}` stopped")
+            l = l.rstrip("\n"); lines.append(l)
+            if pred(l):
+                return lines
+
+    def level(self, line):
+        """Whether a `go nodes` search scores the position within the window, no mate."""
+        self.send("usinewgame"); self.send("position " + line); self.send(f"go nodes {a.nodes}")
+        lines = self.until(lambda l: l.startswith("bestmove"))
+        infos = [l for l in lines if l.startswith("info") and " score " in l]
+        if not infos or lines[-1].startswith("bestmove resign"):
+            return False
+        t = infos[-1].split(); kind = t[t.index("score") + 1]; v = int(t[t.index("score") + 2])
+        return kind == "cp" and abs(v) <= a.window
+
+    def quit(self):
+        self.send("quit")
+
+
+k = Engine(a.kshogi + " usi", a.variant)
+judges = [k]
+if a.judge:
+    judges.append(Engine(a.judge, a.judge_variant or a.variant))
+rng = random.Random(a.seed); seen = set(); res = []; judged = 0
+while len(res) < a.count:
     moves = []
     ok = True
-    for _ in range(4):
-        send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
-        send("go perft 1")
-        lines = until(lambda l: l.startswith("Nodes searched"))
+    for _ in range(a.plies):
+        k.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+        k.send("go perft 1")
+        lines = k.until(lambda l: l.startswith("Nodes searched"))
         legal = [l.split(":")[0] for l in lines if ":" in l and not l.startswith("Nodes")]
         if not legal: ok = False; break
         moves.append(rng.choice(legal))
     if not ok: continue
     line = "startpos moves " + " ".join(moves)
     if line in seen: continue
-    send("usinewgame"); send("position " + line); send("go nodes 50000")
-    lines = until(lambda l: l.startswith("bestmove"))
-    infos = [l for l in lines if l.startswith("info depth") and " score " in l]
-    if not infos: continue
-    t = infos[-1].split(); sc = t[t.index("score") + 1]; v = int(t[t.index("score") + 2])
-    if sc == "cp" and abs(v) <= 120 and not lines[-1].startswith("bestmove resign"):
-        seen.add(line); res.append(line)
-with open(out, "w") as f:
-    f.write(f"# {count} openings of {variant}: 4 uniformly random plies (Python's random, seed {seed}), kept when\n")
-    f.write(f"# kshogi scores them within 120 cp, no mate, after `go nodes 50000` (docs/openings/make-balanced.py)\n")
+    seen.add(line); judged += 1
+    if all(j.level(line) for j in judges):
+        res.append(line)
+with open(a.out, "x") as f:
+    f.write(f"# {a.count} openings of {a.variant}: {a.plies} uniformly random plies (Python's random, seed {a.seed}), kept when\n")
+    who = a.names or ("kshogi" + (" and the second judge" if a.judge else ""))
+    f.write(f"# {who} score them within {a.window} cp, no mate, after `go nodes {a.nodes}` (docs/openings/make-balanced.py)\n")
     for l in res: f.write(l + "\n")
-send("quit")
+for j in judges:
+    j.quit()
+print(f"make-balanced.py: kept {len(res)} of {judged} lines judged; wrote {a.out}", file=sys.stderr)
