@@ -19,6 +19,9 @@ options:
   --judge-variant V  the second judge's name of the variant (default VARIANT)
   --names TEXT       who the judges are, for the file's header (for example
                      "kshogi at <commit> and Fairy-Stockfish <commit>")
+  --max-tries N      random lines drawn (repeats included) before giving up with an
+                     error and writing nothing (default 50 * COUNT + 1000): with few
+                     plies or a narrow window there may not be COUNT level lines
 """
 import argparse, os, random, shlex, subprocess, sys
 
@@ -28,7 +31,9 @@ ap.add_argument("count", type=int); ap.add_argument("out")
 ap.add_argument("--plies", type=int, default=4); ap.add_argument("--nodes", type=int, default=50000)
 ap.add_argument("--window", type=int, default=120)
 ap.add_argument("--judge"); ap.add_argument("--judge-variant"); ap.add_argument("--names")
+ap.add_argument("--max-tries", type=int)
 a = ap.parse_args()
+max_tries = a.max_tries if a.max_tries is not None else 50 * a.count + 1000
 if os.path.exists(a.out):
     sys.exit(f"make-balanced.py: {a.out} exists; not overwritten")
 
@@ -78,8 +83,15 @@ k = Engine(a.kshogi + " usi", a.variant)
 judges = [k]
 if a.judge:
     judges.append(Engine(a.judge, a.judge_variant or a.variant))
-rng = random.Random(a.seed); seen = set(); res = []; judged = 0
+rng = random.Random(a.seed); seen = set(); res = []; judged = 0; tries = 0
 while len(res) < a.count:
+    if tries >= max_tries:
+        for j in judges:
+            j.quit()
+        sys.exit(f"make-balanced.py: only {len(res)} of {a.count} level lines after {tries} random "
+                 f"lines ({judged} distinct, judged); try more --plies, a wider --window or a "
+                 f"larger --max-tries; {a.out} not written")
+    tries += 1
     moves = []
     ok = True
     for _ in range(a.plies):
