@@ -107,7 +107,28 @@ pub fn play_against<V: Variant>(
     config: PlayConfig,
     rng: &mut SplitMix64,
 ) -> Game<V> {
-    let mut game = Game::new(Position::<V>::start());
+    play_against_from(
+        Game::new(Position::<V>::start()),
+        player,
+        opponent,
+        color,
+        config,
+        rng,
+    )
+}
+
+/// [`play_against`] on from `start` (a position and the moves that led to it, for example
+/// an opening of a file): the game's record keeps `start`'s moves, so repetitions through
+/// them count, and they count toward `config`'s plies (the random ones and the limit).
+pub fn play_against_from<V: Variant>(
+    start: Game<V>,
+    player: &mut dyn Player<V>,
+    opponent: &mut dyn Player<V>,
+    color: Color,
+    config: PlayConfig,
+    rng: &mut SplitMix64,
+) -> Game<V> {
+    let mut game = start;
     match color {
         Color::Black => {
             let mut sides = Sides {

@@ -514,4 +514,68 @@ fn bad_pipeline_arguments_are_named() {
         &["train", "--variant", "micro", "--chunk", "5", "--out", "x"],
         "`--chunk` is an option of `pipeline`, not of `train`",
     );
+    usage(
+        &with(&["--sprt-openings", "x.txt", "--no-sprt"]),
+        "`--sprt-openings` and `--no-sprt`",
+    );
+    usage(
+        &with(&["--openings", "x.txt"]),
+        "`--openings` is an option of `match`",
+    );
+}
+
+/// Three of `docs/openings/micro-balanced.txt`'s lines, a comment and a blank line.
+const MICRO_OPENINGS: &str = "# three openings\n\
+    startpos moves 3e4d 3a2b 4d3d 4a3a\n\
+    \n\
+    startpos moves 1d1c 3a1c+ 4e4d N*3c\n\
+    startpos moves 3e3d 3a1c 4e4d 1c2b\n";
+
+#[test]
+fn the_sprt_plays_an_openings_file_once_a_line() {
+    let root = fresh("pipe-openings");
+    let (dir, out) = (root.join("run"), root.join("out.nnue"));
+    let file = root.join("openings.txt");
+    std::fs::write(&file, MICRO_OPENINGS).expect("openings");
+    let file_arg = file.to_str().expect("utf-8 path");
+    let sprt = [
+        "--sprt-pairs",
+        "10",
+        "--sprt-nodes",
+        "200",
+        "--sprt-openings",
+        file_arg,
+    ];
+    let text = summary_of(&pipeline(&dir, &out, "2", &sprt));
+    // Three lines, so three pairs (a fourth would replay the first), then undecided.
+    assert!(
+        text.contains("sprt:  the net against the registered evaluation, 3 pairs"),
+        "{text}"
+    );
+    assert!(text.contains("from the 3 openings of"), "{text}");
+    assert!(text.contains("undecided"), "{text}");
+    assert_eq!(summary_json(&dir)["sprt"]["pairs"], 3);
+    let params = std::fs::read_to_string(dir.join("params.json")).expect("params.json");
+    assert!(params.contains("\"openings\""), "{params}");
+    // Another file is another test: the directory refuses it, untouched.
+    let before = snapshot(&dir);
+    let two = MICRO_OPENINGS.replace("startpos moves 3e3d 3a1c 4e4d 1c2b\n", "");
+    std::fs::write(&file, two).expect("other openings");
+    let again = pipeline(&dir, &out, "2", &sprt);
+    assert!(!again.status.success());
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(err.contains("was made with other parameters"), "{err}");
+    assert!(err.contains("openings"), "{err}");
+    assert_eq!(snapshot(&dir), before);
+    // A line that is not a position of the variant is named with its line number, and
+    // nothing is played or written.
+    let bad_dir = root.join("bad");
+    std::fs::write(&file, "startpos moves 3e4d\nstartpos moves 9z9y\n").expect("bad openings");
+    let bad = pipeline(&bad_dir, &out, "2", &sprt);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("openings.txt:2:"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!bad_dir.exists());
+    std::fs::remove_dir_all(&root).expect("clean");
 }

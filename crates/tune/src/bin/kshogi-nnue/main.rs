@@ -32,6 +32,7 @@ use kshogi_registry::{with_variant, Registered, VariantKind};
 use kshogi_tune::args::{game_flag, number, value};
 use kshogi_tune::data::GenConfig;
 use kshogi_tune::pipeline::{decide, pentanomial, Progress, SprtConfig, Verdict};
+use kshogi_tune::spsa::read_openings;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -42,7 +43,8 @@ Usage: kshogi-nnue train --variant V [OPTIONS] --out FILE
        kshogi-nnue pipeline --variant V [OPTIONS] [PIPELINE OPTIONS]
        kshogi-nnue speed --variant V --net FILE [--positions N]
        kshogi-nnue match --variant V --net FILE [--games N] [--nodes N | --movetime MS]
-                         [--seed S] [--threads N] [--sprt ELO0,ELO1[,ALPHA,BETA]]
+                         [--seed S | --openings FILE] [--threads N]
+                         [--sprt ELO0,ELO1[,ALPHA,BETA]]
 
 train: plays self-play games of V with the engine and its linear evaluation (the registered
 one, or a registered net's fallback), trains a net on their quiet positions (target: the
@@ -78,6 +80,9 @@ It takes train's options (--out is optional) and:
                     --opening, --max-plies, --chunk and teacher: train again with other
                     training options, or go on to more --games, without playing again
   --sprt-nodes N    engine nodes per move in the SPRT (default --nodes)
+  --sprt-openings FILE  the SPRT's pairs from the openings of FILE (as match --openings)
+                    instead of --opening random plies: pair k plays line k, at most one
+                    pair a line (so at most as many pairs as lines)
   --sprt-pairs N    most game pairs of the SPRT; undecided then keeps FILE (default 2000)
   --elo0 E --elo1 E the SPRT's hypotheses in Elo (default 0 and 10)
   --alpha P --beta P  its error rates (default 0.05 each)
@@ -88,6 +93,11 @@ of random games.
 match: the net against the registered evaluation at a fixed node count, pairs of games
 from one random opening with colours swapped (defaults: 100 games, 5000 nodes, seed 1);
 --movetime MS gives both sides MS milliseconds a move instead (an equal-time match).
+--openings FILE plays pair k from line k of FILE (`startpos moves ...` or an SFEN with
+optional moves, one a line; blank lines and `#` comments skipped; docs/openings/ has
+balanced ones) instead of random plies. At fixed nodes the match ends when every line has
+been played with both colours (a repeat would replay the same games); with --movetime the
+lines are used again from the top.
 --sprt reads the pairs in order as a pentanomial SPRT (the tuning pipeline's) and prints
 its verdict at the first pair that decides it, or undecided.
 ";
@@ -109,6 +119,7 @@ enum Command {
     Match {
         net: PathBuf,
         cfg: MatchConfig,
+        openings: Option<PathBuf>,
         sprt: Option<Sprt>,
     },
     Pipeline(Box<PipelineArgs>),
@@ -123,8 +134,9 @@ struct PipelineArgs {
 }
 
 /// The options that only `pipeline` takes.
-const PIPELINE_ONLY: [&str; 10] = [
+const PIPELINE_ONLY: [&str; 11] = [
     "--dir",
+    "--sprt-openings",
     "--data-from",
     "--chunk",
     "--sprt-nodes",
@@ -208,6 +220,8 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     let mut data_from: Option<PathBuf> = None;
     let mut pipe_sprt = SprtConfig::default();
     let mut sprt_nodes: Option<u64> = None;
+    let mut openings: Option<PathBuf> = None;
+    let mut sprt_openings: Option<PathBuf> = None;
     let mut pipeline_only: Option<&str> = None;
     while let Some(flag) = it.next() {
         if game_flag(flag, &mut it, &mut variant, &mut gen)? {
@@ -236,6 +250,8 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
             "--data-from" => data_from = Some(PathBuf::from(value(flag, &mut it)?)),
             "--chunk" => chunk = number(flag, value(flag, &mut it)?)?,
             "--sprt-nodes" => sprt_nodes = Some(number(flag, value(flag, &mut it)?)?),
+            "--sprt-openings" => sprt_openings = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--openings" => openings = Some(PathBuf::from(value(flag, &mut it)?)),
             "--sprt-pairs" => pipe_sprt.max_pairs = number(flag, value(flag, &mut it)?)?,
             "--elo0" => pipe_sprt.test.elo0 = number(flag, value(flag, &mut it)?)?,
             "--elo1" => pipe_sprt.test.elo1 = number(flag, value(flag, &mut it)?)?,
@@ -250,6 +266,15 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
         return Err(format!(
             "`{flag}` is an option of `pipeline`, not of `{sub}`"
         ));
+    }
+    if openings.is_some() && sub != "match" {
+        return Err(format!(
+            "`--openings` is an option of `match`, not of `{sub}` (the pipeline's SPRT takes \
+             `--sprt-openings`)"
+        ));
+    }
+    if sprt_openings.is_some() && no_sprt {
+        return Err("`--sprt-openings` and `--no-sprt` do not go together".into());
     }
     if !(1..=kshogi_nnue::MAX_HIDDEN).contains(&hidden) {
         return Err(format!("`--hidden` must be from 1 to 128, found {hidden}"));
@@ -316,6 +341,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
                     lambda,
                     teacher,
                     sprt: (!no_sprt).then_some(pipe_sprt),
+                    sprt_openings,
                     dir: PathBuf::new(),
                     data_from,
                     out: PathBuf::new(),
@@ -335,10 +361,12 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
                 nodes: nodes.unwrap_or(5000),
                 movetime: movetime.map(std::time::Duration::from_millis),
                 opening: gen.opening as usize,
+                openings: Vec::new(),
                 max_plies: gen.max_plies,
                 seed: gen.seed,
                 threads: gen.threads.max(1),
             },
+            openings,
             sprt,
         },
         other => {
@@ -697,8 +725,25 @@ fn run_speed<V: Registered>(path: &Path, positions: usize) -> Result<(), String>
 fn run_match<V: Registered>(
     path: &Path,
     cfg: &MatchConfig,
+    openings: Option<&Path>,
     sprt: Option<Sprt>,
 ) -> Result<(), String> {
+    let mut cfg = cfg.clone();
+    if let Some(file) = openings {
+        cfg.openings = read_openings::<V>(file).map_err(|e| e.to_string())?;
+        let most = u32::try_from(2 * cfg.openings.len()).unwrap_or(u32::MAX);
+        if cfg.movetime.is_none() && cfg.games > most {
+            eprintln!(
+                "{}: {} openings, so {most} games, not {}: at fixed nodes a repeated opening \
+                 replays its games",
+                file.display(),
+                cfg.openings.len(),
+                cfg.games
+            );
+            cfg.games = most;
+        }
+    }
+    let cfg = &cfg;
     eval::install(load::<V>(path)?)?;
     let t = Instant::now();
     let step = (cfg.games / 10).max(1);
@@ -813,7 +858,12 @@ fn main() -> ExitCode {
             run_train::<V>(gen, train, *hidden, *lambda, teacher.as_deref(), out)
         }
         Command::Speed { net, positions } => run_speed::<V>(net, *positions),
-        Command::Match { net, cfg, sprt } => run_match::<V>(net, cfg, *sprt),
+        Command::Match {
+            net,
+            cfg,
+            openings,
+            sprt,
+        } => run_match::<V>(net, cfg, openings.as_deref(), *sprt),
         Command::Pipeline(p) => run_pipeline::<V>(p),
     });
     match result {

@@ -34,6 +34,7 @@ use kshogi_tune::pipeline::{
     decide, digest, duration, open_params, pentanomial, read_json, sprt_json, to_json,
     write_atomic, PipelineError, Progress, SprtConfig, Verdict, SPRT_STREAM,
 };
+use kshogi_tune::spsa::read_openings;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -56,6 +57,8 @@ pub struct Config {
     pub teacher: Option<PathBuf>,
     /// The SPRT, or `None` to write the net without one.
     pub sprt: Option<SprtConfig>,
+    /// A file of openings for the SPRT's pairs (`--sprt-openings`), instead of random ones.
+    pub sprt_openings: Option<PathBuf>,
     /// The run's directory.
     pub dir: PathBuf,
     /// Another run's directory whose chunks this run may take (`--data-from`).
@@ -74,11 +77,11 @@ fn num(x: f32) -> Value {
 }
 
 /// The parameters that decide a run's results, as `params.json` holds them.
-fn params_value<V: Registered>(cfg: &Config, teacher: Option<u64>) -> Value {
+fn params_value<V: Registered>(cfg: &Config, teacher: Option<u64>, openings: &[String]) -> Value {
     let g = &cfg.gen;
     let t = &cfg.train;
     let linear = <LinearOf<V> as Linear<V>>::params().to_weights();
-    json!({
+    let mut v = json!({
         "variant": V::NAME,
         "seed": g.seed,
         "games": g.games,
@@ -103,7 +106,15 @@ fn params_value<V: Registered>(cfg: &Config, teacher: Option<u64>) -> Value {
             "nodes": s.nodes,
             "max_pairs": s.max_pairs,
         })),
-    })
+    });
+    // Only with a file, so that the runs made before the option keep their parameters.
+    if !openings.is_empty() {
+        v["sprt"]["openings"] = json!({
+            "lines": openings.len(),
+            "digest": digest(&openings.join("\n")),
+        });
+    }
+    v
 }
 
 /// The parameters of `params.json` that decide the games of a chunk, and nothing else
@@ -460,13 +471,15 @@ struct SprtStage {
     seconds: f64,
 }
 
-/// The match the SPRT plays: `match`'s games, the openings seeded apart from the data's.
-fn match_config(cfg: &Config, sprt: &SprtConfig) -> MatchConfig {
+/// The match the SPRT plays: `match`'s games, the openings seeded apart from the data's, or
+/// the lines of `--sprt-openings`.
+fn match_config(cfg: &Config, sprt: &SprtConfig, openings: &[String]) -> MatchConfig {
     MatchConfig {
         games: 2 * sprt.max_pairs,
         nodes: sprt.nodes,
         movetime: None,
         opening: cfg.gen.opening as usize,
+        openings: openings.to_vec(),
         max_plies: cfg.gen.max_plies,
         seed: cfg.gen.seed ^ SPRT_STREAM,
         threads: cfg.gen.threads.max(1),
@@ -479,6 +492,7 @@ fn match_config(cfg: &Config, sprt: &SprtConfig) -> MatchConfig {
 fn sprt_stage<V: Registered>(
     cfg: &Config,
     sprt: &SprtConfig,
+    openings: &[String],
     params: &str,
     progress: &Progress,
 ) -> Result<(SprtStage, Verdict, f64), String> {
@@ -491,7 +505,7 @@ fn sprt_stage<V: Registered>(
         },
     };
     let (lower, upper) = sprt_bounds(sprt.test.alpha, sprt.test.beta);
-    let mc = match_config(cfg, sprt);
+    let mc = match_config(cfg, sprt, openings);
     loop {
         let (verdict, llr) = decide(sprt, &st.pairs);
         if verdict != Verdict::Running {
@@ -525,6 +539,18 @@ fn sprt_stage<V: Registered>(
     }
 }
 
+/// The SPRT as it is played with `openings`: at most one pair an opening, since at a fixed
+/// node count a repeated opening replays the same two games (and would count them twice).
+fn with_openings(sprt: &SprtConfig, openings: &[String]) -> SprtConfig {
+    let mut s = sprt.clone();
+    if !openings.is_empty() {
+        s.max_pairs = s
+            .max_pairs
+            .min(u32::try_from(openings.len()).unwrap_or(u32::MAX));
+    }
+    s
+}
+
 /// Checks that `out` may be replaced by a net of `V`: absent, or a net file of `V`.
 pub fn check_out<V: Registered>(out: &Path) -> Result<(), String> {
     match std::fs::read(out) {
@@ -546,7 +572,12 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
     // The output is checked first, so that a run that could not write it plays nothing.
     check_out::<V>(&cfg.out)?;
     let (teacher, teacher_name, checksum) = teacher_of::<V>(cfg.teacher.as_deref())?;
-    let value = params_value::<V>(cfg, checksum);
+    // The openings file is read (and every line checked) before anything is played.
+    let openings = match (&cfg.sprt_openings, &cfg.sprt) {
+        (Some(path), Some(_)) => read_openings::<V>(path).map_err(|e| e.to_string())?,
+        _ => Vec::new(),
+    };
+    let value = params_value::<V>(cfg, checksum, &openings);
     // The source is checked before this run's directory is made: a refused run writes nothing.
     let source = match &cfg.data_from {
         Some(dir) => Some(open_source(dir, &value)?),
@@ -565,9 +596,10 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
             "sprt:  skipped (--no-sprt)\n".to_string(),
         ),
         Some(s) => {
+            let s = &with_openings(s, &openings);
             let net = Network::<V>::from_bytes(&bytes).map_err(|e| e.to_string())?;
             eval::install(net)?;
-            let (st, verdict, llr) = sprt_stage::<V>(cfg, s, &params, progress)?;
+            let (st, verdict, llr) = sprt_stage::<V>(cfg, s, &openings, &params, progress)?;
             let p = pentanomial(&st.pairs);
             let points: u64 = st.pairs.iter().map(|&x| u64::from(x)).sum();
             let score = points as f64 / (4 * st.pairs.len()).max(1) as f64;
@@ -578,11 +610,20 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
                 _ => "undecided",
             };
             let text = format!(
-                "sprt:  the net against the registered evaluation, {} pairs at {} nodes a move, \
+                "sprt:  the net against the registered evaluation, {} pairs at {} nodes a move{}, \
                  pentanomial {p:?}, score {:.1}% ({:+.1} Elo), LLR {llr:.2} in ({lower:.2}, \
                  {upper:.2}) for elo0 {} elo1 {}: {word}; {}\n",
                 st.pairs.len(),
                 s.nodes,
+                match &cfg.sprt_openings {
+                    Some(path) if !openings.is_empty() => format!(
+                        " from the {} openings of {} (at most {} pairs)",
+                        openings.len(),
+                        path.display(),
+                        s.max_pairs
+                    ),
+                    _ => String::new(),
+                },
                 100.0 * score,
                 elo_of_score(score),
                 s.test.elo0,
