@@ -17,19 +17,22 @@
 //!   a fixed-node SPRT of the fitted weights against the current ones ([`candidate`]:
 //!   the registered evaluator with weights set at run time), the weights file written when
 //!   it is accepted; every stage recorded in a directory, so that a stopped run resumes.
+//! - [`openings`]: the balanced opening files of `docs/openings/`, read and checked for a
+//!   variant, as the SPSA tuner and the net's matches and SPRT use them;
 //! - [`spsa`]: SPSA tuning of the search's numeric parameters
 //!   ([`kshogi_engine::SearchTuning`]) by game pairs in process between two perturbed sets,
 //!   resumable from a state file (`kshogi-tune spsa`).
 //!
 //! This crate is a development tool above the registry: it depends on core, the engine,
 //! the registry (variants are reached through `with_variant!`, never named), the match
-//! runner's statistics (the SPRT's LLR) and notation (the opening files of `spsa`); it must
+//! runner's statistics (the SPRT's LLR) and notation (the opening files of [`openings`]); it must
 //! not depend on the command line, and no crate may depend on it.
 
 pub mod args;
 pub mod candidate;
 pub mod data;
 pub mod fit;
+pub mod openings;
 pub mod pipeline;
 pub mod spsa;
 

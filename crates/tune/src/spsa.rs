@@ -27,6 +27,7 @@
 //! run never stopped.
 
 use crate::data::stream_rng;
+use crate::openings::{read_openings, OpeningsError};
 use crate::pipeline::{duration, play_game, Progress};
 use kshogi_core::{Color, Game, Position};
 use kshogi_engine::selfplay::PlayConfig;
@@ -219,20 +220,8 @@ pub enum SpsaError {
     },
     /// No parameter to tune.
     NoParams,
-    /// A line of the openings file is not a position of the variant.
-    Opening {
-        /// The file.
-        path: PathBuf,
-        /// Its line number, from 1.
-        line: usize,
-        /// Why.
-        error: kshogi_notation::PositionArgError,
-    },
-    /// The openings file has no opening.
-    NoOpenings {
-        /// The file.
-        path: PathBuf,
-    },
+    /// The openings file cannot be used.
+    Openings(OpeningsError),
 }
 
 impl fmt::Display for SpsaError {
@@ -256,10 +245,7 @@ impl fmt::Display for SpsaError {
             SpsaError::Param(e) => write!(f, "{e}"),
             SpsaError::Duplicate { name } => write!(f, "parameter `{name}` is named twice"),
             SpsaError::NoParams => write!(f, "no parameter to tune"),
-            SpsaError::Opening { path, line, error } => {
-                write!(f, "{}:{line}: {error}", path.display())
-            }
-            SpsaError::NoOpenings { path } => write!(f, "{}: no opening in it", path.display()),
+            SpsaError::Openings(e) => write!(f, "{e}"),
         }
     }
 }
@@ -529,7 +515,7 @@ pub fn save(path: &Path, state: &SpsaState) -> Result<(), SpsaError> {
 pub fn open<V: Registered>(cfg: &SpsaConfig) -> Result<SpsaState, SpsaError> {
     let mut fresh = SpsaState::new(V::NAME, cfg, &<V::Eval as Evaluator<V>>::SEARCH.tuning)?;
     if let Some(path) = &cfg.openings {
-        fresh.openings = read_openings::<V>(path)?;
+        fresh.openings = read_openings::<V>(path).map_err(SpsaError::Openings)?;
     }
     match load(&cfg.state)? {
         None => Ok(fresh),
@@ -550,31 +536,6 @@ pub fn open<V: Registered>(cfg: &SpsaConfig) -> Result<SpsaState, SpsaError> {
             Ok(s)
         }
     }
-}
-
-/// The openings of the file at `path` for `V`: every line that is not blank or a `#`
-/// comment, each checked to be a position of `V` (with its moves).
-pub fn read_openings<V: Registered>(path: &Path) -> Result<Vec<String>, SpsaError> {
-    let text = std::fs::read_to_string(path).map_err(io(path))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        kshogi_notation::parse_game::<V>(line).map_err(|error| SpsaError::Opening {
-            path: path.to_path_buf(),
-            line: i + 1,
-            error,
-        })?;
-        out.push(line.to_string());
-    }
-    if out.is_empty() {
-        return Err(SpsaError::NoOpenings {
-            path: path.to_path_buf(),
-        });
-    }
-    Ok(out)
 }
 
 /// Plays iteration `p`'s pairs for `V` on `threads` threads: pair `j` is the opening of
@@ -1020,7 +981,7 @@ mod tests {
         std::fs::write(&file, "# nothing\n").unwrap();
         assert!(matches!(
             open::<Kyoto>(&cfg).unwrap_err(),
-            SpsaError::NoOpenings { .. }
+            SpsaError::Openings(OpeningsError::Empty { .. })
         ));
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -3,7 +3,7 @@
 //! position of its variant, and as many lines as its header says.
 
 use kshogi_registry::{with_variant, VariantKind};
-use kshogi_tune::spsa::read_openings;
+use kshogi_tune::openings::read_openings;
 use std::path::Path;
 
 #[test]

@@ -31,8 +31,8 @@ use kshogi_nnue::{Layout, Network};
 use kshogi_registry::{with_variant, Registered, VariantKind};
 use kshogi_tune::args::{game_flag, number, value};
 use kshogi_tune::data::GenConfig;
+use kshogi_tune::openings::{max_pairs_at_fixed_nodes, read_openings};
 use kshogi_tune::pipeline::{decide, pentanomial, Progress, SprtConfig, Verdict};
-use kshogi_tune::spsa::read_openings;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -731,7 +731,7 @@ fn run_match<V: Registered>(
     let mut cfg = cfg.clone();
     if let Some(file) = openings {
         cfg.openings = read_openings::<V>(file).map_err(|e| e.to_string())?;
-        let most = u32::try_from(2 * cfg.openings.len()).unwrap_or(u32::MAX);
+        let most = max_pairs_at_fixed_nodes(cfg.openings.len()).saturating_mul(2);
         if cfg.movetime.is_none() && cfg.games > most {
             eprintln!(
                 "{}: {} openings, so {most} games, not {}: at fixed nodes a repeated opening \

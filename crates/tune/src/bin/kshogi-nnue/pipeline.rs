@@ -30,11 +30,11 @@ use kshogi_nnue::Network;
 use kshogi_notation::{parse_sfen, to_sfen};
 use kshogi_registry::{LinearOf, Registered};
 use kshogi_tune::data::GenConfig;
+use kshogi_tune::openings::{max_pairs_at_fixed_nodes, read_openings};
 use kshogi_tune::pipeline::{
     decide, digest, duration, open_params, pentanomial, read_json, sprt_json, to_json,
     write_atomic, PipelineError, Progress, SprtConfig, Verdict, SPRT_STREAM,
 };
-use kshogi_tune::spsa::read_openings;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -544,9 +544,7 @@ fn sprt_stage<V: Registered>(
 fn with_openings(sprt: &SprtConfig, openings: &[String]) -> SprtConfig {
     let mut s = sprt.clone();
     if !openings.is_empty() {
-        s.max_pairs = s
-            .max_pairs
-            .min(u32::try_from(openings.len()).unwrap_or(u32::MAX));
+        s.max_pairs = s.max_pairs.min(max_pairs_at_fixed_nodes(openings.len()));
     }
     s
 }

@@ -91,7 +91,7 @@ fn play_one<V: Registered>(
 
 /// The opening of pair `pair` from the file's lines (line `pair` mod their number), or
 /// `None` without a file. Every line was read as a position of `V` when the file was read
-/// (`kshogi_tune::spsa::read_openings`), so a line that no longer parses (which cannot
+/// (`kshogi_tune::openings::read_openings`), so a line that no longer parses (which cannot
 /// happen) falls back to random plies rather than stopping the match.
 fn opening_of<V: Registered>(cfg: &MatchConfig, pair: u32) -> Option<Game<V>> {
     let n = cfg.openings.len();
