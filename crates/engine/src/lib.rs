@@ -288,6 +288,12 @@ pub struct SearchParams {
     /// that gives no check is searched first with the PV node's reduction, and again at
     /// full depth if it beats the best so far.
     pub root_reductions: bool,
+    /// Correction history: the static evaluation is corrected by how far the searches of
+    /// similar positions ended from their own static evaluations, learned during the
+    /// search in two tables per side to move, one indexed by the hands, one by the squares
+    /// each side occupies (`correction_weight` percent of the two tables' mean; nodes in
+    /// check, whose evaluation is not used, learn nothing).
+    pub correction_history: bool,
     /// The techniques' numeric parameters (margins, depths, the reduction formula), the
     /// values an engine starts with ([`Engine::set_tuning`] changes them at run time).
     pub tuning: SearchTuning,
@@ -322,6 +328,7 @@ impl SearchParams {
         reduce_bad_captures: false,
         qsearch_checks: false,
         root_reductions: false,
+        correction_history: false,
         tuning: SearchTuning::DEFAULT,
     };
 

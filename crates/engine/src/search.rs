@@ -80,6 +80,35 @@ pub(crate) struct State {
     excluded: [Move; W],
     /// The evaluator's state for this thread ([`crate::Evaluator::new_state`]).
     eval: Box<dyn Any + Send>,
+    /// Correction history (see [`crate::SearchParams::correction_history`]): for each of
+    /// the two keys of [`correction_keys`] and each side to move, a correction of the static
+    /// evaluation in eighths of a centipawn.
+    corr: Box<[[[i16; CORR_SIZE]; 2]; 2]>,
+}
+
+/// Entries of each correction table (a power of two).
+const CORR_SIZE: usize = 1 << 14;
+/// The largest correction an entry holds, eighths of a centipawn (128 cp).
+const CORR_LIMIT: i32 = 1024;
+
+/// The two correction-history indices of a position: its hands (both sides'), and the
+/// squares each side occupies.
+#[inline(always)]
+fn correction_keys<V: Variant>(pos: &Position<V>) -> [usize; 2] {
+    const M1: u64 = 0x9E37_79B9_7F4A_7C15;
+    const M2: u64 = 0xC2B2_AE3D_27D4_EB4F;
+    let b = u64::from_le_bytes(pos.hand_counts(Color::Black));
+    let w = u64::from_le_bytes(pos.hand_counts(Color::White));
+    let hands = (b.wrapping_mul(M1) ^ w.wrapping_mul(M2).rotate_left(29)).wrapping_mul(M1);
+    let occ = (pos.color_bb(Color::Black).0.wrapping_mul(M2)
+        ^ pos
+            .color_bb(Color::White)
+            .0
+            .wrapping_mul(M1)
+            .rotate_left(31))
+    .wrapping_mul(M2);
+    let shift = 64 - CORR_SIZE.trailing_zeros();
+    [(hands >> shift) as usize, (occ >> shift) as usize]
 }
 
 /// Quiet moves remembered per node for the history malus.
@@ -103,6 +132,7 @@ impl State {
             excluded: [Move::NULL; W],
             lmr: Box::new([[0; 64]; 64]),
             lmr_params: (0, 0),
+            corr: Box::new([[[0; CORR_SIZE]; 2]; 2]),
         });
         s.set_lmr(tuning);
         s
@@ -132,6 +162,29 @@ impl State {
 
     pub fn clear(&mut self) {
         self.ord.clear();
+        for t in self.corr.iter_mut().flatten() {
+            t.fill(0);
+        }
+    }
+
+    /// `eval` corrected by the correction history at `keys` for the side `stm`, kept
+    /// short of the mate scores.
+    #[inline(always)]
+    fn corrected(&self, eval: i32, stm: usize, keys: [usize; 2], weight: i32) -> i32 {
+        let sum = i32::from(self.corr[0][stm][keys[0]]) + i32::from(self.corr[1][stm][keys[1]]);
+        (eval + sum * weight / 1600).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Moves the corrections at `keys` towards `diff` (the search's result minus the static
+    /// evaluation, centipawns), the more the deeper the search.
+    #[inline(always)]
+    fn learn_correction(&mut self, stm: usize, keys: [usize; 2], diff: i32, depth: i32) {
+        let bonus = (diff * depth).clamp(-CORR_LIMIT / 4, CORR_LIMIT / 4);
+        for (table, &k) in self.corr.iter_mut().zip(&keys) {
+            let e = &mut table[stm][k];
+            let v = i32::from(*e);
+            *e = (v + bonus - v * bonus.abs() / CORR_LIMIT) as i16;
+        }
     }
 }
 
@@ -524,11 +577,23 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             depth
         };
         // The static evaluation, only when a pruning that needs it is on.
+        let corr_keys = if sp.correction_history && !in_check {
+            correction_keys(pos)
+        } else {
+            [0; 2]
+        };
         let static_eval =
             if in_check || !(sp.reverse_futility || sp.null_move || sp.futility || sp.improving) {
                 -INF
             } else {
-                E::evaluate_at(&mut *self.st.eval, pos, ply)
+                let raw = E::evaluate_at(&mut *self.st.eval, pos, ply);
+                if sp.correction_history {
+                    let stm = pos.side_to_move().index();
+                    self.st
+                        .corrected(raw, stm, corr_keys, self.tn.correction_weight)
+                } else {
+                    raw
+                }
             };
         self.st.evals[ply] = static_eval;
         // The table's score, where its bound says the truth lies beyond the evaluation.
@@ -858,6 +923,19 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         }
         if excluded == Move::NULL {
             let bound = Bound::of(best, orig_alpha, beta);
+            // The correction history learns from a result the static evaluation missed: not
+            // a bound on the evaluation's side of it, not a mate, not a capture's gain.
+            if sp.correction_history
+                && static_eval > -INF
+                && best.abs() < MATE_BOUND
+                && (best_move == Move::NULL
+                    || (!is_capture(pos, best_move) && !E::is_tactical(pos, best_move)))
+                && !(bound == Bound::Lower && best <= static_eval)
+                && !(bound == Bound::Upper && best >= static_eval)
+            {
+                self.st
+                    .learn_correction(stm, corr_keys, best - static_eval, depth);
+            }
             self.tt.store(key, ply, best_move, best, depth, bound);
         }
         best
@@ -906,7 +984,14 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         }
         let mut best = -INF;
         if !in_check {
-            let stand = E::evaluate_at(&mut *self.st.eval, pos, ply);
+            let mut stand = E::evaluate_at(&mut *self.st.eval, pos, ply);
+            if sp.correction_history {
+                let stm = pos.side_to_move().index();
+                let keys = correction_keys(pos);
+                stand = self
+                    .st
+                    .corrected(stand, stm, keys, self.tn.correction_weight);
+            }
             if stand >= beta {
                 return stand;
             }
@@ -1426,5 +1511,64 @@ fn iterate<V: Variant, E: Evaluator<V>>(
         nodes: s.total_nodes(),
         time: start.elapsed(),
         depth: completed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state() -> Box<State> {
+        State::new(Box::new(()), &SearchTuning::DEFAULT)
+    }
+
+    #[test]
+    fn the_correction_learns_the_error_and_stays_bounded() {
+        let mut st = state();
+        let keys = [3, 7];
+        assert_eq!(st.corrected(40, 0, keys, 100), 40);
+        // The searches of this kind of position keep ending 60 cp above the evaluation.
+        for _ in 0..200 {
+            st.learn_correction(0, keys, 60, 8);
+        }
+        let c = st.corrected(40, 0, keys, 100) - 40;
+        assert!((40..=128).contains(&c), "correction {c}");
+        // The other side to move and other keys learned nothing.
+        assert_eq!(st.corrected(40, 1, keys, 100), 40);
+        assert_eq!(st.corrected(40, 0, [4, 8], 100), 40);
+        // However large the errors, an entry stays within its limit.
+        for _ in 0..1000 {
+            st.learn_correction(0, keys, 30_000, 60);
+        }
+        assert!(st.corrected(0, 0, keys, 100) <= CORR_LIMIT / 8);
+        assert!(i32::from(st.corr[0][0][3]) <= CORR_LIMIT);
+        // The weight scales it; zero switches it off.
+        assert_eq!(st.corrected(40, 0, keys, 0), 40);
+        // Never into the mate scores.
+        assert!(st.corrected(MATE_BOUND + 500, 0, keys, 400) < MATE_BOUND);
+        // A new game forgets it.
+        st.clear();
+        assert_eq!(st.corrected(40, 0, keys, 100), 40);
+    }
+
+    #[test]
+    fn the_correction_keys_follow_the_hands_and_the_occupied_squares() {
+        use kshogi_rules_micro::Micro;
+        let keys =
+            |sfen: &str| correction_keys(&kshogi_notation::parse_sfen::<Micro>(sfen).unwrap());
+        let a = keys("k3/4/1S2/4/3K b G 1");
+        // Another piece on the same squares: the same keys.
+        assert_eq!(a, keys("k3/4/1G2/4/3K b G 1"));
+        // The same hands, another square: only the board's key changes.
+        let b = keys("k3/4/2S1/4/3K b G 1");
+        assert_eq!(a[0], b[0]);
+        assert_ne!(a[1], b[1]);
+        // The same board, other hands: only the hands' key changes.
+        let c = keys("k3/4/1S2/4/3K b S 1");
+        assert_ne!(a[0], c[0]);
+        assert_eq!(a[1], c[1]);
+        // A piece in the other side's hand is another key.
+        assert_ne!(a[0], keys("k3/4/1S2/4/3K b g 1")[0]);
+        assert!(a.iter().all(|&k| k < CORR_SIZE));
     }
 }

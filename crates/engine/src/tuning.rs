@@ -210,6 +210,9 @@ search_tuning! {
     singular_depth: 6, 2, 20, 1;
     /// The singular search's margin below the stored score, per ply of depth (centipawns).
     singular_margin: 2, 0, 20, 1;
+    /// Correction history (with `correction_history`): the share, in percent, of the mean
+    /// of the two tables' corrections added to the static evaluation.
+    correction_weight: 100, 0, 400, 10;
     /// Aspiration windows from this iteration depth on.
     aspiration_depth: 5, 1, 20, 1;
     /// The aspiration window's first half width (centipawns), doubled at each fail.

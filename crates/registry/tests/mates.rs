@@ -283,6 +283,7 @@ impl<const ON: bool> Switches for Every<ON> {
         reduce_bad_captures: ON,
         qsearch_checks: ON,
         root_reductions: ON,
+        correction_history: ON,
         tuning: SearchTuning::DEFAULT,
     };
 }
