@@ -53,6 +53,10 @@ pub struct GenConfig {
     pub seed: u64,
     /// Games played at once (the data do not depend on it).
     pub threads: usize,
+    /// The positions the games start from (`startpos moves ...` or SFEN lines, each read
+    /// and checked already, [`crate::openings::read_openings`]): game `i` starts from line
+    /// `i` modulo their number, then plays its random plies. Empty: the start position.
+    pub starts: Vec<String>,
 }
 
 impl Default for GenConfig {
@@ -64,6 +68,7 @@ impl Default for GenConfig {
             max_plies: 300,
             seed: 1,
             threads: 1,
+            starts: Vec::new(),
         }
     }
 }
@@ -177,7 +182,8 @@ pub struct QuietGame<T> {
 }
 
 /// The one self-play loop of the training data: game `index` of the run `cfg`, from its
-/// seeded random opening ([`stream_rng`]), the engine (cleared first) playing both sides
+/// start ([`start_of`]) and its seeded random opening ([`stream_rng`]), the engine (cleared
+/// first) playing both sides
 /// at `cfg.nodes` nodes a move; `record` gets the quiet leaf ([`quiet_leaf`], by `E`) of
 /// each position the engine moves in that has one.
 pub fn play_quiet<V: Variant, E: Evaluator<V>, T>(
@@ -187,7 +193,7 @@ pub fn play_quiet<V: Variant, E: Evaluator<V>, T>(
     record: &mut dyn FnMut(&Position<V>) -> T,
 ) -> QuietGame<T> {
     let mut rng = stream_rng(cfg.seed, u64::from(index));
-    let mut game = Game::new(Position::<V>::start());
+    let mut game = start_of::<V>(cfg, index);
     engine.clear();
     let mut searcher = SearchPlayer {
         engine,
@@ -216,6 +222,18 @@ pub fn play_quiet<V: Variant, E: Evaluator<V>, T>(
         plies: game.moves().len(),
         result,
     }
+}
+
+/// Where game `index` of the run `cfg` starts: line `index` modulo their number of
+/// `cfg.starts` (with its moves, so that repetitions count from its first position), or the
+/// start position without lines. A line that does not parse (each was checked when it was
+/// read, so it cannot happen) starts from the start position rather than stopping the run.
+pub fn start_of<V: Variant>(cfg: &GenConfig, index: u32) -> Game<V> {
+    if cfg.starts.is_empty() {
+        return Game::new(Position::<V>::start());
+    }
+    let line = &cfg.starts[index as usize % cfg.starts.len()];
+    kshogi_notation::parse_game::<V>(line).unwrap_or_else(|_| Game::new(Position::<V>::start()))
 }
 
 /// Plays game `index` of a run and returns its samples.
@@ -345,6 +363,7 @@ mod tests {
             max_plies: 120,
             seed: 5,
             threads: 2,
+            starts: Vec::new(),
         };
         type V = kshogi_registry::types::Micro;
         let a = generate::<V, <V as Registered>::Eval>(&cfg, &|_| {});
@@ -363,6 +382,47 @@ mod tests {
             for s in &g.samples {
                 assert_eq!(s.game, i as u32);
                 assert_eq!(s.result, g.result);
+            }
+        }
+    }
+
+    #[test]
+    fn games_start_from_the_given_lines_in_turn() {
+        type V = kshogi_registry::types::Micro;
+        let mated = "k3/G3/1G2/4/3K w - 1";
+        let cfg = GenConfig {
+            games: 4,
+            nodes: 200,
+            opening: 0,
+            max_plies: 60,
+            seed: 7,
+            threads: 1,
+            starts: vec!["startpos moves 1d1c 1a1b".into(), mated.into()],
+        };
+        // Line `i` modulo their number, with its moves.
+        let g0 = start_of::<V>(&cfg, 0);
+        assert_eq!(g0.moves().len(), 2);
+        assert_eq!(start_of::<V>(&cfg, 2).position(), g0.position());
+        assert_eq!(
+            start_of::<V>(&cfg, 3).position().side_to_move(),
+            Color::White
+        );
+        assert!(start_of::<V>(&cfg, 1).position().legal_moves().is_empty());
+        // Without lines, the start position.
+        let none = GenConfig {
+            starts: Vec::new(),
+            ..cfg.clone()
+        };
+        assert_eq!(start_of::<V>(&none, 1).position(), &Position::<V>::start());
+        // The games are played from there: the odd ones are over before a move, won by
+        // Black; the even ones go on from the line's two moves.
+        let games = generate::<V, <V as Registered>::Eval>(&cfg, &|_| {});
+        for (i, g) in games.iter().enumerate() {
+            if i % 2 == 1 {
+                assert_eq!((g.plies, g.result), (0, 1.0), "game {i}");
+                assert!(g.samples.is_empty());
+            } else {
+                assert!(g.plies > 2, "game {i}");
             }
         }
     }

@@ -395,6 +395,7 @@ mod tests {
             max_plies: 100,
             seed: 2,
             threads: 2,
+            starts: Vec::new(),
         };
         let fit = FitConfig {
             iterations: 50,
@@ -432,6 +433,7 @@ mod tests {
             max_plies: 100,
             seed: 3,
             threads: 2,
+            starts: Vec::new(),
         };
         let fit = FitConfig {
             iterations: 50,

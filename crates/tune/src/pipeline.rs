@@ -1040,6 +1040,7 @@ mod tests {
                 max_plies: 80,
                 seed: 3,
                 threads,
+                starts: Vec::new(),
             },
             chunk: 4,
             fit: FitConfig {
@@ -1223,6 +1224,7 @@ mod tests {
                 max_plies: 200,
                 seed: 5,
                 threads: 2,
+                starts: Vec::new(),
             },
             chunk: 20,
             fit: FitConfig {

@@ -519,8 +519,16 @@ fn bad_pipeline_arguments_are_named() {
         "`--sprt-openings` and `--no-sprt`",
     );
     usage(
-        &with(&["--openings", "x.txt"]),
-        "`--openings` is an option of `match`",
+        &[
+            "speed",
+            "--variant",
+            "micro",
+            "--net",
+            "x",
+            "--openings",
+            "x.txt",
+        ],
+        "`--openings` is an option of `train`, `pipeline` and `match`, not of `speed`",
     );
 }
 
@@ -577,5 +585,61 @@ fn the_sprt_plays_an_openings_file_once_a_line() {
     assert!(err.contains("openings.txt:2:"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     assert!(!bad_dir.exists());
+    std::fs::remove_dir_all(&root).expect("clean");
+}
+
+#[test]
+fn the_games_start_from_an_openings_file() {
+    let root = fresh("starts");
+    let file = root.join("starts.txt");
+    std::fs::write(&file, MICRO_OPENINGS).expect("starts");
+    let from = [std::ffi::OsStr::new("--openings"), file.as_os_str()];
+    let (a, b, plain) = (
+        root.join("a.nnue"),
+        root.join("b.nnue"),
+        root.join("p.nnue"),
+    );
+    let text = summary_of(&train_with(&a, "2", &from));
+    assert!(text.contains("from 3 start lines"), "{text}");
+    summary_of(&train_with(&b, "1", &from));
+    summary_of(&train(&plain, "2"));
+    let read = |p: &Path| std::fs::read(p).expect("net");
+    assert_eq!(
+        read(&a),
+        read(&b),
+        "the same file and options, the same bytes"
+    );
+    assert_ne!(read(&a), read(&plain), "other games, another net");
+
+    // The pipeline records the file in its parameters; its games are not those of a run
+    // without it, so such a run cannot take its chunks.
+    let (dir, out) = (root.join("run"), root.join("out.nnue"));
+    let file_arg = file.to_str().expect("utf-8 path");
+    let text = summary_of(&pipeline(
+        &dir,
+        &out,
+        "2",
+        &["--no-sprt", "--openings", file_arg],
+    ));
+    assert!(text.contains("from the 3 lines of"), "{text}");
+    let params = std::fs::read_to_string(dir.join("params.json")).expect("params.json");
+    assert!(params.contains("\"starts\""), "{params}");
+    let other = root.join("other");
+    let dir_arg = dir.to_str().expect("utf-8 path");
+    let refused = pipeline(&other, &out, "2", &["--no-sprt", "--data-from", dir_arg]);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("other parameters"), "{err}");
+    assert!(err.contains("starts"), "{err}");
+
+    // A line that is not a position of the variant is named, and nothing is written.
+    std::fs::write(&file, "startpos moves 3e4d\nstartpos moves 9z9y\n").expect("bad");
+    let c = root.join("c.nnue");
+    let bad = train_with(&c, "1", &from);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("starts.txt:2:"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!c.exists());
     std::fs::remove_dir_all(&root).expect("clean");
 }

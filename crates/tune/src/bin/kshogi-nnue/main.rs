@@ -55,6 +55,9 @@ and writes the net file. The same options give the same bytes, whatever --thread
   --games N         self-play games (default 400)
   --nodes N         engine nodes per move (default 1000)
   --opening N       random plies at the start of each game (default 8)
+  --openings FILE   start game i from line i of FILE (`startpos moves ...` or an SFEN with
+                    optional moves, one a line, used again from the top), then play its
+                    random plies: positions the engine would not reach from the start
   --max-plies N     plies after which a game is drawn (default 300)
   --seed S          seed of the openings, the starting weights and the order (default 1)
   --threads N       threads for the games and the training (default 1)
@@ -110,6 +113,7 @@ enum Command {
         hidden: usize,
         lambda: f32,
         teacher: Option<PathBuf>,
+        openings: Option<PathBuf>,
         out: PathBuf,
     },
     Speed {
@@ -199,6 +203,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
         max_plies: 300,
         seed: 1,
         threads: 1,
+        starts: Vec::new(),
     };
     let mut tc = TrainConfig {
         epochs: 30,
@@ -267,10 +272,9 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
             "`{flag}` is an option of `pipeline`, not of `{sub}`"
         ));
     }
-    if openings.is_some() && sub != "match" {
+    if openings.is_some() && !["match", "train", "pipeline"].contains(&sub.as_str()) {
         return Err(format!(
-            "`--openings` is an option of `match`, not of `{sub}` (the pipeline's SPRT takes \
-             `--sprt-openings`)"
+            "`--openings` is an option of `train`, `pipeline` and `match`, not of `{sub}`"
         ));
     }
     if sprt_openings.is_some() && no_sprt {
@@ -306,6 +310,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
                 hidden,
                 lambda,
                 teacher,
+                openings,
                 out: out.ok_or("`train` needs `--out FILE`")?,
             }
         }
@@ -342,6 +347,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
                     teacher,
                     sprt: (!no_sprt).then_some(pipe_sprt),
                     sprt_openings,
+                    openings,
                     dir: PathBuf::new(),
                     data_from,
                     out: PathBuf::new(),
@@ -527,11 +533,17 @@ fn layout_line<V: Registered>(hidden: usize) -> String {
 fn run_train<V: Registered>(
     gen: &GenConfig,
     tc: &TrainConfig,
-    hidden: usize,
-    lambda: f32,
+    (hidden, lambda): (usize, f32),
     teacher: Option<&Path>,
+    openings: Option<&Path>,
     out: &Path,
 ) -> Result<(), String> {
+    // The start positions are read (every line checked) before anything is played.
+    let mut gen = gen.clone();
+    if let Some(file) = openings {
+        gen.starts = read_openings::<V>(file).map_err(|e| e.to_string())?;
+    }
+    let gen = &gen;
     let (teacher_kind, teacher_name, _) = teacher_of::<V>(teacher)?;
     let scale = V::WDL.scale as f32;
     eprintln!("{}", layout_line::<V>(hidden));
@@ -548,8 +560,15 @@ fn run_train<V: Registered>(
     kshogi_tune::pipeline::write_atomic(out, &t.bytes).map_err(|e| e.to_string())?;
     println!("variant        {}", V::NAME);
     println!(
-        "games          {} at {} nodes, seed {}",
-        gen.games, gen.nodes, gen.seed
+        "games          {} at {} nodes, seed {}{}",
+        gen.games,
+        gen.nodes,
+        gen.seed,
+        if gen.starts.is_empty() {
+            String::new()
+        } else {
+            format!(", from {} start lines", gen.starts.len())
+        }
     );
     println!("teacher        {teacher_name}");
     println!(
@@ -854,9 +873,14 @@ fn main() -> ExitCode {
         }
     };
     let result = with_variant!(kind, V => match &command {
-        Command::Train { gen, train, hidden, lambda, teacher, out } => {
-            run_train::<V>(gen, train, *hidden, *lambda, teacher.as_deref(), out)
-        }
+        Command::Train { gen, train, hidden, lambda, teacher, openings, out } => run_train::<V>(
+            gen,
+            train,
+            (*hidden, *lambda),
+            teacher.as_deref(),
+            openings.as_deref(),
+            out,
+        ),
         Command::Speed { net, positions } => run_speed::<V>(net, *positions),
         Command::Match {
             net,

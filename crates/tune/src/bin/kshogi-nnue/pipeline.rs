@@ -59,6 +59,9 @@ pub struct Config {
     pub sprt: Option<SprtConfig>,
     /// A file of openings for the SPRT's pairs (`--sprt-openings`), instead of random ones.
     pub sprt_openings: Option<PathBuf>,
+    /// A file of positions the self-play games start from (`--openings`), read into
+    /// `gen.starts` when the run starts.
+    pub openings: Option<PathBuf>,
     /// The run's directory.
     pub dir: PathBuf,
     /// Another run's directory whose chunks this run may take (`--data-from`).
@@ -108,6 +111,12 @@ fn params_value<V: Registered>(cfg: &Config, teacher: Option<u64>, openings: &[S
         })),
     });
     // Only with a file, so that the runs made before the option keep their parameters.
+    if !g.starts.is_empty() {
+        v["starts"] = json!({
+            "lines": g.starts.len(),
+            "digest": digest(&g.starts.join("\n")),
+        });
+    }
     if !openings.is_empty() {
         v["sprt"]["openings"] = json!({
             "lines": openings.len(),
@@ -121,7 +130,7 @@ fn params_value<V: Registered>(cfg: &Config, teacher: Option<u64>, openings: &[S
 /// does: a run with other training or SPRT options, or more games, may take another run's
 /// chunks when these agree (`--data-from`). `games` is not one of them: game `i` depends on
 /// `i` only, and the chunks of the games one run has and another lacks are played.
-pub const GAME_FIELDS: [&str; 8] = [
+pub const GAME_FIELDS: [&str; 9] = [
     "variant",
     "seed",
     "nodes",
@@ -130,6 +139,7 @@ pub const GAME_FIELDS: [&str; 8] = [
     "chunk",
     "teacher",
     "linear_weights",
+    "starts",
 ];
 
 /// The [`GAME_FIELDS`] of a `params.json` value.
@@ -569,8 +579,14 @@ pub fn check_out<V: Registered>(out: &Path) -> Result<(), String> {
 pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), String> {
     // The output is checked first, so that a run that could not write it plays nothing.
     check_out::<V>(&cfg.out)?;
+    // The files of start positions and of the SPRT's openings are read (every line checked)
+    // before anything is played or made.
+    let mut cfg = cfg.clone();
+    if let Some(path) = &cfg.openings {
+        cfg.gen.starts = read_openings::<V>(path).map_err(|e| e.to_string())?;
+    }
+    let cfg = &cfg;
     let (teacher, teacher_name, checksum) = teacher_of::<V>(cfg.teacher.as_deref())?;
-    // The openings file is read (and every line checked) before anything is played.
     let openings = match (&cfg.sprt_openings, &cfg.sprt) {
         (Some(path), Some(_)) => read_openings::<V>(path).map_err(|e| e.to_string())?,
         _ => Vec::new(),
@@ -652,7 +668,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
     let g = &cfg.gen;
     let samples = data.records.len();
     let text = format!(
-        "data:  {} games at {} nodes a move, seed {}, teacher {teacher_name}, {samples} positions; \
+        "data:  {} games at {} nodes a move, seed {}{}, teacher {teacher_name}, {samples} positions; \
          {} chunks played now, {} found done{}; {}\n\
          train: {} training and {} held-out positions, loss training {:.5} -> {:.5}, held out \
          {:.5} -> {:.5} (epoch {} of {}), teacher's {:.5} / {:.5}; net {} bytes, checksum {}; {}{}\n\
@@ -660,6 +676,10 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
         g.games,
         g.nodes,
         g.seed,
+        match &cfg.openings {
+            Some(path) => format!(", from the {} lines of {}", g.starts.len(), path.display()),
+            None => String::new(),
+        },
         data.chunks.0,
         data.chunks.1,
         source.as_ref().map_or(String::new(), |(dir, _)| format!(
