@@ -286,6 +286,14 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         }
     }
 
+    /// The static evaluation `raw` of `pos` corrected by the correction history at `keys`
+    /// (the position's [`correction_keys`]), for its side to move.
+    #[inline(always)]
+    fn corrected_eval(&self, pos: &Position<V>, raw: i32, keys: [usize; 2]) -> i32 {
+        let stm = pos.side_to_move().index();
+        self.st.corrected(raw, stm, keys, self.tn.correction_weight)
+    }
+
     /// Nodes of every thread of the search (the helpers' counted to the last 1024).
     fn total_nodes(&self) -> u64 {
         self.shared_nodes.load(AtomicOrdering::Relaxed) - (self.nodes & !1023) + self.nodes
@@ -588,9 +596,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             } else {
                 let raw = E::evaluate_at(&mut *self.st.eval, pos, ply);
                 if sp.correction_history {
-                    let stm = pos.side_to_move().index();
-                    self.st
-                        .corrected(raw, stm, corr_keys, self.tn.correction_weight)
+                    self.corrected_eval(pos, raw, corr_keys)
                 } else {
                     raw
                 }
@@ -986,11 +992,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         if !in_check {
             let mut stand = E::evaluate_at(&mut *self.st.eval, pos, ply);
             if sp.correction_history {
-                let stm = pos.side_to_move().index();
-                let keys = correction_keys(pos);
-                stand = self
-                    .st
-                    .corrected(stand, stm, keys, self.tn.correction_weight);
+                stand = self.corrected_eval(pos, stand, correction_keys(pos));
             }
             if stand >= beta {
                 return stand;
