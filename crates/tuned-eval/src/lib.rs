@@ -352,16 +352,16 @@ pub mod kinzoku {
 }
 
 embedded_net!(
-    /// Minishogi's net (`src/weights/minishogi.nnue`, 128 hidden units), with
+    /// Minishogi's net (`src/weights/minishogi.nnue`, 64 hidden units), with
     /// [`MinishogiEval`]'s search switches, piece values and tactical moves: the evaluator
-    /// [`MinishogiNnueEval`]. The seventh generation: made by `kshogi-nnue train --variant
-    /// minishogi --teacher <third net> --openings docs/openings/minishogi-positions-fsf.txt
-    /// --opening 2 --games 60000 --nodes 5000 --seed 50 --threads 2 --epochs 16 --rate
-    /// 0.002 --hidden 128`: the sixth generation's games (played and labelled by the third
-    /// net from positions of its games against the reference engine; the third was taught
-    /// by the second, the second by the first, itself trained on the fitted evaluation's
-    /// games) learnt by a net twice as wide; docs/nnue.md has the commands, the SPRTs and
-    /// the matches. Minishogi's registered evaluation.
+    /// [`MinishogiNnueEval`]. The eighth generation: made by `kshogi-nnue train --variant
+    /// minishogi --teacher <sixth net> --openings docs/openings/minishogi-positions-fsf-2.txt
+    /// --opening 2 --games 60000 --nodes 5000 --seed 51 --threads 2 --epochs 16 --rate
+    /// 0.002`: games played and labelled by the sixth net from positions of the engine's
+    /// games against the reference engine (the sixth was taught by the third in the same
+    /// way, the third by the second, the second by the first, itself trained on the fitted
+    /// evaluation's games); docs/nnue.md has the commands, the SPRTs and the matches.
+    /// Minishogi's registered evaluation.
     MinishogiNet for kshogi_rules_minishogi::Minishogi = "weights/minishogi.nnue",
     fallback MinishogiEval;
 );

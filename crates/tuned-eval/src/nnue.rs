@@ -389,7 +389,7 @@ mod tests {
     fn minishogi_s_embedded_net_reads() {
         // A net file that does not read would stop the program at its first evaluation.
         let net = crate::MinishogiNet::net().expect("the embedded net reads");
-        assert_eq!(net.hidden(), 128);
+        assert_eq!(net.hidden(), 64);
         assert_eq!(
             net.layout().features(),
             Layout::of::<Minishogi>().features()
