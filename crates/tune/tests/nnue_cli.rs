@@ -643,3 +643,75 @@ fn the_games_start_from_an_openings_file() {
     assert!(!c.exists());
     std::fs::remove_dir_all(&root).expect("clean");
 }
+
+#[test]
+fn a_net_matched_against_itself_as_base_splits_every_pair() {
+    // `--base NET` gives the opponent the net of a file instead of the registered
+    // evaluation. At fixed nodes one thread's searches are reproducible, so a net against
+    // itself plays each opening's two games as mirror images: every pair one win each (or
+    // two draws), 50% exactly. Against the registered evaluation the same net does not.
+    let net = registered_net("micro");
+    let small = temp("small-base.nnue");
+    summary_of(&train(&small, "1"));
+    let run = |base: Option<&Path>| {
+        let mut cmd = bin();
+        cmd.args([
+            "match",
+            "--variant",
+            "micro",
+            "--games",
+            "16",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "--sprt",
+            "0,10",
+            "--net",
+        ])
+        .arg(&net);
+        if let Some(b) = base {
+            cmd.arg("--base").arg(b);
+        }
+        summary_of(&cmd.output().expect("runs"))
+    };
+    let itself = run(Some(&net));
+    assert!(itself.contains("opponent: the net "), "{itself}");
+    assert!(itself.contains("net vs base net"), "{itself}");
+    assert!(itself.contains("pentanomial [0, 0, 8, 0, 0]"), "{itself}");
+    assert!(itself.contains("score 50.0%"), "{itself}");
+    // The small net (8 units, 6 games) against the registered one: not mirror images.
+    let other = run(Some(&small));
+    assert!(!other.contains("pentanomial [0, 0, 8, 0, 0]"), "{other}");
+    let registered = run(None);
+    assert!(
+        registered.contains("opponent: registered evaluation"),
+        "{registered}"
+    );
+    assert!(
+        registered.contains("net vs registered evaluation"),
+        "{registered}"
+    );
+    // `--base` belongs to `match`, and a base that is not a net of the variant is named.
+    let out = bin()
+        .args(["speed", "--variant", "micro", "--net"])
+        .arg(&net)
+        .arg("--base")
+        .arg(&net)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`--base` is an option of `match`"), "{err}");
+    let out = bin()
+        .args(["match", "--variant", "micro", "--net"])
+        .arg(&net)
+        .arg("--base")
+        .arg(registered_net("minishogi"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("minishogi.nnue"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -10,7 +10,7 @@
 //! - `kshogi-nnue speed --variant V --net FILE`: nanoseconds per evaluation, the net
 //!   against the registered evaluation;
 //! - `kshogi-nnue match --variant V --net FILE --games N --nodes N`: a fixed-node match of
-//!   the net against the registered evaluation.
+//!   the net against the registered evaluation, or against another net file (`--base`).
 //!
 //! Bad arguments are a usage error (exit 2) naming the argument; a net file that does not
 //! read is an error naming the field (exit 1). It must not name a variant: variants come
@@ -42,7 +42,8 @@ const USAGE: &str = "\
 Usage: kshogi-nnue train --variant V [OPTIONS] --out FILE
        kshogi-nnue pipeline --variant V [OPTIONS] [PIPELINE OPTIONS]
        kshogi-nnue speed --variant V --net FILE [--positions N]
-       kshogi-nnue match --variant V --net FILE [--games N] [--nodes N | --movetime MS]
+       kshogi-nnue match --variant V --net FILE [--base NET] [--games N]
+                         [--nodes N | --movetime MS]
                          [--seed S | --openings FILE] [--threads N]
                          [--sprt ELO0,ELO1[,ALPHA,BETA]]
 
@@ -96,6 +97,9 @@ of random games.
 match: the net against the registered evaluation at a fixed node count, pairs of games
 from one random opening with colours swapped (defaults: 100 games, 5000 nodes, seed 1);
 --movetime MS gives both sides MS milliseconds a move instead (an equal-time match).
+--base NET: the opponent plays with the net file NET instead of the registered evaluation
+(both nets with the registered evaluation's search switches): two net files compared with
+no rebuild. The first line of the output names both nets with their checksums.
 --openings FILE plays pair k from line k of FILE (`startpos moves ...` or an SFEN with
 optional moves, one a line; blank lines and `#` comments skipped; docs/openings/ has
 balanced ones) instead of random plies. At fixed nodes the match ends when every line has
@@ -122,6 +126,8 @@ enum Command {
     },
     Match {
         net: PathBuf,
+        /// The opponent's net file (`--base`); `None`: the registered evaluation.
+        base: Option<PathBuf>,
         cfg: MatchConfig,
         openings: Option<PathBuf>,
         sprt: Option<Sprt>,
@@ -226,6 +232,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     let mut pipe_sprt = SprtConfig::default();
     let mut sprt_nodes: Option<u64> = None;
     let mut openings: Option<PathBuf> = None;
+    let mut base: Option<PathBuf> = None;
     let mut sprt_openings: Option<PathBuf> = None;
     let mut pipeline_only: Option<&str> = None;
     while let Some(flag) = it.next() {
@@ -248,6 +255,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
             "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
             "--net" => net = Some(PathBuf::from(value(flag, &mut it)?)),
             "--teacher" => teacher = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--base" => base = Some(PathBuf::from(value(flag, &mut it)?)),
             "--movetime" => movetime = Some(number(flag, value(flag, &mut it)?)?),
             "--positions" => positions = number(flag, value(flag, &mut it)?)?,
             "--sprt" => sprt = Some(parse_sprt(value(flag, &mut it)?)?),
@@ -276,6 +284,9 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
         return Err(format!(
             "`--openings` is an option of `train`, `pipeline` and `match`, not of `{sub}`"
         ));
+    }
+    if base.is_some() && sub != "match" {
+        return Err(format!("`--base` is an option of `match`, not of `{sub}`"));
     }
     if sprt_openings.is_some() && no_sprt {
         return Err("`--sprt-openings` and `--no-sprt` do not go together".into());
@@ -362,6 +373,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
         },
         "match" => Command::Match {
             net: net.ok_or("`match` needs `--net FILE`")?,
+            base,
             cfg: MatchConfig {
                 games: games.unwrap_or(100).max(1),
                 nodes: nodes.unwrap_or(5000),
@@ -743,6 +755,7 @@ fn run_speed<V: Registered>(path: &Path, positions: usize) -> Result<(), String>
 
 fn run_match<V: Registered>(
     path: &Path,
+    base: Option<&Path>,
     cfg: &MatchConfig,
     openings: Option<&Path>,
     sprt: Option<Sprt>,
@@ -763,21 +776,43 @@ fn run_match<V: Registered>(
         }
     }
     let cfg = &cfg;
+    let named = |p: &Path| -> Result<String, String> {
+        let bytes = std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+        let checksum = kshogi_nnue::file::fnv1a(&bytes);
+        Ok(format!("{} (checksum {checksum:016x})", p.display()))
+    };
     eval::install(load::<V>(path)?)?;
+    let opponent = match base {
+        Some(b) => {
+            eval::install_teacher(load::<V>(b)?)?;
+            format!("the net {}", named(b)?)
+        }
+        None => "registered evaluation".to_string(),
+    };
+    println!("net: {}; opponent: {opponent}", named(path)?);
     let t = Instant::now();
     let step = (cfg.games / 10).max(1);
-    let (tally, results) = versus::play::<V>(cfg, &|n| {
+    let progress = |n: u32| {
         if n % step == 0 {
             eprintln!("  games {n}");
         }
-    });
+    };
+    let (tally, results) = match base {
+        Some(_) => versus::play_against::<V, eval::TeacherEval>(cfg, &progress),
+        None => versus::play::<V>(cfg, &progress),
+    };
     let limit = match cfg.movetime {
         Some(t) => format!("{} ms", t.as_millis()),
         None => format!("{} nodes", cfg.nodes),
     };
     println!(
-        "{}: net vs registered evaluation, {limit} a move, {} games: +{} ={} -{}, score {:.1}% ({:+.0} Elo), {:.0}s",
+        "{}: net vs {}, {limit} a move, {} games: +{} ={} -{}, score {:.1}% ({:+.0} Elo), {:.0}s",
         V::NAME,
+        if base.is_some() {
+            "base net"
+        } else {
+            "registered evaluation"
+        },
         tally.wins + tally.draws + tally.losses,
         tally.wins,
         tally.draws,
@@ -884,10 +919,11 @@ fn main() -> ExitCode {
         Command::Speed { net, positions } => run_speed::<V>(net, *positions),
         Command::Match {
             net,
+            base,
             cfg,
             openings,
             sprt,
-        } => run_match::<V>(net, cfg, openings.as_deref(), *sprt),
+        } => run_match::<V>(net, base.as_deref(), cfg, openings.as_deref(), *sprt),
         Command::Pipeline(p) => run_pipeline::<V>(p),
     });
     match result {

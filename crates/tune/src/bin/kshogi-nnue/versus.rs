@@ -1,5 +1,7 @@
 //! A fixed-node match between the net ([`NnueEval`]) and the variant's registered
-//! evaluation, both searching with the same switches: pairs of games from the same opening
+//! evaluation (or another evaluator, such as a second net file through
+//! [`crate::eval::TeacherEval`]:
+//! [`play_against`]), both searching with the same switches: pairs of games from the same opening
 //! (seeded random plies, or a line of an openings file), the net Black in the first game
 //! of a pair and White in the second. The games are the engine's
 //! ([`kshogi_engine::versus::play_against_from`] on
@@ -9,7 +11,7 @@ use crate::eval::NnueEval;
 use kshogi_core::{Color, Game, Position};
 use kshogi_engine::selfplay::{run_games, PlayConfig, SearchPlayer};
 use kshogi_engine::versus::{play_against_from, GameResult, Tally};
-use kshogi_engine::{Engine, Limits};
+use kshogi_engine::{Engine, Evaluator, Limits};
 use kshogi_registry::Registered;
 use kshogi_tune::data::stream_rng;
 
@@ -38,9 +40,9 @@ pub struct MatchConfig {
 
 /// Plays game `index`: the opening of pair `index / 2`, the net Black when `index` is even.
 /// Returns the net's result.
-fn play_one<V: Registered>(
+fn play_one<V: Registered, B: Evaluator<V>>(
     net: &mut Engine<V, NnueEval>,
-    base: &mut Engine<V, V::Eval>,
+    base: &mut Engine<V, B>,
     cfg: &MatchConfig,
     index: u32,
 ) -> GameResult {
@@ -124,8 +126,17 @@ pub fn play<V: Registered>(
     cfg: &MatchConfig,
     progress: &(dyn Fn(u32) + Sync),
 ) -> (Tally, Vec<GameResult>) {
+    play_against::<V, V::Eval>(cfg, progress)
+}
+
+/// [`play`] with the opponent evaluating with `B` instead of the registered evaluation
+/// (`kshogi-nnue match --base NET`: [`crate::eval::TeacherEval`] over a second net file).
+pub fn play_against<V: Registered, B: Evaluator<V>>(
+    cfg: &MatchConfig,
+    progress: &(dyn Fn(u32) + Sync),
+) -> (Tally, Vec<GameResult>) {
     let games = cfg.games.div_ceil(2) * 2;
-    let results = play_range::<V>(cfg, 0..games, progress);
+    let results = play_range_against::<V, B>(cfg, 0..games, progress);
     (Tally::of(&results), results)
 }
 
@@ -136,10 +147,19 @@ pub fn play_range<V: Registered>(
     range: std::ops::Range<u32>,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Vec<GameResult> {
+    play_range_against::<V, V::Eval>(cfg, range, progress)
+}
+
+/// [`play_range`] with the opponent evaluating with `B`.
+fn play_range_against<V: Registered, B: Evaluator<V>>(
+    cfg: &MatchConfig,
+    range: std::ops::Range<u32>,
+    progress: &(dyn Fn(u32) + Sync),
+) -> Vec<GameResult> {
     run_games(
         cfg.threads,
         range,
-        &|| (Engine::<V, NnueEval>::new(4), Engine::<V, V::Eval>::new(4)),
+        &|| (Engine::<V, NnueEval>::new(4), Engine::<V, B>::new(4)),
         &|(net, base), index| play_one(net, base, cfg, index),
         progress,
     )
