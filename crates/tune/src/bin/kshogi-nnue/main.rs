@@ -411,6 +411,19 @@ fn target(result_black: f32, side: Color, eval: i32, scale: f32, lambda: f32) ->
     (1.0 - lambda) * r + lambda * sigmoid(eval as f32 / scale)
 }
 
+/// The net of the file at `path` (read once, checked to be a net of `V`), the file named
+/// with its checksum (`PATH (checksum X)`), and the checksum.
+fn read_named<V: Registered>(path: &Path) -> Result<(Network<V>, String, u64), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let net = Network::<V>::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let checksum = kshogi_nnue::file::fnv1a(&bytes);
+    Ok((
+        net,
+        format!("{} (checksum {checksum:016x})", path.display()),
+        checksum,
+    ))
+}
+
 /// The teacher of a run: who plays the games, its name for the summary and its file's
 /// checksum (`None` for the linear evaluation). The teacher's file is read once, checked
 /// to be a net of `V` and installed ([`eval::install_teacher`]).
@@ -419,14 +432,9 @@ pub(crate) fn teacher_of<V: Registered>(
 ) -> Result<(gen::Teacher, String, Option<u64>), String> {
     match teacher {
         Some(path) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let net =
-                Network::<V>::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            let (net, file, checksum) = read_named::<V>(path)?;
             eval::install_teacher(net)?;
-            let checksum = kshogi_nnue::file::fnv1a(&bytes);
-            let name = format!("the net {} (checksum {checksum:016x})", path.display());
-            Ok((gen::Teacher::Net, name, Some(checksum)))
+            Ok((gen::Teacher::Net, format!("the net {file}"), Some(checksum)))
         }
         None => Ok((
             gen::Teacher::Linear,
@@ -776,20 +784,14 @@ fn run_match<V: Registered>(
         }
     }
     let cfg = &cfg;
-    let named = |p: &Path| -> Result<String, String> {
-        let bytes = std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-        let checksum = kshogi_nnue::file::fnv1a(&bytes);
-        Ok(format!("{} (checksum {checksum:016x})", p.display()))
-    };
-    eval::install(load::<V>(path)?)?;
+    let (net, name, _) = read_named::<V>(path)?;
+    eval::install(net)?;
+    // The opponent's net goes to the teacher's slot, which a match does not otherwise use.
     let opponent = match base {
-        Some(b) => {
-            eval::install_teacher(load::<V>(b)?)?;
-            format!("the net {}", named(b)?)
-        }
+        Some(_) => teacher_of::<V>(base)?.1,
         None => "registered evaluation".to_string(),
     };
-    println!("net: {}; opponent: {opponent}", named(path)?);
+    println!("net: {name}; opponent: {opponent}");
     let t = Instant::now();
     let step = (cfg.games / 10).max(1);
     let progress = |n: u32| {
