@@ -548,6 +548,15 @@ impl<V: Variant, E: Evaluator<V>> Analyzer<V, E> {
         self.skill = skill.filter(|s| s.level < Skill::FULL);
     }
 
+    /// Scores a draw `cp` centipawns below an even position for the side to move at the
+    /// root of each search, and as much above it for its opponent (the search's contempt,
+    /// [`kshogi_engine::SearchTuning::contempt`]; 0, the default, scores draws as even).
+    /// Refused, and nothing changed, outside the parameter's range.
+    pub fn set_contempt(&mut self, cp: i32) -> Result<(), kshogi_engine::TuningError> {
+        let tuning = self.engine.tuning().with("contempt", cp)?;
+        self.engine.set_tuning(tuning)
+    }
+
     /// Resizes (and clears) the transposition table.
     pub fn set_hash(&mut self, hash_mb: usize) {
         self.engine.set_hash(hash_mb);

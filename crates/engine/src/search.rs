@@ -33,13 +33,26 @@ pub(crate) fn to_score(s: i32) -> Score {
     }
 }
 
-/// The score of a finished game for the side `stm` to move at `ply`.
+/// The score of a finished game for the side `stm` to move at `ply`, a draw scored by
+/// `contempt` ([`draw_score`]).
 #[inline(always)]
-fn outcome_score(o: Outcome, stm: Color, ply: usize) -> i32 {
+fn outcome_score(o: Outcome, stm: Color, ply: usize, contempt: i32) -> i32 {
     match o {
         Outcome::Win { winner, .. } if winner == stm => MATE - ply as i32,
         Outcome::Win { .. } => -(MATE - ply as i32),
-        Outcome::Draw { .. } => DRAW,
+        Outcome::Draw { .. } => draw_score(contempt, ply),
+    }
+}
+
+/// The score of a draw for the side to move at `ply` under `contempt`
+/// ([`SearchTuning::contempt`]): below zero for the root's side to move (even plies), above
+/// for its opponent.
+#[inline(always)]
+fn draw_score(contempt: i32, ply: usize) -> i32 {
+    if ply % 2 == 0 {
+        DRAW - contempt
+    } else {
+        DRAW + contempt
     }
 }
 
@@ -399,7 +412,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         let otherwise = if V::REPETITION.repeater_loses {
             MATE - ply as i32
         } else {
-            DRAW
+            draw_score(self.tn.contempt, ply)
         };
         if !V::REPETITION.perpetual_check_loses {
             return otherwise;
@@ -526,7 +539,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         }
         if V::HAS_ADJUDICATION {
             if let Some(o) = V::adjudicate(pos) {
-                return outcome_score(o, pos.side_to_move(), ply);
+                return outcome_score(o, pos.side_to_move(), ply, self.tn.contempt);
             }
         }
         // Mate-distance pruning: nothing here beats a mate at the next ply or loses faster
@@ -717,7 +730,12 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
 
         let n = self.generate_all(pos, ply);
         if n == 0 {
-            return outcome_score(pos.no_move_outcome(), pos.side_to_move(), ply);
+            return outcome_score(
+                pos.no_move_outcome(),
+                pos.side_to_move(),
+                ply,
+                self.tn.contempt,
+            );
         }
         // The moves one and two plies before, for continuation history.
         let prevs = if sp.continuation_history {
@@ -965,7 +983,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         }
         if V::HAS_ADJUDICATION {
             if let Some(o) = V::adjudicate(pos) {
-                return outcome_score(o, pos.side_to_move(), ply);
+                return outcome_score(o, pos.side_to_move(), ply, self.tn.contempt);
             }
         }
         if ply >= MAX_PLY - 1 {
@@ -1003,13 +1021,23 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         let n = if in_check {
             let n = self.generate_all(pos, ply);
             if n == 0 {
-                return outcome_score(pos.no_move_outcome(), pos.side_to_move(), ply);
+                return outcome_score(
+                    pos.no_move_outcome(),
+                    pos.side_to_move(),
+                    ply,
+                    self.tn.contempt,
+                );
             }
             n
         } else if sp.qsearch_checks && first {
             let all = self.generate_all(pos, ply);
             if all == 0 {
-                return outcome_score(pos.no_move_outcome(), pos.side_to_move(), ply);
+                return outcome_score(
+                    pos.no_move_outcome(),
+                    pos.side_to_move(),
+                    ply,
+                    self.tn.contempt,
+                );
             }
             // Keep the captures, the tactical moves and the safe checks.
             let base = ply * MAX_MOVES;
@@ -1028,7 +1056,12 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         } else {
             let (n, any) = self.generate_tactical(pos, ply);
             if !any {
-                return outcome_score(pos.no_move_outcome(), pos.side_to_move(), ply);
+                return outcome_score(
+                    pos.no_move_outcome(),
+                    pos.side_to_move(),
+                    ply,
+                    self.tn.contempt,
+                );
             }
             n
         };

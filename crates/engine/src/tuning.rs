@@ -217,6 +217,10 @@ search_tuning! {
     aspiration_depth: 5, 1, 20, 1;
     /// The aspiration window's first half width (centipawns), doubled at each fail.
     aspiration_delta: 25, 5, 300, 5;
+    /// Contempt: a draw (by repetition or by the rules) is worth this much less than an
+    /// even position to the side to move at the root, and as much more to its opponent
+    /// (centipawns; 0 scores every draw as even, below 0 the root's side plays for it).
+    contempt: 0, -200, 200, 5;
 }
 
 impl SearchTuning {

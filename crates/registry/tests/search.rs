@@ -418,6 +418,48 @@ fn a_third_occurrence_draws_and_saves_the_worse_side() {
     let r = EngineFor::<Kinzoku>::new(4).search(&g, &depth(6), 1, &stop, &mut |_| {});
     assert_eq!(r.lines[0].mv, back);
     assert_eq!(r.lines[0].score, Score::Cp(0));
+    // With contempt C the draw is worth -C to the side to move at the root (still its best
+    // move here), +C with contempt -C.
+    for c in [40, -25] {
+        let mut e = EngineFor::<Kinzoku>::new(4);
+        let tuning = e.tuning().with("contempt", c).unwrap();
+        e.set_tuning(tuning).unwrap();
+        let r = e.search(&g, &depth(6), 1, &stop, &mut |_| {});
+        assert_eq!(r.lines[0].mv, back);
+        assert_eq!(r.lines[0].score, Score::Cp(-c), "contempt {c}");
+    }
+}
+
+#[test]
+fn with_contempt_a_level_position_is_not_given_away_as_a_draw() {
+    // Kinzoku's start, the kings having walked out and back: White's 1b2a would bring the
+    // first position back for the third time, a draw. With the material level, some other
+    // move is worth more than a draw scored -150 for White: with that contempt the search
+    // never ends the game there, and its best line is worth more than -150; without
+    // contempt the draw is worth 0.
+    let g =
+        parse_game::<Kinzoku>("cks/1i1/3/1I1/SKC b - 1 moves 2e3d 2a1b 3d2e 1b2a 2e3d 2a1b 3d2e")
+            .unwrap();
+    let back = parse_usi(g.position(), "1b2a").unwrap();
+    let mut after = g.clone();
+    after.play(back).unwrap();
+    assert!(matches!(
+        after.outcome(),
+        Some(kshogi_core::Outcome::Draw { .. })
+    ));
+    let stop = AtomicBool::new(false);
+    let all = 64;
+    let plain = EngineFor::<Kinzoku>::new(4).search(&g, &depth(7), all, &stop, &mut |_| {});
+    let line = plain.lines.iter().find(|l| l.mv == back).unwrap();
+    assert_eq!(line.score, Score::Cp(0));
+    let mut e = EngineFor::<Kinzoku>::new(4);
+    let tuning = e.tuning().with("contempt", 150).unwrap();
+    e.set_tuning(tuning).unwrap();
+    let r = e.search(&g, &depth(7), all, &stop, &mut |_| {});
+    let line = r.lines.iter().find(|l| l.mv == back).unwrap();
+    assert_eq!(line.score, Score::Cp(-150));
+    assert_ne!(r.lines[0].mv, back);
+    assert!(r.lines[0].score.sort_key() > -150, "{:?}", r.lines[0].score);
 }
 
 #[test]

@@ -37,6 +37,12 @@ pub const DEFAULT_ELO: i64 = 1350;
 /// The largest `UCI_Elo` (the reference engine's range).
 pub const MAX_ELO: i64 = 2850;
 
+/// The default `Contempt`, in centipawns: draws are even.
+pub const DEFAULT_CONTEMPT: i64 = 0;
+
+/// The range of `Contempt` (the search parameter's, [`kshogi_engine::SearchTuning::contempt`]).
+pub const CONTEMPT_RANGE: (i64, i64) = (-200, 200);
+
 /// Which option a declaration is: what the session applies a value to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Opt {
@@ -66,6 +72,8 @@ pub(crate) enum Opt {
     Elo,
     /// `UCI_ShowWDL`.
     ShowWdl,
+    /// `Contempt`.
+    Contempt,
     /// `UCI_Chess960`.
     Chess960,
     /// `VariantPath`.
@@ -241,8 +249,8 @@ pub(crate) const OPTIONS: &[Decl] = &[
         usi: "USI_AnalyseMode",
         uci: "UCI_AnalyseMode",
         ty: Type::Check(false),
-        help: "accepted and changes nothing (the search has no contempt or style to \
-               switch off)",
+        help: "true: the searches score every draw as even whatever Contempt says, as \
+               for analysis (default false)",
     },
     Decl {
         opt: Opt::SkillLevel,
@@ -300,6 +308,19 @@ pub(crate) const OPTIONS: &[Decl] = &[
         ty: Type::Text("<empty>"),
         help: "accepted for the reference engine's clients and ignored: the variants are \
                built in",
+    },
+    Decl {
+        opt: Opt::Contempt,
+        usi: "Contempt",
+        uci: "Contempt",
+        ty: Type::Spin {
+            default: DEFAULT_CONTEMPT,
+            min: CONTEMPT_RANGE.0,
+            max: CONTEMPT_RANGE.1,
+        },
+        help: "centipawns a draw is worth less than an even position to the engine's side \
+               (more to its opponent's) in its searches; below 0 it plays for the draw; \
+               off with USI_AnalyseMode",
     },
 ];
 

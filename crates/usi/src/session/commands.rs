@@ -145,7 +145,9 @@ impl<'o, V: Registered> Session<'o, V> {
                     e.clear();
                 }
             }
-            Opt::AnalyseMode | Opt::VariantPath => {}
+            Opt::AnalyseMode => settings.analyse_mode = flag(&value),
+            Opt::Contempt => settings.contempt = int(&value),
+            Opt::VariantPath => {}
             Opt::SkillLevel => settings.skill_level = int(&value),
             Opt::LimitStrength => settings.limit_strength = flag(&value),
             Opt::Elo => settings.elo = int(&value),

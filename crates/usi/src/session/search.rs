@@ -67,6 +67,9 @@ impl<'o, V: Registered> Session<'o, V> {
             .take()
             .unwrap_or_else(|| new_analyzer::<V>(hash_mb, settings.search_threads()));
         analyzer.set_skill(settings.skill());
+        // The option's range is the parameter's (a test checks it): never refused.
+        let set = analyzer.set_contempt(settings.contempt());
+        debug_assert!(set.is_ok(), "{set:?}");
         let hold = job.held();
         let ponder = match &job {
             Job::Search { ponder, .. } => *ponder,

@@ -46,6 +46,10 @@ pub(super) struct Settings {
     pub(super) elo: i64,
     /// `UCI_ShowWDL`.
     pub(super) show_wdl: bool,
+    /// `Contempt`, in centipawns.
+    pub(super) contempt: i64,
+    /// `USI_AnalyseMode`: no contempt.
+    pub(super) analyse_mode: bool,
     /// USI or UCI.
     pub(super) protocol: Protocol,
     /// The perfect-play databases.
@@ -75,6 +79,8 @@ impl Settings {
             limit_strength: false,
             elo: options::DEFAULT_ELO,
             show_wdl: false,
+            contempt: options::DEFAULT_CONTEMPT,
+            analyse_mode: false,
             protocol: Protocol::Usi,
             databases,
         }
@@ -111,6 +117,15 @@ impl Settings {
             level,
             seed: SKILL_SEED,
         })
+    }
+
+    /// The contempt the searches use: `Contempt`, or none with `USI_AnalyseMode`.
+    pub(super) fn contempt(&self) -> i32 {
+        if self.analyse_mode {
+            0
+        } else {
+            i32::try_from(self.contempt).unwrap_or(0)
+        }
     }
 
     /// How moves are written: the `Dialect` option, by default canonical in USI (lishogi's

@@ -36,6 +36,8 @@ fn handshake() {
             "option name USI_ShowWDL type check default false",
             "option name USI_Chess960 type check default false",
             "option name VariantPath type string default <empty>",
+            // kshogi's own.
+            "option name Contempt type spin default 0 min -200 max 200",
             "usiok",
             "readyok",
         ]
@@ -61,6 +63,7 @@ fn handshake() {
             "option name UCI_ShowWDL type check default false",
             "option name UCI_Chess960 type check default false",
             "option name VariantPath type string default <empty>",
+            "option name Contempt type spin default 0 min -200 max 200",
             "uciok",
         ]
     );
@@ -309,4 +312,89 @@ fn move_overhead_is_taken_off_the_time_and_checked() {
             Some(Duration::from_millis(270))
         )
     );
+}
+
+#[test]
+fn contempt_scores_a_draw_below_even_unless_analysing() {
+    // Kinzoku: White, worse, can bring back the first position for the third time (a draw
+    // by repetition, see the registry's search tests): its best move at any contempt, worth
+    // 0 without contempt, `-C` with contempt C (and +C below zero), and 0 again with
+    // USI_AnalyseMode, which switches contempt off.
+    let position = "position sfen ck1/3/3/1I1/SKC b - 1 moves 2e3d 2a1b 3d2e 1b2a 2e3d 2a1b 3d2e";
+    let draw_score = |options: &str| -> String {
+        let out = full(
+            &format!("usi\n{options}{position}\ngo depth 3\nisready\nquit\n"),
+            VariantKind::Kinzoku,
+        );
+        let best = out.iter().find(|l| l.starts_with("bestmove")).unwrap();
+        assert_eq!(best, "bestmove 1b2a", "{options}");
+        let info = out.iter().rfind(|l| l.starts_with("info depth")).unwrap();
+        let at = info.find(" score ").unwrap();
+        info[at + 7..]
+            .split(' ')
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(draw_score(""), "cp 0");
+    assert_eq!(draw_score("setoption name Contempt value 35\n"), "cp -35");
+    assert_eq!(draw_score("setoption name Contempt value -20\n"), "cp 20");
+    assert_eq!(
+        draw_score("setoption name Contempt value 35\nsetoption name USI_AnalyseMode value true\n"),
+        "cp 0"
+    );
+    // Out of range: refused by name, and the value before stays.
+    let out = session(
+        "usi\nsetoption name Contempt value 201\nquit\n",
+        VariantKind::Kinzoku,
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.contains("Contempt") && l.contains("200")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_minishogi_repetition_scores_the_contempt() {
+    // The kings walk out and back twice; White's 2b1a would bring the start position back
+    // for the fourth time, a draw. Its line, among all of White's moves, scores 0 by
+    // default, -30 for White with `Contempt 30`, and 0 again in analysis mode.
+    let cycle = "5e4d 1a2b 4d5e 2b1a";
+    let position = format!("position startpos moves {cycle} {cycle} 5e4d 1a2b 4d5e");
+    let draw_line = |options: &str| -> String {
+        let out = full(
+            &format!(
+                "usi\nsetoption name USI_MultiPV value 32\n{options}{position}\ngo depth 2\nisready\nquit\n"
+            ),
+            VariantKind::Minishogi,
+        );
+        let line = out
+            .iter()
+            .rfind(|l| l.starts_with("info depth 2 ") && l.contains(" pv 2b1a"))
+            .unwrap_or_else(|| panic!("{out:?}"));
+        let at = line.find(" score ").unwrap();
+        line[at + 7..]
+            .split(' ')
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(draw_line(""), "cp 0");
+    assert_eq!(draw_line("setoption name Contempt value 30\n"), "cp -30");
+    assert_eq!(
+        draw_line("setoption name Contempt value 30\nsetoption name USI_AnalyseMode value true\n"),
+        "cp 0"
+    );
+}
+
+#[test]
+fn the_contempt_option_has_the_search_parameter_s_range() {
+    let spec = kshogi_engine::SearchTuning::spec("contempt").unwrap();
+    assert_eq!(
+        crate::options::CONTEMPT_RANGE,
+        (i64::from(spec.min), i64::from(spec.max))
+    );
+    // The option starts where the search does: every draw even.
+    assert_eq!(crate::options::DEFAULT_CONTEMPT, i64::from(spec.default));
 }
