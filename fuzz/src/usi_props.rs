@@ -711,8 +711,8 @@ impl Model {
     fn usi(&self, out: &[&str], context: &str) {
         assert_eq!(
             out.len(),
-            18,
-            "{context}: the handshake is eighteen lines (fifteen options): {out:?}"
+            19,
+            "{context}: the handshake is nineteen lines (sixteen options): {out:?}"
         );
         assert!(out[0].starts_with("id name kshogi "), "{context}: {out:?}");
         let (option, ok) = if self.uci {
@@ -725,7 +725,7 @@ impl Model {
             self.initial.name()
         );
         assert!(out[2].starts_with(&default), "{context}: {out:?}");
-        assert_eq!(out[17], ok, "{context}");
+        assert_eq!(out[18], ok, "{context}");
     }
 
     /// How the loop writes moves now.
@@ -830,6 +830,10 @@ impl Model {
                 .and_then(|v| v.trim().parse::<i64>().ok())
                 .is_some_and(|n| (-20..=20).contains(&n)),
             "usi_elo" | "uci_elo" => spin(value, 500, 2850).is_some(),
+            // Changes the scores of drawn lines, which the model does not check.
+            "contempt" => value
+                .and_then(|v| v.trim().parse::<i64>().ok())
+                .is_some_and(|n| (-200..=200).contains(&n)),
             "usi_chess960" | "uci_chess960" => check(value) == Some(false),
             "variantpath" => true,
             "dialect" => match value.and_then(|v| v.trim().parse::<Dialect>().ok()) {
