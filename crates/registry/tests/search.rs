@@ -392,6 +392,27 @@ fn the_search_takes_a_free_piece_in_kyoto() {
     assert!(matches!(r.lines[0].score, Score::Cp(cp) if cp > 300));
 }
 
+/// The move `usi` of `g`, after checking that it ends the game in a draw (the rule as
+/// core's game applies it).
+fn drawing_move(g: &Game<Kinzoku>, usi: &str) -> Move {
+    let mv = parse_usi(g.position(), usi).unwrap();
+    let mut after = g.clone();
+    after.play(mv).unwrap();
+    assert!(matches!(
+        after.outcome(),
+        Some(kshogi_core::Outcome::Draw { .. })
+    ));
+    mv
+}
+
+/// A Kinzoku engine whose searches score draws with contempt `c`.
+fn with_contempt(c: i32) -> EngineFor<Kinzoku> {
+    let mut e = EngineFor::<Kinzoku>::new(4);
+    let tuning = e.tuning().with("contempt", c).unwrap();
+    e.set_tuning(tuning).unwrap();
+    e
+}
+
 #[test]
 fn a_third_occurrence_draws_and_saves_the_worse_side() {
     // Kinzoku. White has only its king and copper against Black's king, silver, copper and
@@ -401,14 +422,7 @@ fn a_third_occurrence_draws_and_saves_the_worse_side() {
     let g = parse_game::<Kinzoku>("ck1/3/3/1I1/SKC b - 1 moves 2e3d 2a1b 3d2e 1b2a 2e3d 2a1b 3d2e")
         .unwrap();
     assert!(g.outcome().is_none());
-    let back = parse_usi(g.position(), "1b2a").unwrap();
-    // The rule, as core's game applies it.
-    let mut after = g.clone();
-    after.play(back).unwrap();
-    assert!(matches!(
-        after.outcome(),
-        Some(kshogi_core::Outcome::Draw { .. })
-    ));
+    let back = drawing_move(&g, "1b2a");
     // Without the history the same position is lost for White.
     let stop = AtomicBool::new(false);
     let alone = Game::new(*g.position());
@@ -421,10 +435,7 @@ fn a_third_occurrence_draws_and_saves_the_worse_side() {
     // With contempt C the draw is worth -C to the side to move at the root (still its best
     // move here), +C with contempt -C.
     for c in [40, -25] {
-        let mut e = EngineFor::<Kinzoku>::new(4);
-        let tuning = e.tuning().with("contempt", c).unwrap();
-        e.set_tuning(tuning).unwrap();
-        let r = e.search(&g, &depth(6), 1, &stop, &mut |_| {});
+        let r = with_contempt(c).search(&g, &depth(6), 1, &stop, &mut |_| {});
         assert_eq!(r.lines[0].mv, back);
         assert_eq!(r.lines[0].score, Score::Cp(-c), "contempt {c}");
     }
@@ -440,22 +451,13 @@ fn with_contempt_a_level_position_is_not_given_away_as_a_draw() {
     let g =
         parse_game::<Kinzoku>("cks/1i1/3/1I1/SKC b - 1 moves 2e3d 2a1b 3d2e 1b2a 2e3d 2a1b 3d2e")
             .unwrap();
-    let back = parse_usi(g.position(), "1b2a").unwrap();
-    let mut after = g.clone();
-    after.play(back).unwrap();
-    assert!(matches!(
-        after.outcome(),
-        Some(kshogi_core::Outcome::Draw { .. })
-    ));
+    let back = drawing_move(&g, "1b2a");
     let stop = AtomicBool::new(false);
     let all = 64;
     let plain = EngineFor::<Kinzoku>::new(4).search(&g, &depth(7), all, &stop, &mut |_| {});
     let line = plain.lines.iter().find(|l| l.mv == back).unwrap();
     assert_eq!(line.score, Score::Cp(0));
-    let mut e = EngineFor::<Kinzoku>::new(4);
-    let tuning = e.tuning().with("contempt", 150).unwrap();
-    e.set_tuning(tuning).unwrap();
-    let r = e.search(&g, &depth(7), all, &stop, &mut |_| {});
+    let r = with_contempt(150).search(&g, &depth(7), all, &stop, &mut |_| {});
     let line = r.lines.iter().find(|l| l.mv == back).unwrap();
     assert_eq!(line.score, Score::Cp(-150));
     assert_ne!(r.lines[0].mv, back);

@@ -314,6 +314,16 @@ fn move_overhead_is_taken_off_the_time_and_checked() {
     );
 }
 
+/// The score of an `info` line: `cp N` or `mate N`.
+fn score_of(info: &str) -> String {
+    let at = info.find(" score ").unwrap();
+    info[at + 7..]
+        .split(' ')
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[test]
 fn contempt_scores_a_draw_below_even_unless_analysing() {
     // Kinzoku: White, worse, can bring back the first position for the third time (a draw
@@ -329,12 +339,7 @@ fn contempt_scores_a_draw_below_even_unless_analysing() {
         let best = out.iter().find(|l| l.starts_with("bestmove")).unwrap();
         assert_eq!(best, "bestmove 1b2a", "{options}");
         let info = out.iter().rfind(|l| l.starts_with("info depth")).unwrap();
-        let at = info.find(" score ").unwrap();
-        info[at + 7..]
-            .split(' ')
-            .take(2)
-            .collect::<Vec<_>>()
-            .join(" ")
+        score_of(info)
     };
     assert_eq!(draw_score(""), "cp 0");
     assert_eq!(draw_score("setoption name Contempt value 35\n"), "cp -35");
@@ -373,12 +378,7 @@ fn a_minishogi_repetition_scores_the_contempt() {
             .iter()
             .rfind(|l| l.starts_with("info depth 2 ") && l.contains(" pv 2b1a"))
             .unwrap_or_else(|| panic!("{out:?}"));
-        let at = line.find(" score ").unwrap();
-        line[at + 7..]
-            .split(' ')
-            .take(2)
-            .collect::<Vec<_>>()
-            .join(" ")
+        score_of(line)
     };
     assert_eq!(draw_line(""), "cp 0");
     assert_eq!(draw_line("setoption name Contempt value 30\n"), "cp -30");
