@@ -80,6 +80,39 @@ fn bad_settings_are_errors() {
         err.starts_with("error: engine /nonexistent/eng: cannot start"),
         "{err}"
     );
+    // An option kshogi does not declare, or a value out of its range, stops the match before
+    // its first game, naming the engine and the option (kshogi would ignore the first and
+    // refuse the second, and the match would measure its defaults).
+    let engine = format!("'{}' usi", kshogi());
+    for (option, says) in [
+        (
+            "Contemp=30",
+            "error: engine b: the engine declares no option `Contemp` (its options: USI_Variant,",
+        ),
+        (
+            "contempt=300",
+            "error: engine b: option contempt takes a whole number from -200 to 200, found `300`",
+        ),
+    ] {
+        let out = run(&[
+            "match",
+            "--variant",
+            "kyoto",
+            "--games",
+            "2",
+            "--engine-a",
+            &engine,
+            "--engine-b",
+            &engine,
+            "--b-name",
+            "b",
+            "--b-option",
+            option,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{option}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with(says), "{option}: {err}");
+    }
     let out = run(&[
         "match",
         "--variant",

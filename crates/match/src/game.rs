@@ -115,7 +115,8 @@ fn fault_of(e: &EngineError) -> Fault {
 }
 
 /// The engine of `seat`, started if it is not running. An error that says the engine cannot
-/// be started at all (no such program) stops the match; a failed handshake loses the game.
+/// be started at all (no such program, an option it does not declare or a value it refuses)
+/// stops the match; a failed handshake loses the game.
 fn ready<'s, K: MatchVariant>(
     seat: &'s mut Seat<'_>,
     cfg: &MatchConfig<K>,
@@ -123,7 +124,11 @@ fn ready<'s, K: MatchVariant>(
     if seat.engine.is_none() {
         match start(seat.spec, cfg.variant.name(), cfg.handshake_timeout) {
             Ok(e) => seat.engine = Some(e),
-            Err(e @ (EngineError::Spawn { .. } | EngineError::BadCommand(_))) => {
+            Err(
+                e @ (EngineError::Spawn { .. }
+                | EngineError::BadCommand(_)
+                | EngineError::Option(_)),
+            ) => {
                 return Err(MatchError::Engine {
                     name: seat.spec.name.clone(),
                     message: e.to_string(),

@@ -301,7 +301,8 @@ pub enum MatchError {
         /// What is wrong.
         message: String,
     },
-    /// An engine cannot be started at all (no such program, a bad command line).
+    /// An engine cannot be started at all (no such program, a bad command line, an option it
+    /// does not declare or a value it refuses).
     #[error("engine {name}: {message}")]
     Engine {
         /// The engine's name.

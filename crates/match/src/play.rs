@@ -57,13 +57,19 @@ pub fn go(engine: &mut Engine, limits: &Go, deadline: Instant) -> Result<GoAnswe
 /// lines, the options, `USI_Variant`, `isready`. The options come first because one of
 /// them may define the variant the engine is asked to play (the reference engine's
 /// `VariantPath`, which must be set before `UCI_Variant` names a variant of its file).
+/// Each option must be one the engine declared, with a value its type takes
+/// ([`EngineError::Option`] otherwise, before anything is sent): an engine ignores what it
+/// does not know, and a match would measure its defaults under the option's name.
 pub(crate) fn start(
     spec: &EngineSpec,
     variant: &str,
     handshake: Duration,
 ) -> Result<Engine, EngineError> {
     let mut engine = Engine::spawn(&spec.command, handshake)?;
-    engine.handshake()?;
+    let info = engine.handshake()?;
+    for (k, v) in &spec.options {
+        info.check_option(k, v)?;
+    }
     for line in &spec.init {
         engine.send(line)?;
     }

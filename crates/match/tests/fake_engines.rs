@@ -35,7 +35,9 @@ fn fake_engine(mode: &str, arg: u32) -> ! {
             if mode == "slow-usi" {
                 std::thread::sleep(Duration::from_secs(3));
             }
-            "id name fake\nusiok\n".to_string()
+            "id name fake\noption name VariantPath type string default <empty>\n\
+             option name Threads type spin default 1 min 1 max 4\nusiok\n"
+                .to_string()
         } else if l == "isready" {
             "readyok\n".into()
         } else if l.starts_with("setoption name VariantPath ") {
@@ -324,6 +326,31 @@ fn tests() {
     let mut cfg = config("good", "good", 2);
     cfg.engines[1] = EngineSpec::new("/nonexistent/engine-xyz");
     assert!(matches!(play(&cfg), Err(MatchError::Engine { .. })));
+
+    // So does an option the engine does not declare, or a value its declared type refuses:
+    // sent anyway, the engine would play with its default while the match said otherwise.
+    for (option, value, says) in [
+        (
+            "Thread",
+            "2",
+            "engine good: the engine declares no option `Thread` (its options: VariantPath, Threads)",
+        ),
+        (
+            "threads",
+            "5",
+            "engine good: option threads takes a whole number from 1 to 4, found `5`",
+        ),
+    ] {
+        let mut cfg = config("good", "good", 2);
+        cfg.engines[1].options.push((option.into(), value.into()));
+        match play(&cfg) {
+            Err(e @ MatchError::Engine { .. }) => assert_eq!(e.to_string(), says),
+            other => panic!("{option}={value}: {other:?}"),
+        }
+    }
+    let mut cfg = config("good", "good", 2);
+    cfg.engines[1].options.push(("THREADS".into(), "4".into()));
+    assert_eq!(play(&cfg).expect("a declared option").games, 2);
 
     // An SPRT stops as soon as it decides: every game won.
     let mut cfg = config("good", "resign", 100);

@@ -1,7 +1,7 @@
 //! Why talking to the engine failed.
 
 use crate::MAX_LINE;
-use kshogi_usi_protocol::ParseError;
+use kshogi_usi_protocol::{OptionError, ParseError};
 use std::fmt;
 use std::io;
 use std::time::Duration;
@@ -139,6 +139,10 @@ pub enum EngineError {
         /// What is wrong with it.
         reason: Garbage,
     },
+    /// An option the caller would set that the engine's handshake does not allow: a name it
+    /// does not declare, or a value its declared type refuses
+    /// ([`crate::EngineInfo::check_option`]). Nothing was sent.
+    Option(OptionError),
 }
 
 impl fmt::Display for EngineError {
@@ -178,6 +182,7 @@ impl fmt::Display for EngineError {
                 f,
                 "the engine printed `{line}` while awaiting {waiting_for}: {reason}"
             ),
+            EngineError::Option(e) => write!(f, "{e}"),
         }
     }
 }

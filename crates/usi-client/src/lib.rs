@@ -18,7 +18,9 @@
 
 /// The protocol's messages, for callers that read the engine's lines themselves.
 pub use kshogi_usi_protocol as protocol;
-use kshogi_usi_protocol::{EngineMessage, Go, GuiMessage, PositionArgs, Setup};
+use kshogi_usi_protocol::{
+    check_setoption, EngineMessage, Go, GuiMessage, OptionDecl, OptionValue, PositionArgs, Setup,
+};
 mod error;
 mod read;
 
@@ -64,8 +66,23 @@ pub struct EngineInfo {
     pub name: Option<String>,
     /// `id author`, if given.
     pub author: Option<String>,
-    /// The names of its `option name ...` lines, in order.
-    pub options: Vec<String>,
+    /// Its `option name ...` lines, in order.
+    pub options: Vec<OptionDecl>,
+}
+
+impl EngineInfo {
+    /// The names of its options, in order.
+    pub fn option_names(&self) -> Vec<&str> {
+        self.options.iter().map(|d| d.name.as_str()).collect()
+    }
+
+    /// Checks `setoption name NAME value VALUE` against the options the engine declared
+    /// ([`protocol::check_setoption`]): a name it does not declare, or a value its type
+    /// refuses, is [`EngineError::Option`], so that a caller can refuse it before the
+    /// engine ignores it.
+    pub fn check_option(&self, name: &str, value: &str) -> Result<OptionValue, EngineError> {
+        check_setoption(&self.options, name, Some(value)).map_err(EngineError::Option)
+    }
 }
 
 /// The answer to `go perft N`.
@@ -315,7 +332,7 @@ impl Engine {
                 Ok(EngineMessage::UsiOk) => return Ok(true),
                 Ok(EngineMessage::IdName(name)) => info.name = Some(name.trim().to_string()),
                 Ok(EngineMessage::IdAuthor(a)) => info.author = Some(a.trim().to_string()),
-                Ok(EngineMessage::Option(decl)) => info.options.push(decl.name),
+                Ok(EngineMessage::Option(decl)) => info.options.push(decl),
                 _ => {}
             }
             Ok(false)

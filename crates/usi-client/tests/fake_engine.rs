@@ -75,7 +75,21 @@ fn perft(mode: &str) -> Result<PerftAnswer, EngineError> {
     let mut e = start(mode);
     let info = e.handshake()?;
     assert_eq!(info.name.as_deref(), Some("fake"));
-    assert_eq!(info.options, ["Threads"]);
+    assert_eq!(info.option_names(), ["Threads"]);
+    // What the engine declared decides what may be set: the name in any case, the value
+    // within its range.
+    assert!(info.check_option("threads", "8").is_ok());
+    let refused = info.check_option("Threads", "9").unwrap_err();
+    assert!(matches!(refused, EngineError::Option(_)), "{refused:?}");
+    assert_eq!(
+        refused.to_string(),
+        "option Threads takes a whole number from 1 to 8, found `9`"
+    );
+    let unknown = info.check_option("Hash", "16").unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "the engine declares no option `Hash` (its options: Threads)"
+    );
     e.is_ready()?;
     e.position("startpos-ish b - 1", &["7g7f".into()])?;
     let timeout = e.timeout;

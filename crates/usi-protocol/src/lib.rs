@@ -21,9 +21,13 @@
 //! assert_eq!(answer.to_string(), "bestmove 1e1d+ ponder 5a4b");
 //! ```
 //!
-//! This crate is text only and depends on nothing but the standard library: moves,
-//! positions and option values stay words here, which the notation crate and the engine
-//! interpret. It must not depend on any kshogi crate, know a variant, or hold any policy
+//! A `setoption` value is read against the type its option declares in one place too
+//! ([`OptionType::read_value`], and [`check_setoption`] against an engine's handshake), for
+//! the engine that declares the options and for the runner that sets them.
+//!
+//! This crate is text only and depends on nothing but the standard library: moves and
+//! positions stay words here, which the notation crate interprets, and what an option does
+//! is the engine's. It must not depend on any kshogi crate, know a variant, or hold any policy
 //! (what to search, how long to think).
 
 mod engine;
@@ -31,6 +35,7 @@ mod error;
 mod gui;
 mod info;
 mod line;
+mod option_value;
 mod words;
 
 pub use engine::{BestMove, Checkmate, EngineMessage, OptionDecl, OptionType};
@@ -38,6 +43,7 @@ pub use error::{ErrorKind, ParseError};
 pub use gui::{Clock, GameResult, Go, GuiMessage, MateTime, PositionArgs, Setup};
 pub use info::{Bound, Info, Score, ScoreValue, Wdl};
 pub use line::{Input, LineReader, MAX_LINE};
+pub use option_value::{check_setoption, OptionError, OptionValue};
 
 /// The deepest `go depth` (and `go perft`) accepted.
 pub const MAX_DEPTH: u32 = 100;

@@ -31,8 +31,8 @@ pub use kshogi_analysis::Databases;
 pub use kshogi_registry::VariantKind;
 pub use kshogi_usi_protocol::{MAX_DEPTH, MAX_LINE};
 pub use options::{
-    ValueError, DEFAULT_ELO, DEFAULT_HASH_MB, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV, MAX_SKILL,
-    MAX_THREADS, MIN_ELO, MIN_SKILL,
+    DEFAULT_ELO, DEFAULT_HASH_MB, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV, MAX_SKILL, MAX_THREADS,
+    MIN_ELO, MIN_SKILL,
 };
 pub use session::{
     serve, serve_config, serve_stdio, serve_variant, serve_variant_stdio, serve_with, usi_help,

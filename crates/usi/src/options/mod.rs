@@ -1,13 +1,16 @@
 //! The engine's options, each declared once in [`OPTIONS`]: its name in USI mode and in UCI
 //! mode, its type, range and default, and what it changes. The answer to `usi`/`uci`
-//! ([`handshake`]), the reading of `setoption` ([`find`], [`Decl::read`]) and the
-//! option list of `kshogi usi --help` ([`help_text`]) all come from this table; what a value
-//! does to the session is applied in one `match` over [`Opt`] in the session.
+//! ([`handshake`]), the reading of `setoption` ([`find`], [`Decl::read`], which reads a
+//! value by the protocol crate's rules for its type) and the option list of `kshogi usi
+//! --help` ([`help_text`]) all come from this table; what a value does to the session is
+//! applied in one `match` over [`Opt`] in the session.
 
 use crate::time_manager;
 use kshogi_core::VariantInfo;
 use kshogi_notation::Dialect;
-use kshogi_usi_protocol::{shorten, EngineMessage, OptionDecl, OptionType, Protocol};
+use kshogi_usi_protocol::{
+    EngineMessage, OptionDecl, OptionError, OptionType, OptionValue, Protocol,
+};
 use std::fmt::Write as _;
 
 /// The default `USI_Hash`, in MiB.
@@ -128,20 +131,6 @@ pub(crate) struct Shown<'a> {
     pub roster: &'a [VariantInfo],
     /// The `Dialect` default.
     pub dialect: Dialect,
-}
-
-/// A value read from `setoption`, checked against the option's type.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Value {
-    /// A `check` option's value.
-    Bool(bool),
-    /// A `spin` option's value, within its range.
-    Int(i64),
-    /// A `combo` or `string` option's value (trimmed); a combo's word is checked by the
-    /// session, which knows the variants and dialects.
-    Text(String),
-    /// A button was pressed.
-    Press,
 }
 
 /// The variants: kshogi's names, then the reference engine's one-word names (pychess and
@@ -324,66 +313,6 @@ pub(crate) const OPTIONS: &[Decl] = &[
     },
 ];
 
-/// Why a `setoption` value does not fit its option; each case names the
-/// option as it was sent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ValueError {
-    /// A check option was given something other than `true` or `false`.
-    NotCheck {
-        /// The option's name as sent.
-        name: String,
-        /// The value sent (empty when none was).
-        found: String,
-    },
-    /// A spin option was sent without a value.
-    NoValue {
-        /// The option's name as sent.
-        name: String,
-        /// The least value.
-        min: i64,
-        /// The greatest value.
-        max: i64,
-    },
-    /// A spin option's value is not a whole number from `min` to `max`.
-    NotInRange {
-        /// The option's name as sent.
-        name: String,
-        /// The least value.
-        min: i64,
-        /// The greatest value.
-        max: i64,
-        /// The value sent.
-        found: String,
-    },
-}
-
-impl std::fmt::Display for ValueError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ValueError::NotCheck { name, found } => write!(
-                f,
-                "option {name} takes true or false, found `{}`",
-                shorten(found)
-            ),
-            ValueError::NoValue { name, min, max } => {
-                write!(f, "option {name} needs `value <{min}-{max}>`")
-            }
-            ValueError::NotInRange {
-                name,
-                min,
-                max,
-                found,
-            } => write!(
-                f,
-                "option {name} takes a whole number from {min} to {max}, found `{}`",
-                shorten(found)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ValueError {}
-
 /// Option names compare without regard to case, and a space counts as `_`.
 fn key(name: &str) -> String {
     name.trim().to_ascii_lowercase().replace(' ', "_")
@@ -406,39 +335,16 @@ impl Decl {
     }
 
     /// Reads a `setoption` value for this option; `name` is the name as sent, for the
-    /// message. An error says what the option takes.
-    pub fn read(&self, name: &str, value: Option<&str>) -> Result<Value, ValueError> {
-        let text = value.map(str::trim);
-        match self.ty {
-            Type::Check(_) => match text.map(str::to_ascii_lowercase).as_deref() {
-                Some("true") => Ok(Value::Bool(true)),
-                Some("false") => Ok(Value::Bool(false)),
-                _ => Err(ValueError::NotCheck {
-                    name: name.to_string(),
-                    found: text.unwrap_or("").to_string(),
-                }),
-            },
-            Type::Spin { min, max, .. } => {
-                let Some(v) = text else {
-                    return Err(ValueError::NoValue {
-                        name: name.to_string(),
-                        min,
-                        max,
-                    });
-                };
-                match v.parse::<i64>() {
-                    Ok(n) if (min..=max).contains(&n) => Ok(Value::Int(n)),
-                    _ => Err(ValueError::NotInRange {
-                        name: name.to_string(),
-                        min,
-                        max,
-                        found: v.to_string(),
-                    }),
-                }
-            }
-            Type::Combo(_) | Type::Text(_) => Ok(Value::Text(text.unwrap_or("").to_string())),
-            Type::Button => Ok(Value::Press),
-        }
+    /// message. The protocol's reading of its type ([`OptionType::read_value`]), except that
+    /// a combo takes any word here: the session checks it, knowing every name and alias.
+    pub fn read(&self, name: &str, value: Option<&str>) -> Result<OptionValue, OptionError> {
+        let ty = match self.ty {
+            Type::Check(d) => OptionType::Check(d),
+            Type::Spin { default, min, max } => OptionType::Spin { default, min, max },
+            Type::Combo(_) | Type::Text(_) => OptionType::String(String::new()),
+            Type::Button => OptionType::Button,
+        };
+        ty.read_value(name, value)
     }
 
     /// The option's declaration in the handshake.

@@ -41,11 +41,14 @@ fn names_match_in_both_protocols_and_any_case() {
 #[test]
 fn values_are_checked_against_the_type() {
     let skill = find("Skill Level").unwrap();
-    assert_eq!(skill.read("Skill Level", Some(" -4 ")), Ok(Value::Int(-4)));
+    assert_eq!(
+        skill.read("Skill Level", Some(" -4 ")),
+        Ok(OptionValue::Int(-4))
+    );
     let e = skill.read("Skill Level", Some("21")).unwrap_err();
     assert_eq!(
         e,
-        ValueError::NotInRange {
+        OptionError::NotInRange {
             name: "Skill Level".into(),
             min: -20,
             max: 20,
@@ -55,10 +58,13 @@ fn values_are_checked_against_the_type() {
     let e = e.to_string();
     assert!(e.contains("from -20 to 20") && e.contains("`21`"), "{e}");
     let wdl = find("UCI_ShowWDL").unwrap();
-    assert_eq!(wdl.read("UCI_ShowWDL", Some("True")), Ok(Value::Bool(true)));
+    assert_eq!(
+        wdl.read("UCI_ShowWDL", Some("True")),
+        Ok(OptionValue::Bool(true))
+    );
     assert!(wdl.read("UCI_ShowWDL", Some("yes")).is_err());
     let multipv = find("MultiPV").unwrap();
-    assert_eq!(multipv.read("MultiPV", Some("3")), Ok(Value::Int(3)));
+    assert_eq!(multipv.read("MultiPV", Some("3")), Ok(OptionValue::Int(3)));
     assert!(multipv.read("MultiPV", Some("33")).is_err());
     assert!(multipv.read("MultiPV", Some("x")).is_err());
     assert!(multipv.read("MultiPV", None).is_err());

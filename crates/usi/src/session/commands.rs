@@ -2,11 +2,11 @@
 //! commands that end a search. Each arrives as a parsed `GuiMessage`.
 
 use super::{send, send_message, Next, Session, Settings};
-use crate::options::{self, Opt, Shown, Value, DEFAULT_HASH_MB};
+use crate::options::{self, Opt, Shown, DEFAULT_HASH_MB};
 use kshogi_notation::{parse_game, Dialect};
 use kshogi_registry::Registered;
 use kshogi_usi_protocol::{
-    shorten, EngineMessage, ErrorKind, Go, GuiMessage, PositionArgs, Protocol, Setup,
+    shorten, EngineMessage, ErrorKind, Go, GuiMessage, OptionValue, PositionArgs, Protocol, Setup,
 };
 
 impl<'o, V: Registered> Session<'o, V> {
@@ -89,13 +89,13 @@ impl<'o, V: Registered> Session<'o, V> {
                 return None;
             }
         };
-        let int = |v: &Value| match v {
-            Value::Int(n) => *n,
+        let int = |v: &OptionValue| match v {
+            OptionValue::Int(n) => *n,
             _ => 0,
         };
-        let flag = |v: &Value| matches!(v, Value::Bool(true));
-        let text = |v: &Value| match v {
-            Value::Text(t) => t.clone(),
+        let flag = |v: &OptionValue| matches!(v, OptionValue::Bool(true));
+        let text = |v: &OptionValue| match v {
+            OptionValue::Text(t) => t.clone(),
             _ => String::new(),
         };
         match decl.opt {
