@@ -55,12 +55,7 @@ impl EngineCounter {
         if self.engine.is_none() {
             let c = &self.config;
             let mut e = Engine::spawn(&c.command, c.timeout)?;
-            let info = e.handshake()?;
-            // An option the engine does not declare, or a value it refuses, is an error
-            // before anything is sent (the engine would ignore it).
-            for (name, value) in &c.options {
-                info.check_option(name, value)?;
-            }
+            e.handshake()?;
             for line in &c.init {
                 e.send(line)?;
             }

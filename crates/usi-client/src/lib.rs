@@ -19,7 +19,8 @@
 /// The protocol's messages, for callers that read the engine's lines themselves.
 pub use kshogi_usi_protocol as protocol;
 use kshogi_usi_protocol::{
-    check_setoption, EngineMessage, Go, GuiMessage, OptionDecl, OptionValue, PositionArgs, Setup,
+    check_setoption, EngineMessage, Go, GuiMessage, OptionDecl, OptionError, OptionType,
+    OptionValue, PositionArgs, Setup,
 };
 mod error;
 mod read;
@@ -68,6 +69,9 @@ pub struct EngineInfo {
     pub author: Option<String>,
     /// Its `option name ...` lines, in order.
     pub options: Vec<OptionDecl>,
+    /// Its `option` lines that do not parse, as it printed them: the options they name are
+    /// set unchecked ([`EngineInfo::check_option`]).
+    pub unread_options: Vec<String>,
 }
 
 impl EngineInfo {
@@ -79,10 +83,37 @@ impl EngineInfo {
     /// Checks `setoption name NAME value VALUE` against the options the engine declared
     /// ([`protocol::check_setoption`]): a name it does not declare, or a value its type
     /// refuses, is [`EngineError::Option`], so that a caller can refuse it before the
-    /// engine ignores it.
+    /// engine ignores it. An option named by one of the [`EngineInfo::unread_options`]
+    /// lines passes unchecked (its value as text): its declaration could not be read, which
+    /// does not make it unknown.
     pub fn check_option(&self, name: &str, value: &str) -> Result<OptionValue, EngineError> {
-        check_setoption(&self.options, name, Some(value)).map_err(EngineError::Option)
+        match check_setoption(&self.options, name, Some(value)) {
+            Err(OptionError::Undeclared { .. })
+                if self.unread_options.iter().any(|l| names(l, name)) =>
+            {
+                Ok(OptionValue::Text(value.trim().to_string()))
+            }
+            checked => checked.map_err(EngineError::Option),
+        }
     }
+}
+
+/// Whether an `option` line that does not parse names the option `name`: the words after
+/// `name`, up to `type` or the line's end.
+fn names(line: &str, name: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.get(1) != Some(&"name") {
+        return false;
+    }
+    let end = words
+        .iter()
+        .position(|w| *w == "type")
+        .unwrap_or(words.len());
+    let decl = OptionDecl {
+        name: words[2..end.max(2)].join(" "),
+        kind: OptionType::Button,
+    };
+    decl.is_named(name)
 }
 
 /// The answer to `go perft N`.
@@ -333,6 +364,9 @@ impl Engine {
                 Ok(EngineMessage::IdName(name)) => info.name = Some(name.trim().to_string()),
                 Ok(EngineMessage::IdAuthor(a)) => info.author = Some(a.trim().to_string()),
                 Ok(EngineMessage::Option(decl)) => info.options.push(decl),
+                Err(_) if l.split_whitespace().next() == Some("option") => {
+                    info.unread_options.push(l.to_string());
+                }
                 _ => {}
             }
             Ok(false)

@@ -18,7 +18,7 @@ fn fake_engine(mode: &str) -> ! {
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let reply: String = match line.trim() {
-            "usi" => "id name fake\nid author tests\noption name Threads type spin default 1 min 1 max 8\nusiok\n".into(),
+            "usi" => "id name fake\nid author tests\noption name Threads type spin default 1 min 1 max 8\noption name Odd Knob type spin default 1\nusiok\n".into(),
             "isready" => "readyok\n".into(),
             "quit" => std::process::exit(0),
             l if l.starts_with("go perft") => match mode {
@@ -90,6 +90,13 @@ fn perft(mode: &str) -> Result<PerftAnswer, EngineError> {
         unknown.to_string(),
         "the engine declares no option `Hash` (its options: Threads)"
     );
+    // An option line that does not parse (a spin without its range) is kept, and its
+    // option is set unchecked rather than called unknown.
+    assert_eq!(
+        info.unread_options,
+        ["option name Odd Knob type spin default 1"]
+    );
+    assert!(info.check_option("odd knob", "7").is_ok());
     e.is_ready()?;
     e.position("startpos-ish b - 1", &["7g7f".into()])?;
     let timeout = e.timeout;

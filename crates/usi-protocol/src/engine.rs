@@ -162,6 +162,11 @@ impl OptionDecl {
                 let mut i = t + 2;
                 while i < ws.len() {
                     match (ws[i].1, ws.get(i + 1)) {
+                        // An empty default (`combo default  var a ...`).
+                        ("default", Some(w)) if w.1 == "var" => {
+                            i += 1;
+                            continue;
+                        }
                         ("default", Some(w)) => default = w.1.to_string(),
                         ("var", Some(w)) => vars.push(w.1.to_string()),
                         _ => return Err(form(i)),
@@ -478,6 +483,19 @@ mod tests {
                 }
             })
         );
+        // A combo without a default, as the option line of an engine that has none prints.
+        let empty = parse("option name Style type combo default  var Solid var Risky");
+        assert_eq!(
+            empty,
+            EngineMessage::Option(OptionDecl {
+                name: "Style".into(),
+                kind: OptionType::Combo {
+                    default: String::new(),
+                    vars: vec!["Solid".into(), "Risky".into()]
+                }
+            })
+        );
+        assert_eq!(parse(&empty.to_string()), empty);
         assert_eq!(
             parse("option name VariantPath type string default <empty>"),
             EngineMessage::Option(OptionDecl {

@@ -201,39 +201,72 @@ impl OptionType {
     }
 }
 
+/// An option's name as names are compared: ASCII lower case, a space as `_`, and without
+/// the `USI_` or `UCI_` that the two protocols put before the names of the standard options.
+fn name_key(name: &str) -> String {
+    let k = name.trim().to_ascii_lowercase().replace(' ', "_");
+    match k.strip_prefix("usi_").or_else(|| k.strip_prefix("uci_")) {
+        Some(rest) if !rest.is_empty() => rest.to_string(),
+        _ => k,
+    }
+}
+
 impl OptionDecl {
-    /// Whether a `setoption` naming `name` sets this option: names compare without regard to
-    /// ASCII case or to spaces around them, as engines of the Stockfish lineage read them.
+    /// Whether a `setoption` naming `name` sets this option, as engines of the Stockfish
+    /// lineage and kshogi read names: in any ASCII case, a space for `_`, with or without
+    /// the protocol's prefix (`Hash` names `USI_Hash`, `Skill Level` names `Skill_Level`,
+    /// `UCI_Elo` names `USI_Elo`).
     pub fn is_named(&self, name: &str) -> bool {
-        self.name.trim().eq_ignore_ascii_case(name.trim())
+        name_key(&self.name) == name_key(name)
     }
 }
 
 /// Checks `setoption name NAME [value VALUE]` against the options an engine `declared` in
-/// its handshake: the option must be declared ([`OptionDecl::is_named`]) and the value must
-/// fit its type ([`OptionType::read_value`]).
+/// its handshake, as a GUI or a match runner should before sending it: the option must be
+/// declared ([`OptionDecl::is_named`]; a declaration of exactly that name first), and the
+/// value must fit its type as the protocol writes it: [`OptionType::read_value`], and
+/// besides a check's `true` or `false` in lower case and a combo's word spelt as the engine
+/// spelt it (engines of the Stockfish lineage ignore other spellings).
 ///
 /// ```
 /// use kshogi_usi_protocol::{check_setoption, EngineMessage, OptionValue};
 ///
-/// let line = "option name Threads type spin default 1 min 1 max 512";
-/// let Ok(EngineMessage::Option(threads)) = line.parse() else { unreachable!() };
-/// let declared = [threads];
-/// assert_eq!(check_setoption(&declared, "threads", Some("2")), Ok(OptionValue::Int(2)));
-/// let e = check_setoption(&declared, "Thread", Some("2")).unwrap_err();
-/// assert_eq!(e.to_string(), "the engine declares no option `Thread` (its options: Threads)");
+/// let line = "option name USI_Hash type spin default 16 min 1 max 4096";
+/// let Ok(EngineMessage::Option(hash)) = line.parse() else { unreachable!() };
+/// let declared = [hash];
+/// assert_eq!(check_setoption(&declared, "Hash", Some("64")), Ok(OptionValue::Int(64)));
+/// let e = check_setoption(&declared, "Hahs", Some("64")).unwrap_err();
+/// assert_eq!(e.to_string(), "the engine declares no option `Hahs` (its options: USI_Hash)");
 /// ```
 pub fn check_setoption(
     declared: &[OptionDecl],
     name: &str,
     value: Option<&str>,
 ) -> Result<OptionValue, OptionError> {
-    match declared.iter().find(|d| d.is_named(name)) {
-        Some(d) => d.kind.read_value(name, value),
-        None => Err(OptionError::Undeclared {
+    let exact = declared
+        .iter()
+        .find(|d| d.name.trim().eq_ignore_ascii_case(name.trim()));
+    let Some(d) = exact.or_else(|| declared.iter().find(|d| d.is_named(name))) else {
+        return Err(OptionError::Undeclared {
             name: name.to_string(),
             declared: declared.iter().map(|d| d.name.clone()).collect(),
+        });
+    };
+    let read = d.kind.read_value(name, value)?;
+    let text = value.map_or("", str::trim);
+    match &d.kind {
+        OptionType::Check(_) if text != "true" && text != "false" => Err(OptionError::NotCheck {
+            name: name.to_string(),
+            found: text.to_string(),
         }),
+        OptionType::Combo { vars, .. } if !vars.is_empty() && !vars.iter().any(|w| w == text) => {
+            Err(OptionError::NotAChoice {
+                name: name.to_string(),
+                choices: vars.clone(),
+                found: text.to_string(),
+            })
+        }
+        _ => Ok(read),
     }
 }
 
@@ -365,14 +398,83 @@ mod tests {
             Ok(OptionValue::Int(3))
         );
         assert!(check_setoption(&declared, "USI_Hash", Some("0")).is_err());
-        let e = check_setoption(&declared, "Hash", Some("64")).unwrap_err();
+        // The standard options' names with or without the protocol's prefix, a space for
+        // `_`: what kshogi and the reference engine accept.
+        assert_eq!(
+            check_setoption(&declared, "Hash", Some("64")),
+            Ok(OptionValue::Int(64))
+        );
+        assert_eq!(
+            check_setoption(&declared, "UCI_Hash", Some("64")),
+            Ok(OptionValue::Int(64))
+        );
+        assert_eq!(
+            check_setoption(&declared, "Skill_Level", Some("3")),
+            Ok(OptionValue::Int(3))
+        );
+        let e = check_setoption(&declared, "Hahs", Some("64")).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "the engine declares no option `Hash` (its options: USI_Hash, Skill Level)"
+            "the engine declares no option `Hahs` (its options: USI_Hash, Skill Level)"
         );
+        assert!(check_setoption(&declared, "USI_", Some("64")).is_err());
         assert_eq!(
             check_setoption(&[], "Hash", None).unwrap_err().to_string(),
             "the engine declares no option `Hash` (it declares none)"
+        );
+    }
+
+    #[test]
+    fn a_declaration_of_exactly_the_name_comes_first() {
+        let declared = [
+            OptionDecl {
+                name: "USI_Hash".into(),
+                kind: spin(1, 4096),
+            },
+            OptionDecl {
+                name: "Hash".into(),
+                kind: spin(1, 8),
+            },
+        ];
+        assert!(check_setoption(&declared, "hash", Some("64")).is_err());
+        assert!(check_setoption(&declared, "usi_hash", Some("64")).is_ok());
+    }
+
+    #[test]
+    fn a_runner_writes_checks_and_combo_words_as_the_engine_spelt_them() {
+        // The engine reads any case (kshogi does); a runner sends what every engine reads.
+        let declared = [
+            OptionDecl {
+                name: "USI_Ponder".into(),
+                kind: OptionType::Check(false),
+            },
+            OptionDecl {
+                name: "Dialect".into(),
+                kind: OptionType::Combo {
+                    default: "canonical".into(),
+                    vars: vec!["canonical".into(), "fsf".into()],
+                },
+            },
+        ];
+        assert_eq!(
+            check_setoption(&declared, "USI_Ponder", Some(" true ")),
+            Ok(OptionValue::Bool(true))
+        );
+        assert_eq!(
+            check_setoption(&declared, "USI_Ponder", Some("TRUE"))
+                .unwrap_err()
+                .to_string(),
+            "option USI_Ponder takes true or false, found `TRUE`"
+        );
+        assert_eq!(
+            check_setoption(&declared, "Dialect", Some("fsf")),
+            Ok(OptionValue::Text("fsf".into()))
+        );
+        assert_eq!(
+            check_setoption(&declared, "Dialect", Some("FSF"))
+                .unwrap_err()
+                .to_string(),
+            "option Dialect takes one of canonical, fsf, found `FSF`"
         );
     }
 }
