@@ -44,6 +44,14 @@ fn train_with(out: &PathBuf, threads: &str, extra: &[&std::ffi::OsStr]) -> std::
         .expect("runs")
 }
 
+/// The error output of a run that must have failed with exit code `code`, without a panic.
+fn failed_with(run: &std::process::Output, code: i32) -> String {
+    let err = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert_eq!(run.status.code(), Some(code), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
 /// The summary of a run that must have succeeded (its stderr otherwise).
 fn summary_of(run: &std::process::Output) -> String {
     assert!(
@@ -102,10 +110,8 @@ fn a_net_teaches_its_next_generation() {
         .arg(&linear)
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = failed_with(&out, 1);
     assert!(err.contains("micro"), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
     assert!(!linear.exists(), "a net was written");
 }
 
@@ -123,8 +129,7 @@ fn bad_arguments_and_files_are_named() {
         ])
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = failed_with(&out, 2);
     assert!(err.contains("`--hidden` must be from 1 to 128"), "{err}");
     let out = bin()
         .args(["train", "--variant", "nosuch"])
@@ -138,10 +143,8 @@ fn bad_arguments_and_files_are_named() {
         .arg(&bad)
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = failed_with(&out, 1);
     assert!(err.contains("format version 9 is not supported"), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
 }
 
 /// A fresh directory for one test's pipeline runs.
@@ -278,11 +281,9 @@ fn a_directory_of_other_parameters_is_refused_untouched() {
     let before = snapshot(&root);
     let refused = |extra: &[&str], named: &str| {
         let run = pipeline(&dir, &out, "2", extra);
-        assert_eq!(run.status.code(), Some(1));
-        let err = String::from_utf8_lossy(&run.stderr);
+        let err = failed_with(&run, 1);
         assert!(err.contains("was made with other parameters"), "{err}");
         assert!(err.contains(named), "{named}: {err}");
-        assert!(!err.contains("panicked"), "{err}");
         assert_eq!(snapshot(&root), before, "a file changed");
     };
     refused(&["--no-sprt", "--epochs", "3"], "epochs 2 there, 3 now");
@@ -300,8 +301,7 @@ fn a_directory_of_other_parameters_is_refused_untouched() {
         "2",
         &["--no-sprt", "--teacher", teacher.to_str().expect("utf-8")],
     );
-    assert_eq!(run.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&run.stderr);
+    let err = failed_with(&run, 1);
     assert!(
         err.contains("teacher \"the linear evaluation\" there"),
         "{err}"
@@ -380,14 +380,12 @@ fn another_run_s_games_train_other_options_and_more_games() {
     ] {
         let dir = root.join("refused");
         let run = pipeline(&dir, &root.join("refused.nnue"), "1", &with(extra));
-        assert_eq!(run.status.code(), Some(1));
-        let err = String::from_utf8_lossy(&run.stderr);
+        let err = failed_with(&run, 1);
         assert!(
             err.contains("its games were played with other parameters"),
             "{err}"
         );
         assert!(err.contains(named), "{named}: {err}");
-        assert!(!err.contains("panicked"), "{err}");
         assert!(!dir.exists(), "the refused run made its directory");
     }
     // Not a run's directory.
@@ -401,8 +399,7 @@ fn another_run_s_games_train_other_options_and_more_games() {
             root.join("nowhere").to_str().expect("utf-8"),
         ],
     );
-    assert_eq!(run.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&run.stderr);
+    let err = failed_with(&run, 1);
     assert!(err.contains("not a pipeline run's directory"), "{err}");
     // A chunk of the source cut short is named and played again.
     let chunk = first.join("data/chunk-00001.json");
@@ -442,11 +439,9 @@ fn an_out_that_is_not_a_net_of_the_variant_is_refused() {
         let out = root.join(name);
         std::fs::write(&out, &bytes).expect("write");
         let run = pipeline(&dir, &out, "1", &["--no-sprt"]);
-        assert_eq!(run.status.code(), Some(1));
-        let err = String::from_utf8_lossy(&run.stderr);
+        let err = failed_with(&run, 1);
         assert!(err.contains(&out.display().to_string()), "{err}");
         assert!(err.contains("is not a micro net file"), "{err}");
-        assert!(!err.contains("panicked"), "{err}");
         assert_eq!(std::fs::read(&out).expect("out"), bytes, "{name} changed");
         // Refused before anything is played.
         assert!(!dir.exists());
@@ -580,10 +575,8 @@ fn the_sprt_plays_an_openings_file_once_a_line() {
     let bad_dir = root.join("bad");
     std::fs::write(&file, "startpos moves 3e4d\nstartpos moves 9z9y\n").expect("bad openings");
     let bad = pipeline(&bad_dir, &out, "2", &sprt);
-    assert_eq!(bad.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&bad.stderr);
+    let err = failed_with(&bad, 1);
     assert!(err.contains("openings.txt:2:"), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
     assert!(!bad_dir.exists());
     std::fs::remove_dir_all(&root).expect("clean");
 }
@@ -627,8 +620,7 @@ fn the_games_start_from_an_openings_file() {
     let other = root.join("other");
     let dir_arg = dir.to_str().expect("utf-8 path");
     let refused = pipeline(&other, &out, "2", &["--no-sprt", "--data-from", dir_arg]);
-    assert_eq!(refused.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&refused.stderr);
+    let err = failed_with(&refused, 1);
     assert!(err.contains("other parameters"), "{err}");
     assert!(err.contains("starts"), "{err}");
 
@@ -636,10 +628,8 @@ fn the_games_start_from_an_openings_file() {
     std::fs::write(&file, "startpos moves 3e4d\nstartpos moves 9z9y\n").expect("bad");
     let c = root.join("c.nnue");
     let bad = train_with(&c, "1", &from);
-    assert_eq!(bad.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&bad.stderr);
+    let err = failed_with(&bad, 1);
     assert!(err.contains("starts.txt:2:"), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
     assert!(!c.exists());
     std::fs::remove_dir_all(&root).expect("clean");
 }
@@ -700,8 +690,7 @@ fn a_net_matched_against_itself_as_base_splits_every_pair() {
         .arg(&net)
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = failed_with(&out, 2);
     assert!(err.contains("`--base` is an option of `match`"), "{err}");
     let out = bin()
         .args(["match", "--variant", "micro", "--net"])
@@ -710,8 +699,6 @@ fn a_net_matched_against_itself_as_base_splits_every_pair() {
         .arg(registered_net("minishogi"))
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = failed_with(&out, 1);
     assert!(err.contains("minishogi.nnue"), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
 }
