@@ -63,19 +63,22 @@ fn kshogi_against_itself_writes_records_and_json() {
 
 #[test]
 fn bad_settings_are_errors() {
-    let out = run(&[
-        "match",
-        "--variant",
-        "kyoto",
-        "--games",
-        "2",
+    // A Kyoto match of two games with `args`, which must stop at once with exit code 1:
+    // its error output.
+    let stopped = |args: &[&str]| {
+        let mut all = vec!["match", "--variant", "kyoto", "--games", "2"];
+        all.extend(args);
+        let out = run(&all);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        err
+    };
+    let err = stopped(&[
         "--engine-a",
         "/nonexistent/eng",
         "--engine-b",
         "/nonexistent/eng",
     ]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.starts_with("error: engine /nonexistent/eng: cannot start"),
         "{err}"
@@ -94,12 +97,7 @@ fn bad_settings_are_errors() {
             "error: engine b: option contempt takes a whole number from -200 to 200, found `300`",
         ),
     ] {
-        let out = run(&[
-            "match",
-            "--variant",
-            "kyoto",
-            "--games",
-            "2",
+        let err = stopped(&[
             "--engine-a",
             &engine,
             "--engine-b",
@@ -109,8 +107,6 @@ fn bad_settings_are_errors() {
             "--b-option",
             option,
         ]);
-        assert_eq!(out.status.code(), Some(1), "{option}");
-        let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.starts_with(says), "{option}: {err}");
     }
     let out = run(&[
