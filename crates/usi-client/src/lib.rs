@@ -19,7 +19,7 @@
 /// The protocol's messages, for callers that read the engine's lines themselves.
 pub use kshogi_usi_protocol as protocol;
 use kshogi_usi_protocol::{
-    check_setoption, EngineMessage, Go, GuiMessage, OptionDecl, OptionError, OptionType,
+    check_setoption, same_option_name, EngineMessage, Go, GuiMessage, OptionDecl, OptionError,
     OptionValue, PositionArgs, Setup,
 };
 mod error;
@@ -109,11 +109,7 @@ fn names(line: &str, name: &str) -> bool {
         .iter()
         .position(|w| *w == "type")
         .unwrap_or(words.len());
-    let decl = OptionDecl {
-        name: words[2..end.max(2)].join(" "),
-        kind: OptionType::Button,
-    };
-    decl.is_named(name)
+    same_option_name(&words[2..end.max(2)].join(" "), name)
 }
 
 /// The answer to `go perft N`.

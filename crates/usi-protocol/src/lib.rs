@@ -43,7 +43,7 @@ pub use error::{ErrorKind, ParseError};
 pub use gui::{Clock, GameResult, Go, GuiMessage, MateTime, PositionArgs, Setup};
 pub use info::{Bound, Info, Score, ScoreValue, Wdl};
 pub use line::{Input, LineReader, MAX_LINE};
-pub use option_value::{check_setoption, OptionError, OptionValue};
+pub use option_value::{check_setoption, same_option_name, OptionError, OptionValue};
 
 /// The deepest `go depth` (and `go perft`) accepted.
 pub const MAX_DEPTH: u32 = 100;

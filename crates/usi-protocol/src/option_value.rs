@@ -211,13 +211,27 @@ fn name_key(name: &str) -> String {
     }
 }
 
+/// Whether two option names name the same option, as engines of the Stockfish lineage and
+/// kshogi read names: in any ASCII case, a space for `_`, with or without the protocol's
+/// prefix (`Hash` names `USI_Hash`, `Skill Level` names `Skill_Level`, `UCI_Elo` names
+/// `USI_Elo`).
+///
+/// ```
+/// use kshogi_usi_protocol::same_option_name;
+///
+/// assert!(same_option_name("USI_Hash", "hash"));
+/// assert!(same_option_name("Skill_Level", "skill level"));
+/// assert!(same_option_name("UCI_Elo", "USI_Elo"));
+/// assert!(!same_option_name("USI_Hash", "Hashes"));
+/// ```
+pub fn same_option_name(a: &str, b: &str) -> bool {
+    name_key(a) == name_key(b)
+}
+
 impl OptionDecl {
-    /// Whether a `setoption` naming `name` sets this option, as engines of the Stockfish
-    /// lineage and kshogi read names: in any ASCII case, a space for `_`, with or without
-    /// the protocol's prefix (`Hash` names `USI_Hash`, `Skill Level` names `Skill_Level`,
-    /// `UCI_Elo` names `USI_Elo`).
+    /// Whether a `setoption` naming `name` sets this option ([`same_option_name`]).
     pub fn is_named(&self, name: &str) -> bool {
-        name_key(&self.name) == name_key(name)
+        same_option_name(&self.name, name)
     }
 }
 
@@ -273,6 +287,13 @@ pub fn check_setoption(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn decl(name: &str, kind: OptionType) -> OptionDecl {
+        OptionDecl {
+            name: name.into(),
+            kind,
+        }
+    }
 
     fn spin(min: i64, max: i64) -> OptionType {
         OptionType::Spin {
@@ -380,14 +401,8 @@ mod tests {
     #[test]
     fn a_setoption_must_name_a_declared_option() {
         let declared = [
-            OptionDecl {
-                name: "USI_Hash".into(),
-                kind: spin(1, 4096),
-            },
-            OptionDecl {
-                name: "Skill Level".into(),
-                kind: spin(-20, 20),
-            },
+            decl("USI_Hash", spin(1, 4096)),
+            decl("Skill Level", spin(-20, 20)),
         ];
         assert_eq!(
             check_setoption(&declared, "usi_hash", Some("64")),
@@ -426,16 +441,7 @@ mod tests {
 
     #[test]
     fn a_declaration_of_exactly_the_name_comes_first() {
-        let declared = [
-            OptionDecl {
-                name: "USI_Hash".into(),
-                kind: spin(1, 4096),
-            },
-            OptionDecl {
-                name: "Hash".into(),
-                kind: spin(1, 8),
-            },
-        ];
+        let declared = [decl("USI_Hash", spin(1, 4096)), decl("Hash", spin(1, 8))];
         assert!(check_setoption(&declared, "hash", Some("64")).is_err());
         assert!(check_setoption(&declared, "usi_hash", Some("64")).is_ok());
     }
@@ -444,17 +450,14 @@ mod tests {
     fn a_runner_writes_checks_and_combo_words_as_the_engine_spelt_them() {
         // The engine reads any case (kshogi does); a runner sends what every engine reads.
         let declared = [
-            OptionDecl {
-                name: "USI_Ponder".into(),
-                kind: OptionType::Check(false),
-            },
-            OptionDecl {
-                name: "Dialect".into(),
-                kind: OptionType::Combo {
+            decl("USI_Ponder", OptionType::Check(false)),
+            decl(
+                "Dialect",
+                OptionType::Combo {
                     default: "canonical".into(),
                     vars: vec!["canonical".into(), "fsf".into()],
                 },
-            },
+            ),
         ];
         assert_eq!(
             check_setoption(&declared, "USI_Ponder", Some(" true ")),

@@ -9,7 +9,7 @@ use crate::time_manager;
 use kshogi_core::VariantInfo;
 use kshogi_notation::Dialect;
 use kshogi_usi_protocol::{
-    EngineMessage, OptionDecl, OptionError, OptionType, OptionValue, Protocol,
+    same_option_name, EngineMessage, OptionDecl, OptionError, OptionType, OptionValue, Protocol,
 };
 use std::fmt::Write as _;
 
@@ -314,14 +314,13 @@ pub(crate) const OPTIONS: &[Decl] = &[
 ];
 
 /// Option names compare without regard to case, and a space counts as `_`.
-fn key(name: &str) -> String {
-    name.trim().to_ascii_lowercase().replace(' ', "_")
-}
-
-/// The option a `setoption` names (by its USI or its UCI name, in either mode).
+/// The option a `setoption` names: by its USI or its UCI name, in either mode, compared as
+/// the protocol crate compares names ([`same_option_name`]: any case, a space for `_`, the
+/// `USI_`/`UCI_` prefix optional), the rule the match runner checks names by.
 pub(crate) fn find(name: &str) -> Option<&'static Decl> {
-    let k = key(name);
-    OPTIONS.iter().find(|d| key(d.usi) == k || key(d.uci) == k)
+    OPTIONS
+        .iter()
+        .find(|d| same_option_name(d.usi, name) || same_option_name(d.uci, name))
 }
 
 impl Decl {

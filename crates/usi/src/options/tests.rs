@@ -5,20 +5,15 @@ use super::*;
 #[test]
 fn every_name_is_declared_once() {
     // Two declarations answering to one name would make `setoption` ambiguous.
-    let mut keys: Vec<String> = OPTIONS
-        .iter()
-        .flat_map(|d| {
-            let mut k = vec![key(d.usi)];
-            if key(d.uci) != key(d.usi) {
-                k.push(key(d.uci));
+    for (i, a) in OPTIONS.iter().enumerate() {
+        for b in &OPTIONS[i + 1..] {
+            for x in [a.usi, a.uci] {
+                for y in [b.usi, b.uci] {
+                    assert!(!same_option_name(x, y), "`{x}` and `{y}` name one option");
+                }
             }
-            k
-        })
-        .collect();
-    let n = keys.len();
-    keys.sort();
-    keys.dedup();
-    assert_eq!(keys.len(), n, "{keys:?}");
+        }
+    }
 }
 
 #[test]
@@ -35,6 +30,9 @@ fn names_match_in_both_protocols_and_any_case() {
     );
     assert_eq!(find("hash").map(|d| d.opt), Some(Opt::Hash));
     assert_eq!(find("variantpath").map(|d| d.opt), Some(Opt::VariantPath));
+    // The standard options' names without their prefix, as the match runner checks them.
+    assert_eq!(find("Variant").map(|d| d.opt), Some(Opt::Variant));
+    assert_eq!(find("USI_MultiPV").map(|d| d.opt), Some(Opt::MultiPv));
     assert!(find("Nope").is_none());
 }
 
