@@ -313,7 +313,6 @@ pub(crate) const OPTIONS: &[Decl] = &[
     },
 ];
 
-/// Option names compare without regard to case, and a space counts as `_`.
 /// The option a `setoption` names: by its USI or its UCI name, in either mode, compared as
 /// the protocol crate compares names ([`same_option_name`]: any case, a space for `_`, the
 /// `USI_`/`UCI_` prefix optional), the rule the match runner checks names by.
