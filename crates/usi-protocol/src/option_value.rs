@@ -404,29 +404,22 @@ mod tests {
             decl("USI_Hash", spin(1, 4096)),
             decl("Skill Level", spin(-20, 20)),
         ];
-        assert_eq!(
-            check_setoption(&declared, "usi_hash", Some("64")),
-            Ok(OptionValue::Int(64))
-        );
-        assert_eq!(
-            check_setoption(&declared, "skill level", Some("3")),
-            Ok(OptionValue::Int(3))
-        );
+        // Any case; and the standard options' names with or without the protocol's prefix,
+        // a space for `_`: what kshogi and the reference engine accept.
+        for (name, value) in [
+            ("usi_hash", 64),
+            ("skill level", 3),
+            ("Hash", 64),
+            ("UCI_Hash", 64),
+            ("Skill_Level", 3),
+        ] {
+            assert_eq!(
+                check_setoption(&declared, name, Some(&value.to_string())),
+                Ok(OptionValue::Int(value)),
+                "{name}"
+            );
+        }
         assert!(check_setoption(&declared, "USI_Hash", Some("0")).is_err());
-        // The standard options' names with or without the protocol's prefix, a space for
-        // `_`: what kshogi and the reference engine accept.
-        assert_eq!(
-            check_setoption(&declared, "Hash", Some("64")),
-            Ok(OptionValue::Int(64))
-        );
-        assert_eq!(
-            check_setoption(&declared, "UCI_Hash", Some("64")),
-            Ok(OptionValue::Int(64))
-        );
-        assert_eq!(
-            check_setoption(&declared, "Skill_Level", Some("3")),
-            Ok(OptionValue::Int(3))
-        );
         let e = check_setoption(&declared, "Hahs", Some("64")).unwrap_err();
         assert_eq!(
             e.to_string(),
