@@ -107,6 +107,8 @@ while len(res) < a.count:
     seen.add(line); judged += 1
     if all(j.level(line) for j in judges):
         res.append(line)
+    if judged % 50 == 0:
+        print(f"make-balanced.py: {judged} lines judged, {len(res)} kept", file=sys.stderr, flush=True)
 with open(a.out, "x") as f:
     f.write(f"# {a.count} openings of {a.variant}: {a.plies} uniformly random plies (Python's random, seed {a.seed}), kept when\n")
     who = a.names or ("kshogi" + (" and the second judge" if a.judge else ""))

@@ -5,7 +5,7 @@
 //! vary the games), up to a length limit. Everything random comes from one seeded
 //! [`SplitMix64`], so a seed gives the same game on every machine.
 
-use crate::{Engine, Evaluator, Limits};
+use crate::{Engine, Evaluator, Limits, Score};
 use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Game, Move, Position, Variant};
 use std::marker::PhantomData;
@@ -119,16 +119,25 @@ pub struct SearchPlayer<'a, V: Variant, E: Evaluator<V>> {
     pub limits: Limits,
 }
 
-impl<V: Variant, E: Evaluator<V>> Player<V> for SearchPlayer<'_, V, E> {
-    fn choose(&mut self, game: &Game<V>, _: &mut SplitMix64) -> Option<Move> {
+impl<V: Variant, E: Evaluator<V>> SearchPlayer<'_, V, E> {
+    /// The move [`Player::choose`] plays in `game`, with the score of the search's best
+    /// line for the side to move (`None` when the search gave no line and the first legal
+    /// move is played).
+    pub fn choose_scored(&mut self, game: &Game<V>) -> (Option<Move>, Option<Score>) {
         let never = AtomicBool::new(false);
         let result = self
             .engine
             .search(game, &self.limits, 1, &never, &mut |_| {});
         match result.lines.first() {
-            Some(line) if game.position().is_legal(line.mv) => Some(line.mv),
-            _ => game.position().legal_moves().iter().next().copied(),
+            Some(line) if game.position().is_legal(line.mv) => (Some(line.mv), Some(line.score)),
+            _ => (game.position().legal_moves().iter().next().copied(), None),
         }
+    }
+}
+
+impl<V: Variant, E: Evaluator<V>> Player<V> for SearchPlayer<'_, V, E> {
+    fn choose(&mut self, game: &Game<V>, _: &mut SplitMix64) -> Option<Move> {
+        self.choose_scored(game).0
     }
 }
 
@@ -248,6 +257,33 @@ mod tests {
             assert_eq!((b.0, w.0, seen), (3, 3, 6));
         }
         assert_eq!(b.0 + w.0, seen);
+    }
+
+    #[test]
+    fn a_search_player_gives_the_score_of_the_move_it_plays() {
+        // Black wins at once (a gold to 4b or 3b, guarded by the other).
+        let pos = kshogi_notation::parse_sfen::<Micro>("k3/4/GG2/4/3K b - 1").unwrap();
+        let game = Game::new(pos);
+        let mut engine = Engine::<Micro, PieceTableEval>::new(1);
+        let mut player = SearchPlayer {
+            engine: &mut engine,
+            limits: Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+        };
+        let (mv, score) = player.choose_scored(&game);
+        assert_eq!(score, Some(crate::Score::Mate(1)));
+        let mut after = pos;
+        after.make(mv.unwrap());
+        // The game is over: Black has won (by mate, or by leaving White no move).
+        assert!(after.legal_moves().is_empty());
+        assert_eq!(after.no_move_outcome().winner(), Some(Color::Black));
+        // `choose` plays the same move.
+        assert_eq!(player.choose(&game, &mut SplitMix64::new(1)), mv);
+        // With no legal move there is no line: the score is `None`.
+        let (_, none) = player.choose_scored(&Game::new(after));
+        assert_eq!(none, None);
     }
 
     #[test]

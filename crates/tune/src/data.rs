@@ -12,7 +12,7 @@
 use kshogi_core::{Color, Game, Move, Position, Variant};
 use kshogi_engine::eval::{features, Linear, Tunable, N_WEIGHTS, TEMPO};
 use kshogi_engine::selfplay::{self, PlayConfig, SearchPlayer};
-use kshogi_engine::{Engine, Evaluator, Limits};
+use kshogi_engine::{Engine, Evaluator, Limits, Score};
 
 use kshogi_core::rng::SplitMix64;
 
@@ -181,46 +181,109 @@ pub struct QuietGame<T> {
     pub result: f64,
 }
 
+/// A [`SearchPlayer`] that keeps the score of each of its searches, in order.
+struct ScoringPlayer<'a, V: Variant, E: Evaluator<V>> {
+    player: SearchPlayer<'a, V, E>,
+    scores: Vec<Option<Score>>,
+}
+
+impl<V: Variant, E: Evaluator<V>> selfplay::Player<V> for ScoringPlayer<'_, V, E> {
+    fn choose(&mut self, game: &Game<V>, _: &mut SplitMix64) -> Option<Move> {
+        let (mv, score) = self.player.choose_scored(game);
+        self.scores.push(score);
+        mv
+    }
+}
+
 /// The one self-play loop of the training data: game `index` of the run `cfg`, from its
 /// start ([`start_of`]) and its seeded random opening ([`stream_rng`]), the engine (cleared
-/// first) playing both sides
-/// at `cfg.nodes` nodes a move; `record` gets the quiet leaf ([`quiet_leaf`], by `E`) of
-/// each position the engine moves in that has one.
-pub fn play_quiet<V: Variant, E: Evaluator<V>, T>(
+/// first) playing both sides at `cfg.nodes` nodes a move. `before_move` sees each position
+/// the engine moves in, before its search; returned with the game's plies and result are
+/// what it made of each, in order, beside the score of the search that followed.
+fn play_searched<V: Variant, E: Evaluator<V>, T>(
     engine: &mut Engine<V, E>,
     cfg: &GenConfig,
     index: u32,
-    record: &mut dyn FnMut(&Position<V>) -> T,
-) -> QuietGame<T> {
+    before_move: &mut dyn FnMut(&Position<V>) -> T,
+) -> QuietGame<(T, Option<Score>)> {
     let mut rng = stream_rng(cfg.seed, u64::from(index));
     let mut game = start_of::<V>(cfg, index);
     engine.clear();
-    let mut searcher = SearchPlayer {
-        engine,
-        limits: Limits {
-            nodes: Some(cfg.nodes),
-            ..Limits::default()
+    let mut player = ScoringPlayer {
+        player: SearchPlayer {
+            engine,
+            limits: Limits {
+                nodes: Some(cfg.nodes),
+                ..Limits::default()
+            },
         },
+        scores: Vec::new(),
     };
     let config = PlayConfig {
         random_opening: cfg.opening as usize,
         max_plies: cfg.max_plies,
     };
-    let mut records = Vec::new();
-    selfplay::play(&mut game, &mut searcher, config, &mut rng, &mut |g| {
-        if let Some(leaf) = quiet_leaf::<V, E>(g.position()) {
-            records.push(record(&leaf));
-        }
+    let mut seen = Vec::new();
+    selfplay::play(&mut game, &mut player, config, &mut rng, &mut |g| {
+        seen.push(before_move(g.position()));
     });
     let result = match game.outcome().and_then(|o| o.winner()) {
         Some(Color::Black) => 1.0,
         Some(Color::White) => 0.0,
         None => 0.5,
     };
+    // One score a search, one search after each position seen.
+    let records = seen.into_iter().zip(player.scores).collect();
     QuietGame {
         records,
         plies: game.moves().len(),
         result,
+    }
+}
+
+/// A self-play game of the training data ([`play_searched`]); `record` gets the quiet leaf
+/// ([`quiet_leaf`], by `E`) of each position the engine moves in that has one.
+pub fn play_quiet<V: Variant, E: Evaluator<V>, T>(
+    engine: &mut Engine<V, E>,
+    cfg: &GenConfig,
+    index: u32,
+    record: &mut dyn FnMut(&Position<V>) -> T,
+) -> QuietGame<T> {
+    let game = play_searched(engine, cfg, index, &mut |pos| {
+        quiet_leaf::<V, E>(pos).map(|leaf| record(&leaf))
+    });
+    QuietGame {
+        records: game.records.into_iter().filter_map(|(r, _)| r).collect(),
+        plies: game.plies,
+        result: game.result,
+    }
+}
+
+/// [`play_quiet`]'s game, labelled by the searches instead of the quiet leaves: the records
+/// are the positions the engine moved in that are quiet themselves (not in check, and the
+/// capture-only quiescence search by `E` stands pat: the position is its own
+/// [`quiet_leaf`]), each with the score of the engine's search of it at `cfg.nodes` nodes,
+/// for its side to move. A position whose search found a mate is left out: a mate score is
+/// no evaluation to learn. The games are [`play_quiet`]'s, move for move.
+pub fn play_scored<V: Variant, E: Evaluator<V>>(
+    engine: &mut Engine<V, E>,
+    cfg: &GenConfig,
+    index: u32,
+) -> QuietGame<(Position<V>, i32)> {
+    let game = play_searched(engine, cfg, index, &mut |pos| {
+        quiet_leaf::<V, E>(pos).filter(|leaf| leaf == pos)
+    });
+    QuietGame {
+        records: game
+            .records
+            .into_iter()
+            .filter_map(|r| match r {
+                (Some(pos), Some(Score::Cp(cp))) => Some((pos, cp)),
+                _ => None,
+            })
+            .collect(),
+        plies: game.plies,
+        result: game.result,
     }
 }
 
@@ -384,6 +447,41 @@ mod tests {
                 assert_eq!(s.result, g.result);
             }
         }
+    }
+
+    #[test]
+    fn scored_games_are_the_quiet_games_labelled_by_their_searches() {
+        type V = kshogi_registry::types::Micro;
+        type E = <V as Registered>::Eval;
+        let cfg = GenConfig {
+            games: 3,
+            nodes: 400,
+            opening: 4,
+            max_plies: 120,
+            seed: 11,
+            threads: 1,
+            starts: Vec::new(),
+        };
+        let (mut differ, mut total) = (0, 0);
+        for index in 0..cfg.games {
+            let quiet = play_quiet(&mut Engine::<V, E>::new(1), &cfg, index, &mut |leaf| *leaf);
+            let scored = play_scored(&mut Engine::<V, E>::new(1), &cfg, index);
+            // The same game, move for move.
+            assert_eq!((scored.plies, scored.result), (quiet.plies, quiet.result));
+            assert!(scored.records.len() <= quiet.plies);
+            for (pos, score) in &scored.records {
+                assert!(!pos.in_check());
+                assert_eq!(quiet_leaf::<V, E>(pos).as_ref(), Some(pos));
+                // Every quiet position the engine moved in is also its own quiet leaf.
+                assert!(quiet.records.contains(pos));
+                assert!(score.abs() < 20_000, "{score}: a mate is no label");
+                total += 1;
+                differ += usize::from(*score != E::evaluate(pos));
+            }
+        }
+        assert!(total > 10, "{total} records");
+        // The labels are the searches' scores, not the static evaluation.
+        assert!(differ > total / 2, "{differ} of {total} differ");
     }
 
     #[test]

@@ -116,6 +116,37 @@ fn a_net_teaches_its_next_generation() {
 }
 
 #[test]
+fn search_labels_give_another_net_the_same_for_any_threads() {
+    let (leaf, a, b) = (
+        temp("leaf.nnue"),
+        temp("search-a.nnue"),
+        temp("search-b.nnue"),
+    );
+    let label = [
+        std::ffi::OsStr::new("--label"),
+        std::ffi::OsStr::new("search"),
+    ];
+    let summary = summary_of(&train_with(&a, "1", &label));
+    assert!(
+        summary.contains("labels         the teacher's search score"),
+        "{summary}"
+    );
+    assert!(train_with(&b, "2", &label).status.success());
+    let leaf_summary = summary_of(&train(&leaf, "1"));
+    assert!(
+        leaf_summary.contains("labels         the teacher's evaluation of each quiet leaf"),
+        "{leaf_summary}"
+    );
+    let (x, y) = (std::fs::read(&a).expect("a"), std::fs::read(&b).expect("b"));
+    assert_eq!(x, y, "the thread count changed the net");
+    assert_ne!(
+        x,
+        std::fs::read(&leaf).expect("leaf"),
+        "the labels were not used"
+    );
+}
+
+#[test]
 fn bad_arguments_and_files_are_named() {
     let out = bin()
         .args([
@@ -290,6 +321,11 @@ fn a_directory_of_other_parameters_is_refused_untouched() {
     refused(
         &["--no-sprt", "--lambda", "0.25"],
         "lambda 0.5 there, 0.25 now",
+    );
+    // Search labels make other chunks: not the same run.
+    refused(
+        &["--no-sprt", "--label", "search"],
+        "label (none) there, \"search\" now",
     );
     // The net it made, as a teacher: another teacher, the same directory refused.
     let teacher = root.join("teacher.nnue");
@@ -504,6 +540,22 @@ fn bad_pipeline_arguments_are_named() {
     usage(&with(&["--elo0", "10", "--elo1", "0"]), "`--elo0`");
     usage(&with(&["--games", "0"]), "`--games`");
     usage(&with(&["--frobnicate"]), "unknown argument `--frobnicate`");
+    usage(
+        &with(&["--label", "deep"]),
+        "`--label` is `leaf` or `search`, found `deep`",
+    );
+    usage(
+        &[
+            "speed",
+            "--variant",
+            "micro",
+            "--net",
+            "x",
+            "--label",
+            "search",
+        ],
+        "`--label` is an option of `train` and `pipeline`, not of `speed`",
+    );
     usage(&["pipeline", "--games", "10"], "`--variant` is required");
     usage(
         &["train", "--variant", "micro", "--chunk", "5", "--out", "x"],

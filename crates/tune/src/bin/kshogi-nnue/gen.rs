@@ -1,7 +1,9 @@
 //! Training positions from self-play: the tuner's games ([`kshogi_tune::data::play_quiet`]:
 //! the engine at a fixed node budget from seeded random openings), and the quiet position
 //! the quiescence search reaches from each position it moves in, kept with its teacher's
-//! score of it and, once the game ends, the result.
+//! score of it and, once the game ends, the result. With [`Label::Search`] (`--label
+//! search`) the positions are those the engine moved in that are quiet themselves, each kept
+//! with the score of the search that chose the move.
 //!
 //! The teacher plays the games and scores the positions. By default it is the variant's
 //! linear evaluation ([`LinearOf`]: the registered one, or the fallback of a registered
@@ -15,7 +17,7 @@ use kshogi_core::Position;
 use kshogi_engine::selfplay::run_games;
 use kshogi_engine::{Engine, Evaluator};
 use kshogi_registry::{LinearOf, Registered};
-use kshogi_tune::data::{play_quiet, GenConfig};
+use kshogi_tune::data::{play_quiet, play_scored, GenConfig};
 
 /// A quiet position of a game.
 #[derive(Clone, Debug)]
@@ -28,6 +30,30 @@ pub struct Record<V: Registered> {
     pub result: f32,
     /// The game's index.
     pub game: u32,
+}
+
+/// What a position's evaluation label is.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Label {
+    /// The teacher's static evaluation of the quiet leaf of each position the engine moves
+    /// in ([`kshogi_tune::data::play_quiet`]): the recipe of every registered net.
+    #[default]
+    Leaf,
+    /// The score of the teacher's search (at the games' nodes a move) of each position the
+    /// engine moves in that is quiet itself ([`kshogi_tune::data::play_scored`]): what the
+    /// search sees beyond the static evaluation, mates left out.
+    Search,
+}
+
+impl Label {
+    /// The option's value (`--label leaf|search`).
+    pub fn parse(s: &str) -> Result<Label, String> {
+        match s {
+            "leaf" => Ok(Label::Leaf),
+            "search" => Ok(Label::Search),
+            _ => Err(format!("`--label` is `leaf` or `search`, found `{s}`")),
+        }
+    }
 }
 
 /// Who plays the games and scores their positions.
@@ -46,9 +72,10 @@ pub enum Teacher {
 pub fn generate<V: Registered>(
     cfg: &GenConfig,
     teacher: Teacher,
+    label: Label,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Vec<Record<V>>, String> {
-    generate_range(cfg, teacher, 0..cfg.games, progress)
+    generate_range(cfg, teacher, label, 0..cfg.games, progress)
 }
 
 /// The games of indices `range` of [`generate`]'s (each game depends on its index only):
@@ -56,23 +83,25 @@ pub fn generate<V: Registered>(
 pub fn generate_range<V: Registered>(
     cfg: &GenConfig,
     teacher: Teacher,
+    label: Label,
     range: std::ops::Range<u32>,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Vec<Record<V>>, String> {
     Ok(match teacher {
-        Teacher::Linear => games_of::<V, LinearOf<V>>(cfg, range, progress),
+        Teacher::Linear => games_of::<V, LinearOf<V>>(cfg, label, range, progress),
         Teacher::Net => {
             if eval::teacher::<V>().is_none() {
                 return Err(format!("no {} net is installed to teach", V::NAME));
             }
-            games_of::<V, TeacherEval>(cfg, range, progress)
+            games_of::<V, TeacherEval>(cfg, label, range, progress)
         }
     })
 }
 
-/// The games of indices `range` played and scored by evaluator `E`.
+/// The games of indices `range` played and scored by evaluator `E`, labelled by `label`.
 fn games_of<V: Registered, E: Evaluator<V>>(
     cfg: &GenConfig,
+    label: Label,
     range: std::ops::Range<u32>,
     progress: &(dyn Fn(u32) + Sync),
 ) -> Vec<Record<V>> {
@@ -81,9 +110,12 @@ fn games_of<V: Registered, E: Evaluator<V>>(
         range,
         &|| Engine::<V, E>::new(1),
         &|engine, index| {
-            let game = play_quiet(engine, cfg, index, &mut |leaf: &Position<V>| {
-                (*leaf, E::evaluate(leaf))
-            });
+            let game = match label {
+                Label::Leaf => play_quiet(engine, cfg, index, &mut |leaf: &Position<V>| {
+                    (*leaf, E::evaluate(leaf))
+                }),
+                Label::Search => play_scored(engine, cfg, index),
+            };
             let result = game.result as f32;
             game.records
                 .into_iter()

@@ -22,6 +22,7 @@ mod pipeline;
 mod versus;
 
 use eval::NnueEval;
+use gen::Label;
 use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Position};
 use kshogi_engine::Evaluator;
@@ -68,6 +69,10 @@ and writes the net file. The same options give the same bytes, whatever --thread
   --rate R          Adam step size (default 0.005)
   --decay D         decoupled weight decay of the transformer's weights (default 0)
   --lambda L        weight of the evaluation's score in the target, 0 to 1 (default 0.5)
+  --label leaf|search  the evaluation's score of a position: `leaf` (default) the teacher's
+                    static evaluation of the quiet leaf of each position it moves in;
+                    `search` the score of the teacher's search (--nodes) of each position
+                    it moves in that is quiet itself (no mate scores)
   --out FILE        the net file to write (replaced atomically)
 pipeline: train's games, training and net, then the net against the registered evaluation
 read as a pentanomial SPRT (match's pairs), in one run that records each stage in DIR: the
@@ -117,6 +122,7 @@ enum Command {
         hidden: usize,
         lambda: f32,
         teacher: Option<PathBuf>,
+        label: Label,
         openings: Option<PathBuf>,
         out: PathBuf,
     },
@@ -227,6 +233,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     let mut movetime: Option<u64> = None;
     let mut sprt: Option<Sprt> = None;
     let mut teacher: Option<PathBuf> = None;
+    let mut label = Label::Leaf;
     let (mut dir, mut chunk, mut no_sprt) = (None, 500u32, false);
     let mut data_from: Option<PathBuf> = None;
     let mut pipe_sprt = SprtConfig::default();
@@ -255,6 +262,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
             "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
             "--net" => net = Some(PathBuf::from(value(flag, &mut it)?)),
             "--teacher" => teacher = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--label" => label = Label::parse(value(flag, &mut it)?)?,
             "--base" => base = Some(PathBuf::from(value(flag, &mut it)?)),
             "--movetime" => movetime = Some(number(flag, value(flag, &mut it)?)?),
             "--positions" => positions = number(flag, value(flag, &mut it)?)?,
@@ -283,6 +291,11 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
     if openings.is_some() && !["match", "train", "pipeline"].contains(&sub.as_str()) {
         return Err(format!(
             "`--openings` is an option of `train`, `pipeline` and `match`, not of `{sub}`"
+        ));
+    }
+    if label != Label::Leaf && !["train", "pipeline"].contains(&sub.as_str()) {
+        return Err(format!(
+            "`--label` is an option of `train` and `pipeline`, not of `{sub}`"
         ));
     }
     if base.is_some() && sub != "match" {
@@ -321,6 +334,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
                 hidden,
                 lambda,
                 teacher,
+                label,
                 openings,
                 out: out.ok_or("`train` needs `--out FILE`")?,
             }
@@ -356,6 +370,7 @@ fn parse(args: &[String]) -> Result<Option<(VariantKind, Command)>, String> {
                     hidden,
                     lambda,
                     teacher,
+                    label,
                     sprt: (!no_sprt).then_some(pipe_sprt),
                     sprt_openings,
                     openings,
@@ -537,6 +552,14 @@ pub(crate) fn train_net<V: Registered>(
     })
 }
 
+/// What the labels of a run are, for its summary.
+pub(crate) fn label_words(label: Label) -> &'static str {
+    match label {
+        Label::Leaf => "the teacher's evaluation of each quiet leaf",
+        Label::Search => "the teacher's search score of each quiet position it moved in",
+    }
+}
+
 /// The line naming the variant's input layout, printed before a training.
 fn layout_line<V: Registered>(hidden: usize) -> String {
     let layout = Layout::of::<V>();
@@ -554,7 +577,7 @@ fn run_train<V: Registered>(
     gen: &GenConfig,
     tc: &TrainConfig,
     (hidden, lambda): (usize, f32),
-    teacher: Option<&Path>,
+    (teacher, label): (Option<&Path>, Label),
     openings: Option<&Path>,
     out: &Path,
 ) -> Result<(), String> {
@@ -569,7 +592,7 @@ fn run_train<V: Registered>(
     eprintln!("{}", layout_line::<V>(hidden));
     let t0 = Instant::now();
     let step = (gen.games / 10).max(1);
-    let records = gen::generate::<V>(gen, teacher_kind, &|n| {
+    let records = gen::generate::<V>(gen, teacher_kind, label, &|n| {
         if n % step == 0 || n == gen.games {
             eprintln!("  games {n}/{}", gen.games);
         }
@@ -591,6 +614,7 @@ fn run_train<V: Registered>(
         }
     );
     println!("teacher        {teacher_name}");
+    println!("labels         {}", label_words(label));
     println!(
         "samples        {} training, {} held out (every tenth game)",
         t.samples.0, t.samples.1
@@ -910,11 +934,11 @@ fn main() -> ExitCode {
         }
     };
     let result = with_variant!(kind, V => match &command {
-        Command::Train { gen, train, hidden, lambda, teacher, openings, out } => run_train::<V>(
+        Command::Train { gen, train, hidden, lambda, teacher, label, openings, out } => run_train::<V>(
             gen,
             train,
             (*hidden, *lambda),
-            teacher.as_deref(),
+            (teacher.as_deref(), *label),
             openings.as_deref(),
             out,
         ),

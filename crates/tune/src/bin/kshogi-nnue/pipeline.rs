@@ -55,6 +55,8 @@ pub struct Config {
     pub lambda: f32,
     /// The teacher's net file, or `None` for the linear evaluation.
     pub teacher: Option<PathBuf>,
+    /// What the positions' evaluation labels are (`--label`).
+    pub label: gen::Label,
     /// The SPRT, or `None` to write the net without one.
     pub sprt: Option<SprtConfig>,
     /// A file of openings for the SPRT's pairs (`--sprt-openings`), instead of random ones.
@@ -110,6 +112,11 @@ fn params_value<V: Registered>(cfg: &Config, teacher: Option<u64>, openings: &[S
             "max_pairs": s.max_pairs,
         })),
     });
+    // Only when not the default, so that the runs made before the option keep their
+    // parameters.
+    if cfg.label == gen::Label::Search {
+        v["label"] = json!("search");
+    }
     // Only with a file, so that the runs made before the option keep their parameters.
     if !g.starts.is_empty() {
         v["starts"] = json!({
@@ -130,7 +137,7 @@ fn params_value<V: Registered>(cfg: &Config, teacher: Option<u64>, openings: &[S
 /// does: a run with other training or SPRT options, or more games, may take another run's
 /// chunks when these agree (`--data-from`). `games` is not one of them: game `i` depends on
 /// `i` only, and the chunks of the games one run has and another lacks are played.
-pub const GAME_FIELDS: [&str; 9] = [
+pub const GAME_FIELDS: [&str; 10] = [
     "variant",
     "seed",
     "nodes",
@@ -140,6 +147,7 @@ pub const GAME_FIELDS: [&str; 9] = [
     "teacher",
     "linear_weights",
     "starts",
+    "label",
 ];
 
 /// The [`GAME_FIELDS`] of a `params.json` value.
@@ -366,7 +374,7 @@ fn data_stage<V: Registered>(
                 )
             })
         };
-        let fresh = gen::generate_range::<V>(g, teacher, range.clone(), &report)?;
+        let fresh = gen::generate_range::<V>(g, teacher, cfg.label, range.clone(), &report)?;
         let secs = start.elapsed().as_secs_f64();
         let games = store(&fresh, &range);
         let body = serde_json::to_string(&games).map_err(|e| e.to_string())?;
@@ -668,7 +676,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
     let g = &cfg.gen;
     let samples = data.records.len();
     let text = format!(
-        "data:  {} games at {} nodes a move, seed {}{}, teacher {teacher_name}, {samples} positions; \
+        "data:  {} games at {} nodes a move, seed {}{}, teacher {teacher_name}, labels: {}, {samples} positions; \
          {} chunks played now, {} found done{}; {}\n\
          train: {} training and {} held-out positions, loss training {:.5} -> {:.5}, held out \
          {:.5} -> {:.5} (epoch {} of {}), teacher's {:.5} / {:.5}; net {} bytes, checksum {}; {}{}\n\
@@ -680,6 +688,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
             Some(path) => format!(", from the {} lines of {}", g.starts.len(), path.display()),
             None => String::new(),
         },
+        crate::label_words(cfg.label),
         data.chunks.0,
         data.chunks.1,
         source.as_ref().map_or(String::new(), |(dir, _)| format!(
@@ -711,6 +720,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
             "nodes": g.nodes,
             "seed": g.seed,
             "teacher": teacher_name,
+            "labels": crate::label_words(cfg.label),
             "positions": samples,
             "chunks_played": data.chunks.0,
             "chunks_found": data.chunks.1,
