@@ -354,14 +354,16 @@ pub mod kinzoku {
 embedded_net!(
     /// Minishogi's net (`src/weights/minishogi.nnue`, 64 hidden units), with
     /// [`MinishogiEval`]'s search switches, piece values and tactical moves: the evaluator
-    /// [`MinishogiNnueEval`]. The ninth generation: made by `kshogi-nnue train --variant
-    /// minishogi --teacher <eighth net> --openings docs/openings/minishogi-positions-fsf-2.txt
-    /// --opening 2 --games 60000 --nodes 15000 --seed 54 --threads 2 --epochs 16 --rate
-    /// 0.002`: games played and labelled by the eighth net at three times the eighth's
-    /// nodes, from positions of the engine's games against the reference engine (the eighth
-    /// was taught by the sixth in the same way at 5,000 nodes, the sixth by the third, the
-    /// third by the second, the second by the first, itself trained on the fitted
-    /// evaluation's games); docs/nnue.md has the commands, the SPRTs and the matches.
+    /// [`MinishogiNnueEval`]. The tenth generation: made by `kshogi-nnue train --variant
+    /// minishogi --teacher <ninth net> --label search --lambda 1 --openings
+    /// docs/openings/minishogi-positions-fsf-2.txt --opening 2 --games 40000 --nodes 5000
+    /// --seed 56 --threads 2 --epochs 16 --rate 0.002`: games played by the ninth net from
+    /// positions of the engine's games against the reference engine, each quiet position
+    /// labelled by the score of the ninth net's search of it (every generation before learnt
+    /// its teacher's static evaluations and the games' results: the ninth was taught by the
+    /// eighth at 15,000 nodes, the eighth by the sixth, the sixth by the third, the third by
+    /// the second, the second by the first, itself trained on the fitted evaluation's
+    /// games); docs/nnue.md has the commands, the SPRTs and the matches.
     /// Minishogi's registered evaluation.
     MinishogiNet for kshogi_rules_minishogi::Minishogi = "weights/minishogi.nnue",
     fallback MinishogiEval;
