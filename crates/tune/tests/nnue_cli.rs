@@ -544,16 +544,12 @@ fn bad_pipeline_arguments_are_named() {
         &with(&["--label", "deep"]),
         "`--label` is `leaf` or `search`, found `deep`",
     );
+    // `speed` with one option it does not take.
+    let speed = |flag: &'static str, v: &'static str| {
+        vec!["speed", "--variant", "micro", "--net", "x", flag, v]
+    };
     usage(
-        &[
-            "speed",
-            "--variant",
-            "micro",
-            "--net",
-            "x",
-            "--label",
-            "search",
-        ],
+        &speed("--label", "search"),
         "`--label` is an option of `train` and `pipeline`, not of `speed`",
     );
     usage(&["pipeline", "--games", "10"], "`--variant` is required");
@@ -566,15 +562,7 @@ fn bad_pipeline_arguments_are_named() {
         "`--sprt-openings` and `--no-sprt`",
     );
     usage(
-        &[
-            "speed",
-            "--variant",
-            "micro",
-            "--net",
-            "x",
-            "--openings",
-            "x.txt",
-        ],
+        &speed("--openings", "x.txt"),
         "`--openings` is an option of `train`, `pipeline` and `match`, not of `speed`",
     );
 }
