@@ -241,7 +241,9 @@ fn play_searched<V: Variant, E: Evaluator<V>, T>(
     }
 }
 
-/// A self-play game of the training data ([`play_searched`]); `record` gets the quiet leaf
+/// One self-play game of the training data: game `index` of the run `cfg`, from its start
+/// ([`start_of`]) and its seeded random opening ([`stream_rng`]), the engine (cleared first)
+/// playing both sides at `cfg.nodes` nodes a move; `record` gets the quiet leaf
 /// ([`quiet_leaf`], by `E`) of each position the engine moves in that has one.
 pub fn play_quiet<V: Variant, E: Evaluator<V>, T>(
     engine: &mut Engine<V, E>,
