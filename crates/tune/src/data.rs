@@ -195,9 +195,8 @@ impl<V: Variant, E: Evaluator<V>> selfplay::Player<V> for ScoringPlayer<'_, V, E
     }
 }
 
-/// The one self-play loop of the training data: game `index` of the run `cfg`, from its
-/// start ([`start_of`]) and its seeded random opening ([`stream_rng`]), the engine (cleared
-/// first) playing both sides at `cfg.nodes` nodes a move. `before_move` sees each position
+/// The one self-play loop of the training data, shared by [`play_quiet`] and
+/// [`play_scored`] (whose docs say how a game is played). `before_move` sees each position
 /// the engine moves in, before its search; returned with the game's plies and result are
 /// what it made of each, in order, beside the score of the search that followed.
 fn play_searched<V: Variant, E: Evaluator<V>, T>(
