@@ -402,6 +402,8 @@ fn main() -> ExitCode {
     eprintln!("kshogi-tune: {name}: run directory {}", cfg.dir.display());
     let progress = pipeline::Progress::new(false);
     let outcome = with_variant!(a.variant, V => pipeline::run::<V>(&cfg, &progress));
+    // The summary and any error below the last bar.
+    progress.finish();
     let outcome = match outcome {
         Ok(o) => o,
         Err(e) => {

@@ -917,7 +917,11 @@ fn run_pipeline<V: Registered>(p: &PipelineArgs) -> Result<(), String> {
         root.join("crates/tuned-eval/src/weights")
             .join(format!("{}.nnue", V::NAME))
     });
-    pipeline::run::<V>(&cfg, &Progress::of("kshogi-nnue", false))
+    let progress = Progress::of("kshogi-nnue", false);
+    let result = pipeline::run::<V>(&cfg, &progress);
+    // An error below the last bar.
+    progress.finish();
+    result
 }
 
 fn main() -> ExitCode {

@@ -361,18 +361,23 @@ fn data_stage<V: Registered>(
         }
         let start = Instant::now();
         let report = |done: u32| {
-            progress.line(false, || {
-                let fresh = fresh_games + done;
-                let rate = f64::from(fresh) / fresh_start.elapsed().as_secs_f64().max(1e-9);
-                let left = g.games - range.start - done;
-                format!(
-                    "data: {}/{} games (chunk {}/{n_chunks}), {rate:.2} games/s, ETA {}",
-                    range.start + done,
-                    g.games,
-                    c + 1,
-                    duration(f64::from(left) / rate.max(1e-9))
-                )
-            })
+            progress.count(
+                "data",
+                u64::from(range.start + done),
+                u64::from(g.games),
+                || {
+                    let fresh = fresh_games + done;
+                    let rate = f64::from(fresh) / fresh_start.elapsed().as_secs_f64().max(1e-9);
+                    let left = g.games - range.start - done;
+                    format!(
+                        "data: {}/{} games (chunk {}/{n_chunks}), {rate:.2} games/s, ETA {}",
+                        range.start + done,
+                        g.games,
+                        c + 1,
+                        duration(f64::from(left) / rate.max(1e-9))
+                    )
+                },
+            )
         };
         let fresh = gen::generate_range::<V>(g, teacher, cfg.label, range.clone(), &report)?;
         let secs = start.elapsed().as_secs_f64();
@@ -543,7 +548,8 @@ fn sprt_stage<V: Registered>(
         st.seconds += start.elapsed().as_secs_f64();
         write_atomic(&path, to_json(&st)).map_err(|e| e.to_string())?;
         let (_, llr) = decide(sprt, &st.pairs);
-        progress.line(false, || {
+        let total = u64::from(sprt.max_pairs);
+        progress.count("sprt", st.pairs.len() as u64, total, || {
             let rate = st.pairs.len() as f64 / st.seconds.max(1e-9);
             let left = sprt.max_pairs as usize - st.pairs.len();
             format!(
@@ -748,6 +754,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
         "seconds": progress.elapsed(),
     });
     write_atomic(&cfg.dir.join("summary.json"), to_json(&json)).map_err(|e| e.to_string())?;
+    progress.finish();
     print!("{text}");
     println!(
         "summary: {} ({:.1} s in this run)",
