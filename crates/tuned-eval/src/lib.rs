@@ -354,16 +354,18 @@ pub mod kinzoku {
 embedded_net!(
     /// Minishogi's net (`src/weights/minishogi.nnue`, 64 hidden units), with
     /// [`MinishogiEval`]'s search switches, piece values and tactical moves: the evaluator
-    /// [`MinishogiNnueEval`]. The tenth generation: made by `kshogi-nnue train --variant
-    /// minishogi --teacher <ninth net> --label search --lambda 1 --openings
-    /// docs/openings/minishogi-positions-fsf-2.txt --opening 2 --games 40000 --nodes 5000
-    /// --seed 56 --threads 2 --epochs 16 --rate 0.002`: games played by the ninth net from
+    /// [`MinishogiNnueEval`]. The eleventh generation: made by `kshogi-nnue train --variant
+    /// minishogi --teacher <tenth net> --label search --lambda 0.8 --openings
+    /// docs/openings/minishogi-positions-fsf-2.txt --opening 2 --games 60000 --nodes 6000
+    /// --seed 57 --threads 2 --epochs 16 --rate 0.002`: games played by the tenth net from
     /// positions of the engine's games against the reference engine, each quiet position
-    /// labelled by the score of the ninth net's search of it (every generation before learnt
-    /// its teacher's static evaluations and the games' results: the ninth was taught by the
-    /// eighth at 15,000 nodes, the eighth by the sixth, the sixth by the third, the third by
-    /// the second, the second by the first, itself trained on the fitted evaluation's
-    /// games); docs/nnue.md has the commands, the SPRTs and the matches.
+    /// labelled by the score of the tenth net's search of it, with a fifth of each target the
+    /// game's result (the tenth was made the same way from the ninth's games and searches,
+    /// without the results; every generation before learnt its teacher's static evaluations
+    /// and the games' results: the ninth was taught by the eighth at 15,000 nodes, the eighth
+    /// by the sixth, the sixth by the third, the third by the second, the second by the
+    /// first, itself trained on the fitted evaluation's games); docs/nnue.md has the
+    /// commands, the SPRTs and the matches.
     /// Minishogi's registered evaluation.
     MinishogiNet for kshogi_rules_minishogi::Minishogi = "weights/minishogi.nnue",
     fallback MinishogiEval;
