@@ -265,8 +265,8 @@ fitted! {
     MinishogiEval for Minishogi in kshogi_rules_minishogi = "weights/minishogi.rs" {
         search: MINISHOGI_SEARCH, ordering: royal_first, tactical: flips,
     };
-    /// The evaluation of Dobutsu Shogi: material, mobility, king safety; its first file
-    /// holds the weights derived from the piece table.
+    /// The evaluation of Dobutsu Shogi: material, mobility, king safety; weights fitted by
+    /// the pipeline (its first file held those derived from the piece table).
     DobutsuEval for Dobutsu in kshogi_rules_dobutsu = "weights/dobutsu.rs" {
         search: SearchParams::DEFAULT, ordering: royal_first, tactical: flips,
     };
@@ -500,69 +500,6 @@ mod tests {
         assert!(feature_form_matches::<Kinzoku, KinzokuEval>(3) > 300);
         assert!(feature_form_matches::<Minishogi, MinishogiEval>(4) > 300);
         assert!(feature_form_matches::<Dobutsu, DobutsuEval>(5) > 100);
-    }
-
-    /// A variant's first file holds the weights derived from its piece table, which it
-    /// replaces (Dobutsu's still does): the same evaluation, the same ordering values (the
-    /// king first) and the same tactical test, on positions of random games.
-    fn same_as_derived<V: Variant, E: Linear<V>>(seed: u64) {
-        use kshogi_engine::PieceTableEval;
-        assert_eq!(E::params(), EvalParams::derive(V::PIECES, V::GEOMETRY));
-        for k in 0..V::PIECES.len() {
-            let kind = Kind(k as u8);
-            assert_eq!(
-                E::piece_value(kind),
-                <PieceTableEval as Evaluator<V>>::piece_value(kind)
-            );
-        }
-        let mut rng = SplitMix64::new(seed);
-        for _ in 0..10 {
-            let mut game = kshogi_core::Game::new(Position::<V>::start());
-            while game.outcome().is_none() && game.moves().len() < 100 {
-                let pos = *game.position();
-                assert_eq!(
-                    E::evaluate(&pos),
-                    <PieceTableEval as Evaluator<V>>::evaluate(&pos)
-                );
-                let moves = pos.legal_moves();
-                for &mv in moves.iter() {
-                    assert_eq!(
-                        E::is_tactical(&pos, mv),
-                        <PieceTableEval as Evaluator<V>>::is_tactical(&pos, mv)
-                    );
-                }
-                game.play(moves[rng.below(moves.len())]).unwrap();
-            }
-        }
-    }
-
-    #[test]
-    fn first_files_reproduce_the_derived_evaluation() {
-        // Minishogi's first file was the same; it has since been replaced by the weights the
-        // pipeline fitted (docs/strength.md), which `evaluate_equals_the_feature_form` covers.
-        same_as_derived::<Dobutsu, DobutsuEval>(7);
-    }
-
-    #[test]
-    fn kinzoku_file_keeps_the_weights_set_before_the_files() {
-        // The values Kinzoku's evaluation had as constants in this crate before its
-        // weights became a file (git history of src/lib.rs): silver 450, copper 380,
-        // soldier 200, its promoted face 520; mobility 6, zone attack 16, zone defence 12.
-        use kshogi_rules_kinzoku as kz;
-        let p = KinzokuEval::PARAMS;
-        let board = [
-            (kz::SILVER, 450),
-            (kz::COPPER, 380),
-            (kz::SOLDIER, 200),
-            (kz::GOLD, 520),
-        ];
-        for (kind, v) in board {
-            assert_eq!(p.board[kind.index()], v);
-        }
-        assert_eq!(p.board[kz::KING.index()], 0);
-        assert_eq!((p.mobility, p.zone_attack, p.zone_defend), (6, 16, 12));
-        assert_eq!((p.hand_threat, p.safe_check, p.hanging), (0, 0, 0));
-        assert_eq!(p.hand, [0; kshogi_core::MAX_SLOTS]);
     }
 
     #[test]

@@ -57,13 +57,13 @@ macro_rules! __variant_list {
             Micro => kshogi_rules_micro::Micro, kshogi_tuned_eval::MicroNnueEval, wdl(435.0, 36.0);
             /// Kinzoku Shogi, 3x5: no drops, king entry and the bare-king countdown.
             Kinzoku => kshogi_rules_kinzoku::Kinzoku, kshogi_tuned_eval::KinzokuEval,
-                index kshogi_solver::KinzokuIndex, wdl(82.0, 181.0);
+                index kshogi_solver::KinzokuIndex, wdl(91.0, 210.0);
             /// Minishogi (5五将棋), 5x5: standard shogi pieces, promotion and drop rules.
             Minishogi => kshogi_rules_minishogi::Minishogi, kshogi_tuned_eval::MinishogiNnueEval,
                 wdl(700.0, 45.0);
             /// Dobutsu Shogi, 3x4: no check rule; capture the lion or complete a try.
             Dobutsu => kshogi_rules_dobutsu::Dobutsu, kshogi_tuned_eval::DobutsuEval,
-                index kshogi_solver::DobutsuIndex, wdl(395.0, 351.0);
+                index kshogi_solver::DobutsuIndex, wdl(542.0, 553.0);
             /// Tori Shogi (禽将棋), 7x7: birds, ranged slides, compulsory promotion, and the
             /// side completing a repetition loses.
             Tori => kshogi_rules_tori::Tori, kshogi_engine::PieceTableEval;
