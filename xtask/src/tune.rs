@@ -20,6 +20,9 @@ pub const USAGE: &str = "  tune --variant V --seed S [--dir DIR] [OPTIONS]
   tune spsa --variant V --params P,P [OPTIONS]
                      SPSA tuning of the search's numeric parameters (kshogi-tune spsa,
                      docs/tuning.md); resumes from --state FILE
+  tune switches --variant V [--from registered|default] [OPTIONS]
+                     the search's switches chosen by SPRT, one at a time (kshogi-tune
+                     switches, docs/tuning.md); resumes from --state FILE
 ";
 
 /// Options of `cargo xtask tune`: the tuner's arguments, unread.

@@ -360,6 +360,75 @@ impl SearchParams {
         ..SearchParams::DEFAULT
     };
 
+    /// The switches' names, in the order of the fields: the words `kshogi-tune switches`
+    /// and the generated switch files use.
+    pub const SWITCHES: &'static [&'static str] = &[
+        "null_move",
+        "reverse_futility",
+        "futility",
+        "late_move_pruning",
+        "log_reductions",
+        "check_extension",
+        "see_qsearch",
+        "see_ordering",
+        "see_pruning",
+        "qsearch_tt",
+        "iir",
+        "continuation_history",
+        "lmr_extras",
+        "improving",
+        "history_pruning",
+        "reduce_checks",
+        "safe_check_extension",
+        "prune_unsafe_checks",
+        "early_reductions",
+        "singular_extension",
+        "tt_eval",
+        "reduce_bad_captures",
+        "qsearch_checks",
+        "root_reductions",
+        "correction_history",
+    ];
+
+    /// The switch called `name` (one of [`SearchParams::SWITCHES`]), to read or set; `None`
+    /// if there is no such switch.
+    pub fn switch_mut(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "null_move" => &mut self.null_move,
+            "reverse_futility" => &mut self.reverse_futility,
+            "futility" => &mut self.futility,
+            "late_move_pruning" => &mut self.late_move_pruning,
+            "log_reductions" => &mut self.log_reductions,
+            "check_extension" => &mut self.check_extension,
+            "see_qsearch" => &mut self.see_qsearch,
+            "see_ordering" => &mut self.see_ordering,
+            "see_pruning" => &mut self.see_pruning,
+            "qsearch_tt" => &mut self.qsearch_tt,
+            "iir" => &mut self.iir,
+            "continuation_history" => &mut self.continuation_history,
+            "lmr_extras" => &mut self.lmr_extras,
+            "improving" => &mut self.improving,
+            "history_pruning" => &mut self.history_pruning,
+            "reduce_checks" => &mut self.reduce_checks,
+            "safe_check_extension" => &mut self.safe_check_extension,
+            "prune_unsafe_checks" => &mut self.prune_unsafe_checks,
+            "early_reductions" => &mut self.early_reductions,
+            "singular_extension" => &mut self.singular_extension,
+            "tt_eval" => &mut self.tt_eval,
+            "reduce_bad_captures" => &mut self.reduce_bad_captures,
+            "qsearch_checks" => &mut self.qsearch_checks,
+            "root_reductions" => &mut self.root_reductions,
+            "correction_history" => &mut self.correction_history,
+            _ => return None,
+        })
+    }
+
+    /// Whether the switch called `name` is on; `None` if there is no such switch.
+    pub fn switch(&self, name: &str) -> Option<bool> {
+        let mut copy = *self;
+        copy.switch_mut(name).map(|on| *on)
+    }
+
     /// The switches an evaluator of `V` uses unless it chooses (the default of
     /// [`Evaluator::SEARCH`]): [`SearchParams::DROP_GAME`] when `V` has drops (nearly every
     /// drop next to the king checks, and the drop games' search was proven on that),
@@ -386,6 +455,17 @@ pub trait Evaluator<V: Variant>: Copy + Default + Send + Sync + 'static {
     /// The default is [`SearchParams::for_variant`]: the drop games' search for a variant
     /// with drops, [`SearchParams::DEFAULT`] otherwise.
     const SEARCH: SearchParams = SearchParams::for_variant::<V>();
+
+    /// The switches the search reads at each node: [`Evaluator::SEARCH`]. Leave it: the
+    /// constant is then folded into the monomorphised search, and a technique that is off
+    /// costs nothing. Only a tool that plays a variant's switches against each other in one
+    /// program overrides it (the tuner's `kshogi-tune switches`, whose evaluator reads them
+    /// from its thread at run time); the numeric parameters stay the engine's
+    /// ([`Engine::set_tuning`]).
+    #[inline(always)]
+    fn switches() -> SearchParams {
+        Self::SEARCH
+    }
 
     /// Static evaluation in centipawns from the side to move's point of view.
     #[inline]
@@ -599,5 +679,44 @@ impl<V: Variant, E: Evaluator<V>> core::fmt::Debug for Engine<V, E> {
         f.debug_struct("Engine")
             .field("hash_entries", &self.tt.entries())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every switch of [`SearchParams`] is named once, in the order of the fields, and its
+    /// name reads and sets that field: a switch added to the struct and not to the list
+    /// fails here (the Debug form lists the fields independently of the list).
+    #[test]
+    fn every_switch_is_named_in_order() {
+        let shown = format!("{:?}", SearchParams::DEFAULT);
+        let fields: Vec<&str> = shown
+            .split([',', '{'])
+            .filter_map(|f| {
+                let (name, value) = f.split_once(':')?;
+                matches!(value.trim(), "true" | "false").then_some(name.trim())
+            })
+            .collect();
+        assert_eq!(fields, SearchParams::SWITCHES);
+        for &name in SearchParams::SWITCHES {
+            for base in [SearchParams::DEFAULT, SearchParams::DROP_GAME] {
+                let was = base.switch(name).expect("a named switch");
+                let mut flipped = base;
+                *flipped.switch_mut(name).unwrap() = !was;
+                assert_eq!(flipped.switch(name), Some(!was), "{name}");
+                // Only that field changed.
+                let differing = SearchParams::SWITCHES
+                    .iter()
+                    .filter(|&&n| flipped.switch(n) != base.switch(n))
+                    .count();
+                assert_eq!(differing, 1, "{name}");
+                assert_ne!(format!("{flipped:?}"), format!("{base:?}"), "{name}");
+            }
+        }
+        assert_eq!(SearchParams::DEFAULT.switch("no_such_switch"), None);
+        assert_eq!(SearchParams::DROP_GAME.switch("log_reductions"), Some(true));
+        assert_eq!(SearchParams::DEFAULT.switch("log_reductions"), Some(false));
     }
 }

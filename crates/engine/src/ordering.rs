@@ -172,7 +172,7 @@ pub(crate) fn score_move<V: Variant, E: Evaluator<V>>(
         HASH_MOVE
     } else if is_capture(pos, mv) {
         let s = capture_score::<V, E>(pos, mv);
-        if E::SEARCH.see_ordering && crate::see::see::<V, E>(pos, mv) < 0 {
+        if E::switches().see_ordering && crate::see::see::<V, E>(pos, mv) < 0 {
             s - CAPTURE + BAD_CAPTURE
         } else {
             s
@@ -183,7 +183,7 @@ pub(crate) fn score_move<V: Variant, E: Evaluator<V>>(
         KILLER[0]
     } else if mv == tables.killers[ply][1] {
         KILLER[1]
-    } else if E::SEARCH.continuation_history {
+    } else if E::switches().continuation_history {
         let pt = move_piece_to(pos, mv);
         tables.history(pos.side_to_move().index(), mv)
             + tables.cont(prevs[0], pt)

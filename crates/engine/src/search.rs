@@ -16,10 +16,10 @@ const DRAW: i32 = 0;
 pub(crate) const MAX_DEPTH: u32 = 100;
 /// Stride of the triangular PV array.
 const W: usize = MAX_PLY + 1;
-// Which selective techniques are on is the evaluator's `SEARCH` (`SearchParams`): each is
-// on by default only once a self-play SPRT has accepted it, and an evaluator turns one on or
-// off for its variant when the SPRTs differ by variant (docs/strength.md, "Search changes",
-// has every result). The techniques' numeric parameters are a `SearchTuning` (tuning.rs),
+// Which selective techniques are on is the evaluator's `SEARCH` (`SearchParams`, read through
+// `Evaluator::switches`): each is on by default only once a self-play SPRT has accepted it,
+// and an evaluator turns one on or off for its variant when the SPRTs differ by variant
+// (docs/strength.md, "Search changes", has every result). The techniques' numeric parameters are a `SearchTuning` (tuning.rs),
 // copied into each searcher and read as plain fields.
 
 /// A score in the public form.
@@ -493,7 +493,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         mv: Move,
         ply: usize,
     ) -> (kshogi_core::Undo<V>, bool) {
-        if E::SEARCH.continuation_history {
+        if E::switches().continuation_history {
             self.st.piece_to[ply] = ordering::move_piece_to(pos, mv);
         }
         E::on_make(&mut *self.st.eval, pos, mv, ply);
@@ -550,12 +550,14 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             return alpha;
         }
         let in_check = self.st.checks[idx];
-        let depth =
-            if E::SEARCH.check_extension && in_check && (ply as i32) < 2 * self.root_depth + 4 {
-                depth + 1
-            } else {
-                depth
-            };
+        let depth = if E::switches().check_extension
+            && in_check
+            && (ply as i32) < 2 * self.root_depth + 4
+        {
+            depth + 1
+        } else {
+            depth
+        };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.qsearch(pos, alpha, beta, ply, true);
         }
@@ -566,7 +568,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
         }
 
         let key = pos.hash();
-        let sp = E::SEARCH;
+        let sp = E::switches();
         // In a singular-extension search the node is searched without one move: the table
         // (which knows the node with all its moves) is neither used nor written.
         let excluded = if sp.singular_extension {
@@ -994,7 +996,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             return 0;
         }
         let in_check = self.st.checks[idx];
-        let sp = E::SEARCH;
+        let sp = E::switches();
         let orig_alpha = alpha;
         let key = pos.hash();
         let mut hash_move = Move::NULL;
@@ -1148,7 +1150,7 @@ impl<V: Variant, E: Evaluator<V>> Searcher<'_, V, E> {
             }
             let mv = rm.mv;
             // Root reductions: a late quiet move without check, with the PV node's reduction.
-            let r = if E::SEARCH.root_reductions
+            let r = if E::switches().root_reductions
                 && i >= pv_idx + 3
                 && depth >= 3
                 && !is_capture(pos, mv)

@@ -21,7 +21,9 @@
 //!   variant, as the SPSA tuner and the net's matches and SPRT use them;
 //! - [`spsa`]: SPSA tuning of the search's numeric parameters
 //!   ([`kshogi_engine::SearchTuning`]) by game pairs in process between two perturbed sets,
-//!   resumable from a state file (`kshogi-tune spsa`).
+//!   resumable from a state file (`kshogi-tune spsa`);
+//! - [`switches`]: the search's switches chosen by SPRT, one at a time, from the
+//!   registered ones or from a new variant's (`kshogi-tune switches`).
 //!
 //! This crate is a development tool above the registry: it depends on core, the engine,
 //! the registry (variants are reached through `with_variant!`, never named), the match
@@ -35,6 +37,7 @@ pub mod fit;
 pub mod openings;
 pub mod pipeline;
 pub mod spsa;
+pub mod switches;
 
 use data::{GameData, GenConfig, Sample};
 use fit::{FitConfig, Problem};

@@ -5,7 +5,8 @@
 //! usage error (exit 2); a file that the tuner did not write is never overwritten.
 //!
 //! `kshogi-tune spsa ...` tunes the search's numeric parameters instead
-//! ([`kshogi_tune::spsa`]).
+//! ([`kshogi_tune::spsa`]), and `kshogi-tune switches ...` chooses the search's switches
+//! by SPRT ([`kshogi_tune::switches`]).
 
 use kshogi_registry::{with_variant, VariantKind};
 use kshogi_tune::args::{game_flag, number, value};
@@ -14,6 +15,7 @@ use kshogi_tune::fit::FitConfig;
 use kshogi_tune::initial_source;
 use kshogi_tune::pipeline::{self, SprtConfig};
 use kshogi_tune::spsa::{self, SpsaConfig};
+use kshogi_tune::switches::{self, Start, SwitchConfig};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -55,6 +57,50 @@ Options:
                     are to --out (the first weights file of a variant)
 
        kshogi-tune spsa --variant V --params P,P [OPTIONS]   (see `kshogi-tune spsa --help`)
+       kshogi-tune switches --variant V [OPTIONS]           (see `kshogi-tune switches --help`)
+";
+
+const SWITCHES_USAGE: &str = "\
+Usage: kshogi-tune switches --variant V [OPTIONS]
+       kshogi-tune switches --list
+
+Chooses the search's switches (its selective techniques) for variant V by SPRT: from the
+start's switches, each switch in turn is flipped and the flipped set plays the current one
+in game pairs (random openings, each side Black once) at a fixed number of nodes a move,
+with the registered evaluation; a flip the SPRT accepts is kept, and the next switch is
+tried from the switches kept so far. Prints a table of the SPRTs and the switches kept, and
+writes them with --out as the Rust expression a variant's line in kshogi-tuned-eval takes
+as its `search`. The state is written to FILE after every batch of pairs: the same command
+resumes a stopped run; a FILE made with other options is an error. Deterministic from the
+seed, on any threads.
+
+Options:
+  --variant V       the variant (required)
+  --from W          the switches to start from: `registered` (the variant's evaluator's,
+                    the default) or `default` (what a new variant gets: the drop games'
+                    search if it has drops, the default search otherwise)
+  --only S,S        the switches to try, in this order (default all; `--list` shows them)
+  --nodes N         engine nodes per move (default 10000)
+  --pairs N         most game pairs of each switch's SPRT; undecided then keeps the
+                    switch as it was (default 500)
+  --elo0 E --elo1 E the SPRTs' hypotheses in Elo (default 0 and 10)
+  --alpha P --beta P  their error rates (default 0.05 each)
+  --seed S          seed of the openings (default 1)
+  --opening N       random plies at the start of each pair (default 6)
+  --openings FILE   the pairs' openings instead, one `startpos moves ...` line each (the
+                    balanced files of docs/openings): pair j plays line j, and each SPRT
+                    has at most as many pairs as the file has lines
+  --max-plies N     plies after which a game is drawn (default 300)
+  --hash MB         transposition table of each engine (default 4)
+  --threads N       pairs played at once; no result depends on it (default 2)
+  --state FILE      the state file (default target/tune/switches-<variant>-<from>-<seed>.json
+                    in the workspace)
+  --out FILE        write the switches kept as a Rust expression; an existing FILE is
+                    replaced only if the tuner wrote it (a built-in variant's file is
+                    crates/tuned-eval/src/search/<variant>.rs)
+  --init            play nothing: write the registered switches as they are to --out (the
+                    first switch file of a variant)
+  --list            print every switch with its value in each variant's evaluator
 ";
 
 const SPSA_USAGE: &str = "\
@@ -290,6 +336,208 @@ fn parse_spsa(args: &[String]) -> Result<Option<SpsaArgs>, String> {
     Ok(Some(SpsaArgs::Run(variant, cfg)))
 }
 
+/// What `kshogi-tune switches` is asked: a run (with `--out`), or the list of switches.
+enum SwitchArgs {
+    /// A run, its `--out` and its `--openings` (read once the variant is known).
+    Run(VariantKind, SwitchConfig, Option<PathBuf>, Option<PathBuf>),
+    Init(VariantKind, PathBuf),
+    List,
+}
+
+fn parse_switches(args: &[String]) -> Result<Option<SwitchArgs>, String> {
+    let mut variant = None;
+    let mut cfg = SwitchConfig::default();
+    let mut gen = GenConfig {
+        threads: 2,
+        seed: cfg.seed,
+        opening: cfg.sprt.opening,
+        max_plies: cfg.sprt.max_plies,
+        ..GenConfig::default()
+    };
+    let mut state = None;
+    let mut out = None;
+    let mut init = false;
+    let mut openings = None;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        if game_flag(flag, &mut it, &mut variant, &mut gen)? {
+            continue;
+        }
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--list" => return Ok(Some(SwitchArgs::List)),
+            "--init" => init = true,
+            "--from" => {
+                cfg.start = match value(flag, &mut it)?.as_str() {
+                    "registered" => Start::Registered,
+                    "default" => Start::Default,
+                    other => {
+                        return Err(format!(
+                            "`--from` is `registered` or `default`, found `{other}`"
+                        ))
+                    }
+                }
+            }
+            "--only" => {
+                cfg.only = value(flag, &mut it)?
+                    .split(',')
+                    .filter(|p| !p.is_empty())
+                    .map(String::from)
+                    .collect();
+                switches::order(&cfg.only).map_err(|e| format!("`--only`: {e}"))?;
+            }
+            "--nodes" => cfg.sprt.nodes = number(flag, value(flag, &mut it)?)?,
+            "--pairs" => cfg.sprt.max_pairs = number(flag, value(flag, &mut it)?)?,
+            "--elo0" => cfg.sprt.test.elo0 = number(flag, value(flag, &mut it)?)?,
+            "--elo1" => cfg.sprt.test.elo1 = number(flag, value(flag, &mut it)?)?,
+            "--alpha" => cfg.sprt.test.alpha = number(flag, value(flag, &mut it)?)?,
+            "--beta" => cfg.sprt.test.beta = number(flag, value(flag, &mut it)?)?,
+            "--hash" => cfg.hash_mb = number(flag, value(flag, &mut it)?)?,
+            "--state" => state = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
+            "--openings" => openings = Some(PathBuf::from(value(flag, &mut it)?)),
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    let variant = variant.ok_or("`--variant` is required")?;
+    if openings.is_some() {
+        if args.iter().any(|a| a == "--opening") && gen.opening != 0 {
+            return Err(
+                "`--opening` (random plies) and `--openings FILE` exclude each other".into(),
+            );
+        }
+        gen.opening = 0;
+    }
+    if init {
+        return match out {
+            Some(out) => Ok(Some(SwitchArgs::Init(variant, out))),
+            None => Err("`--init` needs `--out FILE`".into()),
+        };
+    }
+    if cfg.sprt.nodes == 0 || cfg.sprt.max_pairs == 0 || gen.threads == 0 {
+        return Err("`--nodes`, `--pairs` and `--threads` must be at least 1".into());
+    }
+    cfg.sprt.test.validate().map_err(|e| e.to_string())?;
+    cfg.seed = gen.seed;
+    cfg.sprt.opening = gen.opening;
+    cfg.sprt.max_plies = gen.max_plies;
+    cfg.threads = gen.threads;
+    cfg.state = state.unwrap_or_default();
+    Ok(Some(SwitchArgs::Run(variant, cfg, out, openings)))
+}
+
+/// `kshogi-tune switches ...`.
+fn main_switches(args: &[String]) -> ExitCode {
+    let (kind, mut cfg, out) = match parse_switches(args) {
+        Ok(Some(SwitchArgs::Run(kind, mut cfg, out, openings))) => {
+            if let Some(path) = openings {
+                match with_variant!(kind, V => kshogi_tune::openings::read_openings::<V>(&path)) {
+                    Ok(lines) => {
+                        cfg.sprt.max_pairs = cfg
+                            .sprt
+                            .max_pairs
+                            .min(kshogi_tune::openings::max_pairs_at_fixed_nodes(lines.len()));
+                        cfg.openings = lines;
+                    }
+                    Err(e) => {
+                        eprintln!("kshogi-tune: error: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
+            (kind, cfg, out)
+        }
+        Ok(Some(SwitchArgs::Init(kind, out))) => {
+            let (name, sp) = with_variant!(kind, V => (
+                <V as kshogi_core::Variant>::NAME,
+                Start::Registered.switches::<V>()
+            ));
+            let comment = format!(
+                "The search switches of {name} as registered before this file, written by\n\
+                 `kshogi-tune switches --init`. `kshogi-tune switches --variant {name}\n\
+                 --out <this file>` replaces them by those its SPRTs keep."
+            );
+            if let Err(e) = write_out(&out, &switches::source(&sp, &comment)) {
+                eprintln!("kshogi-tune: error: {e}");
+                return ExitCode::FAILURE;
+            }
+            println!("wrote {}", out.display());
+            return ExitCode::SUCCESS;
+        }
+        Ok(Some(SwitchArgs::List)) => {
+            let mut text = format!("{:<22}", "switch");
+            for &kind in VariantKind::ALL {
+                text.push_str(&format!(" {:>9}", kind.name()));
+            }
+            text.push('\n');
+            for name in kshogi_engine::SearchParams::SWITCHES {
+                text.push_str(&format!("{name:<22}"));
+                for &kind in VariantKind::ALL {
+                    let on = with_variant!(kind, V => Start::Registered.switches::<V>())
+                        .switch(name)
+                        .unwrap_or(false);
+                    text.push_str(&format!(" {:>9}", if on { "on" } else { "off" }));
+                }
+                text.push('\n');
+            }
+            // A closed pipe (`| head`) is not an error worth a panic.
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
+            return ExitCode::SUCCESS;
+        }
+        Ok(None) => {
+            print!("{SWITCHES_USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("kshogi-tune: error: {e}\n\n{SWITCHES_USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let name = with_variant!(kind, V => <V as kshogi_core::Variant>::NAME);
+    if cfg.state.as_os_str().is_empty() {
+        cfg.state = workspace().join("target/tune").join(format!(
+            "switches-{name}-{}-{}.json",
+            cfg.start.name(),
+            cfg.seed
+        ));
+    }
+    eprintln!(
+        "kshogi-tune: {name}: switches state {}",
+        cfg.state.display()
+    );
+    let progress = pipeline::Progress::new(false);
+    let result = with_variant!(kind, V => switches::run::<V>(&cfg, &progress)
+        .map(|st| (st, cfg.start.switches::<V>())));
+    progress.finish();
+    let (state, start) = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("kshogi-tune: error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let text = switches::summary(&state, &cfg, &start);
+    print!("{text}");
+    if let Some(out) = out {
+        let end = state.current(&start, &cfg.sprt);
+        let comment = format!(
+            "The search switches of {name}: `kshogi-tune switches --variant {name} --from {} \
+             --nodes {} --pairs {} --seed {}`\n(docs/tuning.md, \"Search switches by SPRT\").\n\n{}",
+            cfg.start.name(),
+            cfg.sprt.nodes,
+            cfg.sprt.max_pairs,
+            cfg.seed,
+            text.lines().skip(1).collect::<Vec<_>>().join("\n")
+        );
+        if let Err(e) = write_out(&out, &switches::source(&end, &comment)) {
+            eprintln!("kshogi-tune: error: {e}");
+            return ExitCode::FAILURE;
+        }
+        println!("wrote {}", out.display());
+    }
+    ExitCode::SUCCESS
+}
+
 /// `kshogi-tune spsa ...`.
 fn main_spsa(args: &[String]) -> ExitCode {
     let (kind, mut cfg) = match parse_spsa(args) {
@@ -361,6 +609,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("spsa") {
         return main_spsa(&args[1..]);
+    }
+    if args.first().map(String::as_str) == Some("switches") {
+        return main_switches(&args[1..]);
     }
     let a = match parse(&args) {
         Ok(Some(a)) => a,
@@ -536,6 +787,69 @@ mod tests {
             panic!("not a run")
         };
         assert_eq!((o.openings, o.opening), (Some(PathBuf::from("f.txt")), 0));
+    }
+
+    #[test]
+    fn switches_options_are_read_and_bad_ones_named() {
+        let Some(SwitchArgs::Run(kind, cfg, out, None)) = parse_switches(&args(
+            "--variant dobutsu --from default --only iir,null_move --nodes 900 --pairs 40 \
+             --seed 4 --threads 1 --state s.json --out o.rs --elo1 5 --opening 2",
+        ))
+        .unwrap() else {
+            panic!("not a run")
+        };
+        assert_eq!(kind, VariantKind::parse("dobutsu").unwrap());
+        assert_eq!(cfg.start, Start::Default);
+        assert_eq!(cfg.only, ["iir", "null_move"]);
+        assert_eq!(
+            (cfg.sprt.nodes, cfg.sprt.max_pairs, cfg.seed, cfg.threads),
+            (900, 40, 4, 1)
+        );
+        assert_eq!((cfg.sprt.test.elo1, cfg.sprt.opening), (5.0, 2));
+        assert_eq!(cfg.state, PathBuf::from("s.json"));
+        assert_eq!(out, Some(PathBuf::from("o.rs")));
+        // The defaults: the registered switches, 10,000 nodes, 500 pairs, two threads.
+        let Some(SwitchArgs::Run(_, d, None, None)) =
+            parse_switches(&args("--variant micro")).unwrap()
+        else {
+            panic!("not a run")
+        };
+        assert_eq!(d.start, Start::Registered);
+        assert_eq!(
+            (
+                d.sprt.nodes,
+                d.sprt.max_pairs,
+                d.threads,
+                d.seed,
+                d.sprt.opening
+            ),
+            (10_000, 500, 2, 1, 6)
+        );
+        assert!(matches!(
+            parse_switches(&args("--list")),
+            Ok(Some(SwitchArgs::List))
+        ));
+        assert!(parse_switches(&args("--help")).unwrap().is_none());
+        let err = |s: &str| parse_switches(&args(s)).err().unwrap_or_default();
+        assert!(err("--nodes 5").contains("`--variant` is required"));
+        assert!(err("--variant kyoto --from nowhere").contains("found `nowhere`"));
+        assert!(err("--variant kyoto --only iir,nope").contains("unknown search switch `nope`"));
+        assert!(err("--variant kyoto --only iir,iir").contains("named twice"));
+        assert!(err("--variant kyoto --pairs 0").contains("at least 1"));
+        assert!(err("--variant kyoto --elo0 5 --elo1 0").contains("elo0 (5) must be below"));
+        assert!(err("--variant kyoto --bogus").contains("unknown argument `--bogus`"));
+        assert!(err("--variant kyoto --init").contains("`--init` needs `--out"));
+        assert!(err("--variant kyoto --opening 4 --openings f").contains("exclude"));
+        let Some(SwitchArgs::Run(_, o, None, Some(f))) =
+            parse_switches(&args("--variant kyoto --openings f.txt")).unwrap()
+        else {
+            panic!("not a run")
+        };
+        assert_eq!((f, o.sprt.opening), (PathBuf::from("f.txt"), 0));
+        assert!(matches!(
+            parse_switches(&args("--variant kyoto --init --out k.rs")),
+            Ok(Some(SwitchArgs::Init(_, _)))
+        ));
     }
 
     #[test]

@@ -15,9 +15,11 @@
 //! through [`named`]), never positions in a piece table, so that reordering a table cannot
 //! silently change an evaluation.
 //!
-//! What is not a weight stays a choice of each line: the search switches (`SEARCH`, with
-//! the search's numeric parameters in its `tuning`, which `kshogi-tune spsa` tunes), how
-//! captures are ordered and which quiet moves the quiescence search tries. Kinzoku's terms
+//! The search switches (`SEARCH`, with the search's numeric parameters in its `tuning`,
+//! which `kshogi-tune spsa` tunes) are files too, `src/search/<variant>.rs`, written by
+//! `kshogi-tune switches` from its SPRTs ([`KYOTO_SEARCH`] and the others). What is neither
+//! stays a choice of each line: how captures are ordered and which quiet moves the
+//! quiescence search tries. Kinzoku's terms
 //! for its king-entry and countdown rules ([`kinzoku`]) are the one variant's code left:
 //! they follow its rules (the entry rank, the countdown's moves left), not a fit.
 //!
@@ -32,7 +34,7 @@
 //! ## The list
 //!
 //! `Name for Variant in rules_crate = "weights/file.rs" { options };`, options being
-//! `search: SEARCH_PARAMS`, `ordering: fitted | royal_first` (a capture's victim valued by
+//! `search: SEARCH_PARAMS` (a variant's `search/<variant>.rs`), `ordering: fitted | royal_first` (a capture's victim valued by
 //! its fitted board value, the king 0; or the king first, as the derived evaluation does)
 //! and `tactical: none | flips | path::to::fn` (the quiet moves the quiescence search
 //! tries), and optionally `terms: module` (a module with `untuned`, `is_tactical` and
@@ -71,6 +73,23 @@ pub const fn named(pieces: &[PieceDef], name: &str) -> Kind {
 /// Minishogi's switches.
 pub const DROP_GAME_SEARCH: SearchParams = SearchParams::DROP_GAME;
 
+// Each variant's search switches, with the search's numeric parameters, are a file
+// `search/<variant>.rs` written by `kshogi-tune switches` (its `--init` wrote the first ones
+// from the constants the SPRTs of docs/strength.md had chosen; a run of its SPRTs with
+// `--out` replaces them).
+
+/// Micro's search: the drop games' ([`DROP_GAME_SEARCH`]), found in Micro step by step
+/// (docs/strength.md has the SPRTs).
+pub const MICRO_SEARCH: SearchParams = include!("search/micro.rs");
+
+/// Kinzoku's search: the default ([`SearchParams::DEFAULT`]; Kinzoku has no drops).
+pub const KINZOKU_SEARCH: SearchParams = include!("search/kinzoku.rs");
+
+/// Dobutsu's search: the default ([`SearchParams::DEFAULT`]), chosen before the drop
+/// games' search was the default of every variant with drops and not SPRT-tested against
+/// it since (`kshogi-tune switches --variant dobutsu` does that).
+pub const DOBUTSU_SEARCH: SearchParams = include!("search/dobutsu.rs");
+
 /// Kyoto's search: the drop games' ([`DROP_GAME_SEARCH`]; Kyoto had the default until its
 /// self-play SPRT of the whole set, +47 Elo at 100,000 nodes a move) with null-move and
 /// reverse futility pruning (+61 Elo with its net at 40,000 nodes a move, SPRT H1 after 486
@@ -78,15 +97,7 @@ pub const DROP_GAME_SEARCH: SearchParams = SearchParams::DROP_GAME;
 /// evaluation, a lost position's node hides the mate behind it (a depth-7 search reported
 /// `1L3/n3b/p2k1/3P1/2lK1 w gs 40`, a mate in 5 plies, as +38 pawns). docs/strength.md has
 /// the SPRTs.
-pub const KYOTO_SEARCH: SearchParams = SearchParams {
-    null_move: true,
-    reverse_futility: true,
-    tuning: SearchTuning {
-        prune_beta_limit: DECISIVE,
-        ..SearchTuning::DEFAULT
-    },
-    ..DROP_GAME_SEARCH
-};
+pub const KYOTO_SEARCH: SearchParams = include!("search/kyoto.rs");
 
 /// The bound (centipawns) beyond which Kyoto's and Minishogi's searches take a position
 /// for decided and stop pruning on the static evaluation
@@ -107,18 +118,7 @@ pub const DECISIVE: i32 = 2000;
 /// moves (+41 Elo over 1,118 games at 40,000 nodes, SPRT H1), level in Micro. Minishogi, a
 /// 5x5 board of standard shogi pieces, gains from what Micro lost by. docs/strength.md has
 /// the SPRTs.
-pub const MINISHOGI_SEARCH: SearchParams = SearchParams {
-    null_move: true,
-    reverse_futility: true,
-    iir: true,
-    qsearch_tt: true,
-    see_pruning: true,
-    tuning: SearchTuning {
-        prune_beta_limit: DECISIVE,
-        ..SearchTuning::DEFAULT
-    },
-    ..DROP_GAME_SEARCH
-};
+pub const MINISHOGI_SEARCH: SearchParams = include!("search/minishogi.rs");
 
 /// The terms of a line without `terms`: none (no own term, the line's `tactical`, the
 /// solver's usual attacker).
@@ -248,16 +248,16 @@ fitted! {
         search: KYOTO_SEARCH, ordering: fitted, tactical: none,
     };
     /// The evaluation of Micro Shogi: material (face plus upside), mobility, king safety,
-    /// safe drop checks and hanging pieces; the drop games' search ([`DROP_GAME_SEARCH`]),
+    /// safe drop checks and hanging pieces; the drop games' search ([`MICRO_SEARCH`]),
     /// found in Micro step by step.
     MicroEval for Micro in kshogi_rules_micro = "weights/micro.rs" {
-        search: DROP_GAME_SEARCH, ordering: fitted, tactical: none,
+        search: MICRO_SEARCH, ordering: fitted, tactical: none,
     };
     /// The evaluation of Kinzoku Shogi: material, mobility, king safety, and the terms of
     /// its rules ([`kinzoku`]): the kings' advance toward their entry ranks and the
     /// bare-king countdown.
     KinzokuEval for Kinzoku in kshogi_rules_kinzoku = "weights/kinzoku.rs" {
-        search: SearchParams::DEFAULT, ordering: fitted, tactical: none, terms: kinzoku,
+        search: KINZOKU_SEARCH, ordering: fitted, tactical: none, terms: kinzoku,
     };
     /// The evaluation of Minishogi: material, mobility, king safety; weights fitted by the
     /// pipeline (its first file held those derived from the piece table); Minishogi's
@@ -268,7 +268,7 @@ fitted! {
     /// The evaluation of Dobutsu Shogi: material, mobility, king safety; weights fitted by
     /// the pipeline (its first file held those derived from the piece table).
     DobutsuEval for Dobutsu in kshogi_rules_dobutsu = "weights/dobutsu.rs" {
-        search: SearchParams::DEFAULT, ordering: royal_first, tactical: flips,
+        search: DOBUTSU_SEARCH, ordering: royal_first, tactical: flips,
     };
 }
 
@@ -417,6 +417,45 @@ mod tests {
     use kshogi_rules_kyoto::Kyoto;
     use kshogi_rules_micro::Micro;
     use kshogi_rules_minishogi::Minishogi;
+
+    /// The switch files hold the switches docs/strength.md records the SPRTs choosing (the
+    /// constants they replaced): a run of `kshogi-tune switches --out` that changes a file
+    /// changes this test and those docs with it.
+    #[test]
+    fn the_switch_files_hold_the_switches_the_sprts_chose() {
+        let decisive = SearchTuning {
+            prune_beta_limit: DECISIVE,
+            ..SearchTuning::DEFAULT
+        };
+        let kyoto = SearchParams {
+            null_move: true,
+            reverse_futility: true,
+            tuning: decisive,
+            ..SearchParams::DROP_GAME
+        };
+        assert_eq!(KYOTO_SEARCH, kyoto);
+        assert_eq!(
+            MINISHOGI_SEARCH,
+            SearchParams {
+                iir: true,
+                qsearch_tt: true,
+                see_pruning: true,
+                ..kyoto
+            }
+        );
+        assert_eq!(MICRO_SEARCH, SearchParams::DROP_GAME);
+        assert_eq!(KINZOKU_SEARCH, SearchParams::DEFAULT);
+        assert_eq!(DOBUTSU_SEARCH, SearchParams::DEFAULT);
+        // And the lines use them.
+        assert_eq!(<KyotoEval as Evaluator<Kyoto>>::SEARCH, KYOTO_SEARCH);
+        assert_eq!(<MicroEval as Evaluator<Micro>>::SEARCH, MICRO_SEARCH);
+        assert_eq!(<KinzokuEval as Evaluator<Kinzoku>>::SEARCH, KINZOKU_SEARCH);
+        assert_eq!(
+            <MinishogiEval as Evaluator<Minishogi>>::SEARCH,
+            MINISHOGI_SEARCH
+        );
+        assert_eq!(<DobutsuEval as Evaluator<Dobutsu>>::SEARCH, DOBUTSU_SEARCH);
+    }
 
     /// The position turned 180 degrees with colors (and hands, side, countdown) swapped.
     fn mirrored<V: Variant>(pos: &Position<V>, extra: V::Extra) -> Position<V> {
