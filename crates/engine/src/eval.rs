@@ -63,7 +63,14 @@ pub struct EvalParams {
     /// Per hanging piece of ours: a piece other than the king that the enemy attacks and
     /// we do not defend.
     pub hanging: i32,
+    /// The weights of the variant's own terms, by the evaluator's
+    /// [`Linear::extra_features`] (named by [`Linear::EXTRA_NAMES`]), fitted like the
+    /// others; the slots a variant does not use are 0.
+    pub extra: [i32; N_EXTRA],
 }
+
+/// The most terms of its own a variant's linear evaluation may have ([`EvalParams::extra`]).
+pub const N_EXTRA: usize = 12;
 
 /// Face values by kind from `(kind, value)` pairs, so that a tuned evaluation names the
 /// variant's kinds instead of relying on their order in the piece table. Kinds not listed
@@ -208,6 +215,7 @@ impl EvalParams {
             hand_threat: if drops { 4 } else { 0 },
             safe_check: 0,
             hanging: 0,
+            extra: [0; N_EXTRA],
         }
     }
 }
@@ -370,8 +378,9 @@ pub fn finish<V: Variant>(pos: &Position<V>, m: i32, mo: i32, ks: i32, var: i32)
 
 /// Number of weights of an [`EvalParams`] seen as one vector ([`EvalParams::to_weights`]):
 /// the board values by kind, the hand values by slot, then mobility, zone attack, zone
-/// defence, hand threat, safe drop checks and hanging pieces.
-pub const N_WEIGHTS: usize = MAX_KINDS + MAX_SLOTS + 6;
+/// defence, hand threat, safe drop checks and hanging pieces, then the variant's own terms
+/// ([`EvalParams::extra`]).
+pub const N_WEIGHTS: usize = MAX_KINDS + MAX_SLOTS + 6 + N_EXTRA;
 
 /// Index of the mobility weight in the weight vector.
 pub const W_MOBILITY: usize = MAX_KINDS + MAX_SLOTS;
@@ -385,6 +394,9 @@ pub const W_HAND_THREAT: usize = W_MOBILITY + 3;
 pub const W_SAFE_CHECK: usize = W_MOBILITY + 4;
 /// Index of the hanging-piece weight in the weight vector.
 pub const W_HANGING: usize = W_MOBILITY + 5;
+/// Index of the first of the variant's own terms in the weight vector
+/// ([`EvalParams::extra`]).
+pub const W_EXTRA: usize = W_MOBILITY + 6;
 
 impl EvalParams {
     /// The weights as one vector, in the order of [`features`] (see [`N_WEIGHTS`]).
@@ -406,6 +418,11 @@ impl EvalParams {
         w[W_HAND_THREAT] = self.hand_threat;
         w[W_SAFE_CHECK] = self.safe_check;
         w[W_HANGING] = self.hanging;
+        let mut e = 0;
+        while e < N_EXTRA {
+            w[W_EXTRA + e] = self.extra[e];
+            e += 1;
+        }
         w
     }
 
@@ -423,6 +440,12 @@ impl EvalParams {
             hand[s] = w[MAX_KINDS + s];
             s += 1;
         }
+        let mut extra = [0; N_EXTRA];
+        let mut e = 0;
+        while e < N_EXTRA {
+            extra[e] = w[W_EXTRA + e];
+            e += 1;
+        }
         EvalParams {
             board,
             hand,
@@ -432,6 +455,7 @@ impl EvalParams {
             hand_threat: w[W_HAND_THREAT],
             safe_check: w[W_SAFE_CHECK],
             hanging: w[W_HANGING],
+            extra,
         }
     }
 }
@@ -503,18 +527,46 @@ pub fn features<V: Variant>(pos: &Position<V>) -> [i32; N_WEIGHTS] {
 /// weights do not cover: what the evaluation tuner fits.
 ///
 /// Contract (checked by the tests of every implementation): for every position,
-/// `Self::evaluate(pos)` equals [`linear_evaluate`]`(pos, &Self::params().to_weights(),
-/// Self::untuned(pos))`.
+/// `Self::evaluate(pos)` equals [`linear_evaluate`]`::<V, Self>(pos,
+/// &Self::params().to_weights())`.
 pub trait Linear<V: Variant>: Evaluator<V> {
     /// The weights of the shared terms.
     fn params() -> EvalParams;
 
-    /// The rest of the evaluation from Black's point of view, before [`TEMPO`] (the
-    /// variant's own terms); 0 by default.
+    /// The names of the variant's own fitted terms, one for each slot of
+    /// [`EvalParams::extra`] it uses (at most [`N_EXTRA`]); none by default.
+    const EXTRA_NAMES: &'static [&'static str] = &[];
+
+    /// The variant's own terms from Black's point of view, one per name of
+    /// [`Linear::EXTRA_NAMES`] (the other slots 0): what the weights
+    /// [`EvalParams::extra`] multiply. All 0 by default.
+    #[inline(always)]
+    fn extra_features(_pos: &Position<V>) -> [i32; N_EXTRA] {
+        [0; N_EXTRA]
+    }
+
+    /// The rest of the evaluation from Black's point of view, before [`TEMPO`]: what no
+    /// weight multiplies; 0 by default.
     #[inline(always)]
     fn untuned(_pos: &Position<V>) -> i32 {
         0
     }
+}
+
+/// The variant's own terms weighed: the dot product of `p.extra` with `features`
+/// ([`Linear::extra_features`]), from Black's point of view.
+#[inline(always)]
+pub fn extra_terms(p: &EvalParams, features: &[i32; N_EXTRA]) -> i32 {
+    p.extra.iter().zip(features).map(|(w, x)| w * x).sum()
+}
+
+/// Every feature of a [`Linear`] evaluator `E`, in the order of
+/// [`EvalParams::to_weights`]: [`features`] with `E`'s own terms
+/// ([`Linear::extra_features`]) in their slots.
+pub fn linear_features<V: Variant, E: Linear<V>>(pos: &Position<V>) -> [i32; N_WEIGHTS] {
+    let mut f = features(pos);
+    f[W_EXTRA..W_EXTRA + N_EXTRA].copy_from_slice(&E::extra_features(pos));
+    f
 }
 
 /// An evaluator together with the [`Linear`] evaluation that the evaluation tuner fits for
@@ -539,16 +591,16 @@ impl<V: Variant> Linear<V> for crate::PieceTableEval {
     }
 }
 
-/// The evaluation in the feature form: the dot product of `weights` with [`features`],
-/// plus `untuned` (Black's view), turned to the side to move's view with [`TEMPO`] and
-/// clamped, as [`finish`] does. Equals [`Evaluator::evaluate`] of a [`Linear`] evaluator
-/// whose weights these are.
-pub fn linear_evaluate<V: Variant>(
+/// The evaluation in the feature form: the dot product of `weights` with `E`'s features
+/// ([`linear_features`]), plus `E`'s untuned part (Black's view), turned to the side to
+/// move's view with [`TEMPO`] and clamped, as [`finish`] does. Equals
+/// [`Evaluator::evaluate`] of the [`Linear`] evaluator `E` when these are its weights.
+pub fn linear_evaluate<V: Variant, E: Linear<V>>(
     pos: &Position<V>,
     weights: &[i32; N_WEIGHTS],
-    untuned: i32,
 ) -> i32 {
-    let f = features(pos);
+    let untuned = E::untuned(pos);
+    let f = linear_features::<V, E>(pos);
     let dot: i32 = weights.iter().zip(f.iter()).map(|(w, x)| w * x).sum();
     let sign = if pos.side_to_move() == Color::Black {
         1

@@ -563,6 +563,7 @@ static HAND_SET_MICRO: kshogi_engine::eval::EvalParams = {
         hand_threat: 4,
         safe_check: 0,
         hanging: 0,
+        extra: [0; kshogi_engine::eval::N_EXTRA],
     }
 };
 

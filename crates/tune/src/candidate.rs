@@ -9,7 +9,9 @@
 //! thread-local copy: reading them allocates nothing.
 
 use kshogi_core::{Kind, Move, Position, Variant};
-use kshogi_engine::eval::{common, finish, EvalBreakdown, EvalParams, Linear};
+use kshogi_engine::eval::{
+    common, extra_terms, finish, EvalBreakdown, EvalParams, Linear, N_EXTRA,
+};
 use kshogi_engine::{Evaluator, SearchParams};
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -67,13 +69,21 @@ impl<V: Variant, E: Linear<V>> Evaluator<V> for Candidate<E> {
     fn breakdown(pos: &Position<V>) -> EvalBreakdown {
         let p = <Self as Linear<V>>::params();
         let (m, mo, ks) = common(pos, &p);
-        finish(pos, m, mo, ks, E::untuned(pos))
+        let own = extra_terms(&p, &E::extra_features(pos));
+        finish(pos, m, mo, ks, own + E::untuned(pos))
     }
 }
 
 impl<V: Variant, E: Linear<V>> Linear<V> for Candidate<E> {
     fn params() -> EvalParams {
         WEIGHTS.with(Cell::get).unwrap_or_else(E::params)
+    }
+
+    const EXTRA_NAMES: &'static [&'static str] = E::EXTRA_NAMES;
+
+    #[inline(always)]
+    fn extra_features(pos: &Position<V>) -> [i32; N_EXTRA] {
+        E::extra_features(pos)
     }
 
     #[inline(always)]
@@ -111,8 +121,10 @@ mod tests {
                 let got = with_weights(other, || {
                     <Candidate<LinearOf<V>> as Evaluator<V>>::evaluate(pos)
                 });
-                let untuned = <LinearOf<V> as Linear<V>>::untuned(pos);
-                assert_eq!(got, linear_evaluate(pos, &other.to_weights(), untuned));
+                assert_eq!(
+                    got,
+                    linear_evaluate::<V, LinearOf<V>>(pos, &other.to_weights())
+                );
                 n += 1;
                 let moves = pos.legal_moves();
                 game.play(moves[rng.below(moves.len())]).unwrap();

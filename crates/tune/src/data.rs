@@ -10,7 +10,7 @@
 //! rules, or by the length limit).
 
 use kshogi_core::{Color, Game, Move, Position, Variant};
-use kshogi_engine::eval::{features, Linear, Tunable, N_WEIGHTS, TEMPO};
+use kshogi_engine::eval::{linear_features, Linear, Tunable, N_WEIGHTS, TEMPO};
 use kshogi_engine::selfplay::{self, PlayConfig, SearchPlayer};
 use kshogi_engine::{Engine, Evaluator, Limits, Score};
 
@@ -163,7 +163,7 @@ pub fn sample_of<V: Variant, E: Linear<V>>(pos: &Position<V>, game: u32) -> Samp
         -TEMPO
     };
     Sample {
-        features: features(pos),
+        features: linear_features::<V, E>(pos),
         offset: E::untuned(pos) + tempo,
         result: 0.5,
         game,
@@ -368,10 +368,7 @@ mod tests {
             -stm
         };
         assert_eq!(black, expected);
-        assert_eq!(
-            linear_evaluate(pos, &w, <LinearOf<V> as Linear<V>>::untuned(pos)),
-            stm
-        );
+        assert_eq!(linear_evaluate::<V, LinearOf<V>>(pos, &w), stm);
     }
 
     fn random_games<V: Registered>(games: u32) -> usize {

@@ -19,7 +19,7 @@ pub fn sigmoid(x: f64) -> f64 {
 
 /// The samples in a sparse form for the fit: only the features of the free weights, and the
 /// rest of each evaluation folded into a constant.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Problem {
     /// Which weights are fitted.
     pub free: [bool; N_WEIGHTS],
@@ -44,7 +44,10 @@ impl Problem {
         let mut p = Problem {
             free,
             start: vec![0],
-            ..Problem::default()
+            cols: Vec::new(),
+            vals: Vec::new(),
+            base: Vec::new(),
+            result: Vec::new(),
         };
         for s in samples {
             let mut base = f64::from(s.offset);

@@ -43,8 +43,8 @@ use data::{GameData, GenConfig, Sample};
 use fit::{FitConfig, Problem};
 use kshogi_core::{Variant, MAX_SLOTS};
 use kshogi_engine::eval::{
-    EvalParams, Linear, N_WEIGHTS, W_HAND_THREAT, W_HANGING, W_MOBILITY, W_SAFE_CHECK,
-    W_ZONE_ATTACK, W_ZONE_DEFEND,
+    EvalParams, Linear, N_EXTRA, N_WEIGHTS, W_EXTRA, W_HAND_THREAT, W_HANGING, W_MOBILITY,
+    W_SAFE_CHECK, W_ZONE_ATTACK, W_ZONE_DEFEND,
 };
 use kshogi_engine::WdlModel;
 use kshogi_registry::{LinearOf, Registered};
@@ -111,8 +111,9 @@ pub const SHARED: [(usize, &str, &str); 6] = [
 ];
 
 /// Which weights the tuner fits for `V`: every board value of a non-royal face, every hand
-/// slot, and the mobility and king-safety weights.
-pub fn free_weights<V: Variant>() -> [bool; N_WEIGHTS] {
+/// slot, the mobility and king-safety weights, and the terms of the variant's own that its
+/// evaluation names ([`Linear::EXTRA_NAMES`]).
+pub fn free_weights<V: Registered>() -> [bool; N_WEIGHTS] {
     let mut free = [false; N_WEIGHTS];
     for (k, def) in V::PIECES.iter().enumerate() {
         free[k] = !def.royal;
@@ -122,6 +123,8 @@ pub fn free_weights<V: Variant>() -> [bool; N_WEIGHTS] {
     for (j, _, _) in SHARED {
         free[j] = true;
     }
+    let own = <LinearOf<V> as Linear<V>>::EXTRA_NAMES.len().min(N_EXTRA);
+    free[W_EXTRA..W_EXTRA + own].fill(true);
     free
 }
 
@@ -220,7 +223,7 @@ fn slot_faces<V: Variant>(slot: usize) -> String {
 }
 
 /// The weights table of a report, as text: one row per weight, before and after.
-pub fn weights_table<V: Variant>(r: &Report) -> String {
+pub fn weights_table<V: Registered>(r: &Report) -> String {
     let b = r.before.to_weights();
     let a = r.after.to_weights();
     let mut out = String::new();
@@ -248,6 +251,10 @@ pub fn weights_table<V: Variant>(r: &Report) -> String {
         );
     }
     for (j, _, name) in SHARED {
+        let _ = writeln!(out, "| {name} | {} | {} | {} |", b[j], a[j], r.support[j]);
+    }
+    for (e, name) in <LinearOf<V> as Linear<V>>::EXTRA_NAMES.iter().enumerate() {
+        let j = W_EXTRA + e;
         let _ = writeln!(out, "| {name} | {} | {} | {} |", b[j], a[j], r.support[j]);
     }
     out
@@ -304,7 +311,7 @@ fn only_flag(fit: &FitConfig) -> String {
 /// The weights file for `tuned-eval`: a Rust expression of type `EvalParams` that names
 /// the rules crate's kinds (`include!`d where `face_values`, `slot_values`, `named`,
 /// `PIECES` and the kinds are in scope), headed by comments saying how it was made.
-pub fn weights_source<V: Variant>(r: &Report) -> String {
+pub fn weights_source<V: Registered>(r: &Report) -> String {
     let g = &r.gen;
     let mut s = String::new();
     let _ = writeln!(
@@ -327,8 +334,8 @@ pub fn weights_source<V: Variant>(r: &Report) -> String {
 
 /// The `EvalParams` expression of a weights file for `p`: every free weight of `V`
 /// ([`free_weights`]) by the kind's name, every hand slot by its first kind, then the
-/// shared weights.
-pub fn params_source<V: Variant>(p: &EvalParams) -> String {
+/// shared weights and the variant's own terms (every slot, each used one by its name).
+pub fn params_source<V: Registered>(p: &EvalParams) -> String {
     let a = p.to_weights();
     let mut s = String::new();
     let _ = writeln!(s, "EvalParams {{");
@@ -361,6 +368,23 @@ pub fn params_source<V: Variant>(p: &EvalParams) -> String {
     let _ = writeln!(s, "    ),");
     for (j, field, _) in SHARED {
         let _ = writeln!(s, "    {field}: {},", a[j]);
+    }
+    let names = <LinearOf<V> as Linear<V>>::EXTRA_NAMES;
+    if names.is_empty() && a[W_EXTRA..].iter().all(|&w| w == 0) {
+        let _ = writeln!(s, "    extra: [0; N_EXTRA],");
+    } else {
+        let _ = writeln!(s, "    extra: [");
+        for e in 0..N_EXTRA {
+            match names.get(e) {
+                Some(name) => {
+                    let _ = writeln!(s, "        {}, // {name}", a[W_EXTRA + e]);
+                }
+                None => {
+                    let _ = writeln!(s, "        {},", a[W_EXTRA + e]);
+                }
+            }
+        }
+        let _ = writeln!(s, "    ],");
     }
     let _ = writeln!(s, "}}");
     s

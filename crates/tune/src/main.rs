@@ -428,8 +428,12 @@ fn parse_switches(args: &[String]) -> Result<Option<SwitchArgs>, String> {
 
 /// `kshogi-tune switches ...`.
 fn main_switches(args: &[String]) -> ExitCode {
-    let (kind, mut cfg, out) = match parse_switches(args) {
+    let (kind, mut cfg, out, openings_flag) = match parse_switches(args) {
         Ok(Some(SwitchArgs::Run(kind, mut cfg, out, openings))) => {
+            let flag = match &openings {
+                Some(path) => format!("--openings {}", path.display()),
+                None => format!("--opening {}", cfg.sprt.opening),
+            };
             if let Some(path) = openings {
                 match with_variant!(kind, V => kshogi_tune::openings::read_openings::<V>(&path)) {
                     Ok(lines) => {
@@ -445,7 +449,7 @@ fn main_switches(args: &[String]) -> ExitCode {
                     }
                 }
             }
-            (kind, cfg, out)
+            (kind, cfg, out, flag)
         }
         Ok(Some(SwitchArgs::Init(kind, out))) => {
             let (name, sp) = with_variant!(kind, V => (
@@ -521,12 +525,15 @@ fn main_switches(args: &[String]) -> ExitCode {
     if let Some(out) = out {
         let end = state.current(&start, &cfg.sprt);
         let comment = format!(
-            "The search switches of {name}: `kshogi-tune switches --variant {name} --from {} \
-             --nodes {} --pairs {} --seed {}`\n(docs/tuning.md, \"Search switches by SPRT\").\n\n{}",
+            "The search switches of {name}, chosen by `kshogi-tune switches --variant {name}\n\
+             --from {} --nodes {} --pairs {} {openings_flag} --seed {} --elo0 {} --elo1 {}`\n\
+             (docs/tuning.md, \"Search switches by SPRT\").\n\n{}",
             cfg.start.name(),
             cfg.sprt.nodes,
             cfg.sprt.max_pairs,
             cfg.seed,
+            cfg.sprt.test.elo0,
+            cfg.sprt.test.elo1,
             text.lines().skip(1).collect::<Vec<_>>().join("\n")
         );
         if let Err(e) = write_out(&out, &switches::source(&end, &comment)) {

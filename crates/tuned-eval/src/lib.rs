@@ -19,9 +19,9 @@
 //! which `kshogi-tune spsa` tunes) are files too, `src/search/<variant>.rs`, written by
 //! `kshogi-tune switches` from its SPRTs ([`KYOTO_SEARCH`] and the others). What is neither
 //! stays a choice of each line: how captures are ordered and which quiet moves the
-//! quiescence search tries. Kinzoku's terms
-//! for its king-entry and countdown rules ([`kinzoku`]) are the one variant's code left:
-//! they follow its rules (the entry rank, the countdown's moves left), not a fit.
+//! quiescence search tries. Kinzoku's terms for its king-entry and countdown rules
+//! ([`kinzoku`]) are the one variant's code left: which terms its rules call for (the
+//! entry rank, the countdown's moves left); their weights are fitted with the others.
 //!
 //! [`nnue::NnueEval`] is the evaluator over an NNUE net ([`kshogi_nnue`]) with an accumulator
 //! stack driven by the search; a variant's registered evaluation can be a net embedded from
@@ -43,7 +43,9 @@
 pub mod nnue;
 
 use kshogi_core::{Kind, Move, PieceDef, Position, Variant};
-use kshogi_engine::eval::{common, finish, EvalBreakdown, EvalParams, Linear, Tunable};
+use kshogi_engine::eval::{
+    common, extra_terms, finish, EvalBreakdown, EvalParams, Linear, Tunable, N_EXTRA,
+};
 use kshogi_engine::{Evaluator, SearchParams, SearchTuning};
 
 /// The kind of the piece called `name` in `pieces`, found at compile time (a weights file
@@ -124,7 +126,14 @@ pub const MINISHOGI_SEARCH: SearchParams = include!("search/minishogi.rs");
 /// solver's usual attacker).
 mod no_terms {
     use kshogi_core::{Move, Position, Variant};
-    use kshogi_engine::eval::EvalParams;
+    use kshogi_engine::eval::{EvalParams, N_EXTRA};
+
+    pub const EXTRA_NAMES: &[&str] = &[];
+
+    #[inline(always)]
+    pub fn extra_features<V: Variant>(_pos: &Position<V>) -> [i32; N_EXTRA] {
+        [0; N_EXTRA]
+    }
 
     #[inline(always)]
     pub fn untuned<V: Variant>(_pos: &Position<V>, _p: &EvalParams) -> i32 {
@@ -175,6 +184,12 @@ macro_rules! __terms {
     ([$t:ident] $f:ident ( $($arg:expr),* )) => {
         crate::$t::$f($($arg),*)
     };
+    ([] $c:ident) => {
+        crate::no_terms::$c
+    };
+    ([$t:ident] $c:ident) => {
+        crate::$t::$c
+    };
 }
 
 /// Declares the fitted evaluators, one line each (see [the list](crate#the-list)).
@@ -190,7 +205,7 @@ macro_rules! fitted {
             /// The weights, from the variant's generated file.
             pub const PARAMS: EvalParams = {
                 #[allow(unused_imports)]
-                use kshogi_engine::eval::{face_values, slot_values};
+                use kshogi_engine::eval::{face_values, slot_values, N_EXTRA};
                 #[allow(unused_imports)]
                 use $rules::*;
                 include!($file)
@@ -221,7 +236,11 @@ macro_rules! fitted {
             #[inline(always)]
             fn breakdown(pos: &Position<$rules::$v>) -> EvalBreakdown {
                 let (m, mo, ks) = common(pos, &Self::PARAMS);
-                finish(pos, m, mo, ks, <Self as Linear<$rules::$v>>::untuned(pos))
+                let own = extra_terms(
+                    &Self::PARAMS,
+                    &<Self as Linear<$rules::$v>>::extra_features(pos),
+                );
+                finish(pos, m, mo, ks, own + <Self as Linear<$rules::$v>>::untuned(pos))
             }
         }
 
@@ -232,6 +251,13 @@ macro_rules! fitted {
         impl Linear<$rules::$v> for $name {
             fn params() -> EvalParams {
                 Self::PARAMS
+            }
+
+            const EXTRA_NAMES: &'static [&'static str] = __terms!([$($terms)?] EXTRA_NAMES);
+
+            #[inline(always)]
+            fn extra_features(pos: &Position<$rules::$v>) -> [i32; N_EXTRA] {
+                __terms!([$($terms)?] extra_features(pos))
             }
 
             #[inline(always)]
@@ -272,64 +298,85 @@ fitted! {
     };
 }
 
-/// Kinzoku's own terms, which follow its rules rather than a fit: king entry (a king that
-/// reaches the far rank wins) and the bare-king countdown (the lone king's side must
-/// win within its moves left). Their numbers are part of the rule terms and not fitted by
-/// the tuner (they enter the fit as the untuned part, [`Linear::untuned`]).
+/// Kinzoku's own terms, which follow its rules: king entry (a king that reaches the far
+/// rank wins) and the bare-king countdown (the lone king's side must win within its moves
+/// left). Which terms there are is the variant's code; their weights are the file's
+/// (`extra`), fitted by the tuner like the shared ones ([`Linear::extra_features`]).
 pub mod kinzoku {
-    use kshogi_core::{Color, Kind, Move, Position, Variant};
-    use kshogi_engine::eval::EvalParams;
+    use kshogi_core::{Color, Move, Position, Variant};
+    use kshogi_engine::eval::{EvalParams, N_EXTRA};
     use kshogi_rules_kinzoku::{Kinzoku, COUNTDOWN_MOVES};
 
-    /// Bonus by a king's distance (in ranks) from its entry rank.
-    const ADVANCE: [i32; 5] = [0, 220, 90, 30, 0];
+    /// The terms, each a weight of the file (`extra`), fitted like the shared ones:
+    ///
+    /// - `advance 1` to `advance 3`: a king one, two or three ranks from its entry rank
+    ///   (Black's king minus White's);
+    /// - `countdown lost`, `countdown behind`, `countdown used`: while the bare-king
+    ///   countdown runs, whether the counting side's king is farther from the entry rank
+    ///   than it has moves left (then its chances vanish), by how many ranks, and otherwise
+    ///   the moves it has used (its chances fade with them); signed for the counting side;
+    /// - `countdown silver` and the others: the counting side's pieces of each kind while
+    ///   the countdown runs, on top of their board values (it must win within its moves
+    ///   or lose, so its material is worth little: the search finds mates by itself).
+    pub const EXTRA_NAMES: &[&str] = &[
+        "advance 1",
+        "advance 2",
+        "advance 3",
+        "countdown lost",
+        "countdown behind",
+        "countdown used",
+        "countdown silver",
+        "countdown copper",
+        "countdown soldier",
+        "countdown promoted soldier",
+    ];
 
-    /// The terms from Black's view: each king's advance toward its entry rank, and the
-    /// countdown (the counting side's chances fade with its moves left, and vanish when
-    /// its king is farther from the entry rank than it has moves). `p` are the fitted
-    /// weights (the counting side's material is worth a quarter of its board values).
+    /// The first of the countdown's piece terms; the piece of kind `k` (not the king) is
+    /// term `PIECES_AT + k - 1`.
+    const PIECES_AT: usize = 6;
+
+    /// The terms of [`EXTRA_NAMES`] from Black's view.
     #[inline(always)]
-    pub fn untuned(pos: &Position<Kinzoku>, p: &EvalParams) -> i32 {
+    pub fn extra_features(pos: &Position<Kinzoku>) -> [i32; N_EXTRA] {
         let g = Kinzoku::GEOMETRY;
-        let mut s = 0;
-        for c in Color::ALL {
-            let rank = g.rank(pos.king(c)) as usize;
-            let dist = if c == Color::Black {
-                rank
-            } else {
-                g.height as usize - 1 - rank
-            };
-            let v = ADVANCE[dist.min(ADVANCE.len() - 1)];
-            s += if c == Color::Black { v } else { -v };
-        }
-        if let Some(cd) = pos.extra() {
-            // The counting side must win within `m` moves or lose, so its material is
-            // worth little: what matters is whether its king can still reach the entry
-            // rank in time (the search finds mates by itself). Starting a countdown is no
-            // bonus in itself.
-            let m = cd.moves_left as i32;
-            let rank = g.rank(pos.king(cd.side)) as i32;
-            let dist = if cd.side == Color::Black {
+        let mut f = [0; N_EXTRA];
+        let distance = |c: Color| {
+            let rank = g.rank(pos.king(c)) as i32;
+            if c == Color::Black {
                 rank
             } else {
                 g.height as i32 - 1 - rank
-            };
-            let used = COUNTDOWN_MOVES as i32 - m;
-            // Material the counting side still has (the lone king has none): a quarter.
-            let mut material = 0;
-            for k in 0..Kinzoku::PIECES.len() {
-                let kind = Kind(k as u8);
-                material += p.board[k] * pos.pieces(cd.side, kind).count() as i32;
             }
-            let v = -material * 3 / 4
-                + if dist > m {
-                    -900 - 150 * (dist - m)
-                } else {
-                    -60 * used
-                };
-            s += if cd.side == Color::Black { v } else { -v };
+        };
+        for c in Color::ALL {
+            let sign = if c == Color::Black { 1 } else { -1 };
+            let d = distance(c);
+            if (1..=3).contains(&d) {
+                f[d as usize - 1] += sign;
+            }
         }
-        s
+        if let Some(cd) = pos.extra() {
+            let sign = if cd.side == Color::Black { 1 } else { -1 };
+            let m = cd.moves_left as i32;
+            let d = distance(cd.side);
+            if d > m {
+                f[3] += sign;
+                f[4] += sign * (d - m);
+            } else {
+                f[5] += sign * (COUNTDOWN_MOVES as i32 - m);
+            }
+            for k in 1..Kinzoku::PIECES.len() {
+                let kind = kshogi_core::Kind(k as u8);
+                f[PIECES_AT + k - 1] += sign * pos.pieces(cd.side, kind).count() as i32;
+            }
+        }
+        f
+    }
+
+    /// Nothing outside the fitted terms.
+    #[inline(always)]
+    pub fn untuned(_pos: &Position<Kinzoku>, _p: &EvalParams) -> i32 {
+        0
     }
 
     /// A flip, or the king's step onto its entry rank (which may win at once).
@@ -522,7 +569,7 @@ mod tests {
             while game.outcome().is_none() && game.moves().len() < 150 {
                 let pos = game.position();
                 let w = E::params().to_weights();
-                assert_eq!(E::evaluate(pos), linear_evaluate(pos, &w, E::untuned(pos)));
+                assert_eq!(E::evaluate(pos), linear_evaluate::<V, E>(pos, &w));
                 checked += 1;
                 let moves = pos.legal_moves();
                 let mv = moves[rng.below(moves.len())];
@@ -600,5 +647,44 @@ mod tests {
         let home = parse_sfen::<Kinzoku>("cks/1i1/3/1I1/SKC b - 1").unwrap();
         let up = parse_sfen::<Kinzoku>("cks/1i1/1K1/1I1/S1C b - 1").unwrap();
         assert!(KinzokuEval::breakdown(&up).variant > KinzokuEval::breakdown(&home).variant);
+        // The terms: Black's king two ranks from its entry rank, White's at home (four
+        // ranks from its own); no countdown.
+        let f = <KinzokuEval as Linear<Kinzoku>>::extra_features;
+        let mut two = [0; N_EXTRA];
+        two[1] = 1;
+        assert_eq!(f(&up), two);
+        assert_eq!(f(&home), [0; N_EXTRA]);
+        // White's king two ranks from its entry rank (the bottom rank), Black's at home.
+        let white_up = parse_sfen::<Kinzoku>("c1s/1i1/k2/3/SKC b - 1").unwrap();
+        two[1] = -1;
+        assert_eq!(f(&white_up), two);
+    }
+
+    /// Every line names at most [`N_EXTRA`] terms of its own, and has no feature beyond
+    /// them, on positions of random games.
+    #[test]
+    fn own_terms_fit_their_slots() {
+        fn check<V: Variant, E: Linear<V>>(seed: u64) {
+            let names = E::EXTRA_NAMES.len();
+            assert!(names <= N_EXTRA);
+            let mut rng = SplitMix64::new(seed);
+            for _ in 0..20 {
+                let mut pos = Position::<V>::start();
+                for _ in 0..60 {
+                    assert!(E::extra_features(&pos)[names..].iter().all(|&x| x == 0));
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.make(moves[rng.below(moves.len())]);
+                }
+            }
+        }
+        assert_eq!(<KinzokuEval as Linear<Kinzoku>>::EXTRA_NAMES.len(), 10);
+        check::<Kinzoku, KinzokuEval>(1);
+        check::<Kyoto, KyotoEval>(2);
+        check::<Micro, MicroEval>(3);
+        check::<Minishogi, MinishogiEval>(4);
+        check::<Dobutsu, DobutsuEval>(5);
     }
 }

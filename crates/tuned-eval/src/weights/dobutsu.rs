@@ -26,4 +26,5 @@ EvalParams {
     hand_threat: -10,
     safe_check: 70,
     hanging: 242,
+    extra: [0; N_EXTRA],
 }

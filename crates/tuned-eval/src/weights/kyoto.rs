@@ -30,4 +30,5 @@ EvalParams {
     hand_threat: 0,
     safe_check: 0,
     hanging: 0,
+    extra: [0; N_EXTRA],
 }

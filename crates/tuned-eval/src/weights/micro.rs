@@ -30,4 +30,5 @@ EvalParams {
     hand_threat: 14,
     safe_check: 73,
     hanging: -21,
+    extra: [0; N_EXTRA],
 }

@@ -33,4 +33,5 @@ EvalParams {
     hand_threat: 5,
     safe_check: 82,
     hanging: -37,
+    extra: [0; N_EXTRA],
 }
