@@ -4,7 +4,7 @@
 //! Each game starts with a few random plies (from a seed, so a run is reproducible), then
 //! the engine plays both sides at a fixed node budget. From every position the engine moves
 //! in (not in check), a capture-only quiescence search with the current evaluation finds the
-//! quiet position at the end of its best line; that position's [`features`] are recorded,
+//! quiet position at the end of its best line; that position's [`linear_features`] are recorded,
 //! unless it is in check or the line ends the game. When the game ends, every recorded
 //! position gets its result: 1 for a Black win, 0 for a White win, 1/2 for a draw (by the
 //! rules, or by the length limit).
@@ -27,7 +27,7 @@ pub fn stream_rng(seed: u64, stream: u64) -> SplitMix64 {
 /// One labelled position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
-    /// [`features`] of the quiet position.
+    /// [`linear_features`] of the quiet position.
     pub features: [i32; N_WEIGHTS],
     /// The evaluation's part outside the weights, from Black's view, with [`TEMPO`] for the
     /// side to move included ([`Linear::untuned`] plus or minus [`TEMPO`]).

@@ -62,7 +62,9 @@ pub fn with_switches<R>(first: SearchParams, second: SearchParams, f: impl FnOnc
 
 /// The evaluator `E` searched with the switches of slot `SLOT` (0 or 1) of
 /// [`with_switches`] (outside it, `E`'s own): everything else is `E`'s, the incremental
-/// evaluation's hooks included.
+/// evaluation's hooks included. The switches are the searching thread's, so an engine of
+/// it searches with one thread (the tuner's games do): a Lazy SMP helper thread would read
+/// its own thread's, `E`'s.
 pub struct Switched<E, const SLOT: usize>(PhantomData<fn() -> E>);
 
 impl<E, const SLOT: usize> Clone for Switched<E, SLOT> {
