@@ -488,14 +488,8 @@ fn main_switches(args: &[String]) -> ExitCode {
             let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
             return ExitCode::SUCCESS;
         }
-        Ok(None) => {
-            print!("{SWITCHES_USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("kshogi-tune: error: {e}\n\n{SWITCHES_USAGE}");
-            return ExitCode::from(2);
-        }
+        Ok(None) => return help(SWITCHES_USAGE),
+        Err(e) => return usage_error(e, SWITCHES_USAGE),
     };
     let name = with_variant!(kind, V => <V as kshogi_core::Variant>::NAME);
     if cfg.state.as_os_str().is_empty() {
@@ -559,14 +553,8 @@ fn main_spsa(args: &[String]) -> ExitCode {
             }
             return ExitCode::SUCCESS;
         }
-        Ok(None) => {
-            print!("{SPSA_USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("kshogi-tune: error: {e}\n\n{SPSA_USAGE}");
-            return ExitCode::from(2);
-        }
+        Ok(None) => return help(SPSA_USAGE),
+        Err(e) => return usage_error(e, SPSA_USAGE),
     };
     let name = with_variant!(kind, V => <V as kshogi_core::Variant>::NAME);
     if cfg.state.as_os_str().is_empty() {
@@ -582,14 +570,25 @@ fn main_spsa(args: &[String]) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e @ (spsa::SpsaError::Param(_) | spsa::SpsaError::Duplicate { .. })) => {
-            eprintln!("kshogi-tune: error: {e}\n\n{SPSA_USAGE}");
-            ExitCode::from(2)
+            usage_error(e, SPSA_USAGE)
         }
         Err(e) => {
             eprintln!("kshogi-tune: error: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// `--help`: prints `usage`.
+fn help(usage: &str) -> ExitCode {
+    print!("{usage}");
+    ExitCode::SUCCESS
+}
+
+/// A command line that does not read: the error and `usage`, exit code 2.
+fn usage_error(e: impl std::fmt::Display, usage: &str) -> ExitCode {
+    eprintln!("kshogi-tune: error: {e}\n\n{usage}");
+    ExitCode::from(2)
 }
 
 /// Fewest games: enough for one held-out game.
@@ -622,14 +621,8 @@ fn main() -> ExitCode {
     }
     let a = match parse(&args) {
         Ok(Some(a)) => a,
-        Ok(None) => {
-            print!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("kshogi-tune: error: {e}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
+        Ok(None) => return help(USAGE),
+        Err(e) => return usage_error(e, USAGE),
     };
     if a.init {
         let source = with_variant!(a.variant, V => initial_source::<V>());

@@ -878,6 +878,41 @@ pub fn play_game<V: Variant, A: Evaluator<V>, B: Evaluator<V>>(
     }
 }
 
+/// Plays the items `first..first + count` (game pairs, say) on at most `threads` threads
+/// and returns their results in the items' order, whatever thread played each. Each thread
+/// runs `worker` once, with `next`, which hands it the next item not yet taken (`None` when
+/// none is left), and `done`, which records an item's result: the worker makes its own
+/// state (engines, a thread-local setting) and plays items until `next` says none is left.
+pub fn play_batch<R: Send>(
+    threads: usize,
+    first: u32,
+    count: u32,
+    worker: impl Fn(&dyn Fn() -> Option<u32>, &dyn Fn(u32, R)) + Sync,
+) -> Vec<R> {
+    let taken = AtomicU32::new(first);
+    let results: Mutex<Vec<(u32, R)>> = Mutex::new(Vec::new());
+    let next = || {
+        let i = taken.fetch_add(1, Ordering::SeqCst);
+        (i < first + count).then_some(i)
+    };
+    let done = |i: u32, r: R| {
+        results
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push((i, r));
+    };
+    std::thread::scope(|s| {
+        for _ in 0..(threads.max(1) as u32).min(count) {
+            s.spawn(|| worker(&next, &done));
+        }
+    });
+    let mut got = results
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    got.sort_by_key(|&(i, _)| i);
+    got.into_iter().map(|(_, r)| r).collect()
+}
+
 /// Stage (c): the SPRT of `fitted` against the registered weights, from the pairs
 /// `sprt.json` recorded on; each batch of pairs (one per thread) is recorded as it ends,
 /// in order, and the test stops at the first pair that decides it, whatever the threads.
@@ -908,34 +943,19 @@ pub fn sprt_stage<V: Registered>(
         let first = st.pairs.len() as u32;
         let batch = (threads as u32).min(sprt.max_pairs - first);
         let start = Instant::now();
-        let next = AtomicU32::new(first);
-        let results: Mutex<Vec<(u32, u8)>> = Mutex::new(Vec::new());
-        std::thread::scope(|s| {
-            for _ in 0..batch {
-                s.spawn(|| {
-                    with_weights(fitted, || {
-                        let mut cand = Engine::<V, Candidate<LinearOf<V>>>::new(1);
-                        let mut base = Engine::<V, LinearOf<V>>::new(1);
-                        loop {
-                            let i = next.fetch_add(1, Ordering::SeqCst);
-                            if i >= first + batch {
-                                break;
-                            }
-                            let p = play_pair::<V>(&mut cand, &mut base, sprt, cfg.gen.seed, i);
-                            results
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                .push((i, p));
-                        }
-                    })
-                });
-            }
+        let got = play_batch(threads, first, batch, |next, done| {
+            with_weights(fitted, || {
+                let mut cand = Engine::<V, Candidate<LinearOf<V>>>::new(1);
+                let mut base = Engine::<V, LinearOf<V>>::new(1);
+                while let Some(i) = next() {
+                    done(
+                        i,
+                        play_pair::<V>(&mut cand, &mut base, sprt, cfg.gen.seed, i),
+                    );
+                }
+            })
         });
-        let mut got = results
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        got.sort_by_key(|&(i, _)| i);
-        for (_, p) in got {
+        for p in got {
             st.pairs.push(p);
             if decide(sprt, &st.pairs).0 != Verdict::Running {
                 break;
@@ -1163,6 +1183,28 @@ mod tests {
         let fit: FitStage = read_json(&cfg.dir.join("fit.json")).unwrap().unwrap();
         let sprt: SprtStage = read_json(&cfg.dir.join("sprt.json")).unwrap().unwrap();
         (fit.after, fit.source, sprt.pairs)
+    }
+
+    #[test]
+    fn a_batch_returns_every_item_once_in_order() {
+        for threads in [1, 2, 5] {
+            let workers = AtomicU32::new(0);
+            let got = play_batch(threads, 10, 7, |next, done| {
+                workers.fetch_add(1, Ordering::SeqCst);
+                while let Some(i) = next() {
+                    done(i, i * 3);
+                }
+            });
+            assert_eq!(got, [30, 33, 36, 39, 42, 45, 48], "{threads} threads");
+            // One worker a thread, never more than the items.
+            assert_eq!(workers.into_inner(), threads.min(7) as u32);
+        }
+        assert!(play_batch(3, 4, 0, |next, done: &dyn Fn(u32, u8)| {
+            while let Some(i) = next() {
+                done(i, 1);
+            }
+        })
+        .is_empty());
     }
 
     #[test]

@@ -28,7 +28,7 @@
 
 use crate::data::stream_rng;
 use crate::openings::{read_openings, OpeningsError};
-use crate::pipeline::{duration, play_game, Progress};
+use crate::pipeline::{duration, play_batch, play_game, Progress};
 use kshogi_core::{Color, Game, Position};
 use kshogi_engine::selfplay::PlayConfig;
 use kshogi_engine::{Engine, Evaluator, SearchTuning, TuningError};
@@ -37,8 +37,6 @@ use serde::{Deserialize, Serialize};
 use std::cell::Cell;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// The first gain `a₀` when `a` is not given: a decisive game moves a parameter a tenth of
@@ -550,60 +548,38 @@ pub fn play_iteration<V: Registered>(
     let plus = state.tuning_of(&base, &p.plus)?;
     let minus = state.tuning_of(&base, &p.minus)?;
     let games = 2 * state.pairs;
-    let next = AtomicU32::new(0);
-    let total = Mutex::new(0i32);
     let play = PlayConfig {
         random_opening: state.opening as usize,
         max_plies: state.max_plies,
     };
-    std::thread::scope(|s| {
-        for _ in 0..threads.clamp(1, games as usize) {
-            s.spawn(|| {
-                let mut a = Engine::<V, V::Eval>::new(state.hash_mb);
-                let mut b = Engine::<V, V::Eval>::new(state.hash_mb);
-                // Both are in range: `tuning_of` checked them.
-                let _ = a.set_tuning(plus);
-                let _ = b.set_tuning(minus);
-                loop {
-                    let g = next.fetch_add(1, Ordering::SeqCst);
-                    if g >= games {
-                        break;
-                    }
-                    let opening = u64::from(p.k) * u64::from(state.pairs) + u64::from(g / 2);
-                    let mut rng = stream_rng(state.seed ^ OPENING_STREAM, opening);
-                    let start = if state.openings.is_empty() {
-                        Game::new(Position::<V>::start())
-                    } else {
-                        let n = state.openings.len() as u64;
-                        // Every line was read as a position of `V` when the run began.
-                        kshogi_notation::parse_game::<V>(&state.openings[(opening % n) as usize])
-                            .unwrap_or_else(|_| Game::new(Position::<V>::start()))
-                    };
-                    let color = if g % 2 == 0 {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    let points = i32::from(play_game(
-                        &mut a,
-                        &mut b,
-                        start,
-                        color,
-                        state.nodes,
-                        play,
-                        &mut rng,
-                    ));
-                    // The plus set's half points minus the minus set's: 2 - 2 * ... per game.
-                    *total
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner) += 2 * points - 2;
-                }
-            });
+    let points = play_batch(threads, 0, games, |next, done| {
+        let mut a = Engine::<V, V::Eval>::new(state.hash_mb);
+        let mut b = Engine::<V, V::Eval>::new(state.hash_mb);
+        // Both are in range: `tuning_of` checked them.
+        let _ = a.set_tuning(plus);
+        let _ = b.set_tuning(minus);
+        while let Some(g) = next() {
+            let opening = u64::from(p.k) * u64::from(state.pairs) + u64::from(g / 2);
+            let mut rng = stream_rng(state.seed ^ OPENING_STREAM, opening);
+            let start = if state.openings.is_empty() {
+                Game::new(Position::<V>::start())
+            } else {
+                let n = state.openings.len() as u64;
+                // Every line was read as a position of `V` when the run began.
+                kshogi_notation::parse_game::<V>(&state.openings[(opening % n) as usize])
+                    .unwrap_or_else(|_| Game::new(Position::<V>::start()))
+            };
+            let color = if g % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let points = play_game(&mut a, &mut b, start, color, state.nodes, play, &mut rng);
+            done(g, i32::from(points));
         }
     });
-    Ok(total
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner))
+    // The plus set's half points minus the minus set's: 2 - 2 * ... per game.
+    Ok(points.iter().map(|&x| 2 * x - 2).sum())
 }
 
 /// The run of `cfg` for `V`: opens (or resumes) the state file, plays the missing

@@ -23,8 +23,8 @@
 
 use crate::data::stream_rng;
 use crate::pipeline::{
-    decide, duration, pentanomial, play_game, to_json, write_atomic, Progress, SprtConfig, Verdict,
-    SPRT_STREAM,
+    decide, duration, pentanomial, play_batch, play_game, to_json, write_atomic, Progress,
+    SprtConfig, Verdict, SPRT_STREAM,
 };
 use kshogi_core::{Color, Game, Kind, Move, Position, Variant};
 use kshogi_engine::eval::EvalBreakdown;
@@ -38,8 +38,6 @@ use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 thread_local! {
@@ -445,34 +443,15 @@ fn play_pairs<V: Registered>(
     first: u32,
     count: u32,
 ) -> Vec<u8> {
-    let next = AtomicU32::new(first);
-    let results: Mutex<Vec<(u32, u8)>> = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..(cfg.threads.max(1) as u32).min(count) {
-            s.spawn(|| {
-                with_switches(current, tried, || {
-                    let mut a = Engine::<V, Switched<V::Eval, 1>>::new(cfg.hash_mb);
-                    let mut b = Engine::<V, Switched<V::Eval, 0>>::new(cfg.hash_mb);
-                    loop {
-                        let i = next.fetch_add(1, Ordering::SeqCst);
-                        if i >= first + count {
-                            break;
-                        }
-                        let p = play_pair::<V>(&mut a, &mut b, cfg, i);
-                        results
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .push((i, p));
-                    }
-                })
-            });
-        }
-    });
-    let mut got = results
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    got.sort_by_key(|&(i, _)| i);
-    got.into_iter().map(|(_, p)| p).collect()
+    play_batch(cfg.threads, first, count, |next, done| {
+        with_switches(current, tried, || {
+            let mut a = Engine::<V, Switched<V::Eval, 1>>::new(cfg.hash_mb);
+            let mut b = Engine::<V, Switched<V::Eval, 0>>::new(cfg.hash_mb);
+            while let Some(i) = next() {
+                done(i, play_pair::<V>(&mut a, &mut b, cfg, i));
+            }
+        })
+    })
 }
 
 /// Writes the state file (whole or not at all).
