@@ -1,8 +1,10 @@
 //! The command lines of the tuner's two programs (`kshogi-tune` and `kshogi-nnue`): the
-//! word after a flag, numbers, and the flags of the self-play games that both take, read
-//! in one place so that both programs read them alike and word their errors alike.
+//! word after a flag, numbers, the flags of the self-play games that both take and those
+//! of the SPRTs, read in one place so that every command reads them alike and words its
+//! errors alike.
 
 use crate::data::GenConfig;
+use kshogi_match::stats::Sprt;
 use kshogi_registry::{UnknownVariant, VariantKind};
 use std::fmt;
 
@@ -86,6 +88,24 @@ pub fn game_flag<'a>(
     Ok(true)
 }
 
+/// Reads `flag` (and its value from `it`) when it is one of the SPRT's flags that the
+/// pipeline and `switches` both take: `--elo0`, `--elo1`, `--alpha` and `--beta` into
+/// `test`. Returns whether it was one; the caller validates the whole test after.
+pub fn sprt_flag<'a>(
+    flag: &str,
+    it: &mut impl Iterator<Item = &'a String>,
+    test: &mut Sprt,
+) -> Result<bool, ArgError> {
+    match flag {
+        "--elo0" => test.elo0 = number(flag, value(flag, it)?)?,
+        "--elo1" => test.elo1 = number(flag, value(flag, it)?)?,
+        "--alpha" => test.alpha = number(flag, value(flag, it)?)?,
+        "--beta" => test.beta = number(flag, value(flag, it)?)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,5 +165,28 @@ mod tests {
         let e = read(&["--variant", "no-such-variant"]).unwrap_err();
         assert!(matches!(e, ArgError::Variant(_)), "{e:?}");
         assert!(e.to_string().contains("no-such-variant"), "{e}");
+    }
+
+    #[test]
+    fn the_sprt_flags_are_read_and_others_left() {
+        let words: Vec<String> = ["--elo1", "5", "--beta", "0.1", "--nodes", "--alpha", "x"]
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        let start = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let mut test = start;
+        let mut it = words.iter();
+        assert!(sprt_flag(it.next().unwrap(), &mut it, &mut test).unwrap());
+        assert!(sprt_flag(it.next().unwrap(), &mut it, &mut test).unwrap());
+        assert!(!sprt_flag(it.next().unwrap(), &mut it, &mut test).unwrap());
+        let e = sprt_flag(it.next().unwrap(), &mut it, &mut test).unwrap_err();
+        assert_eq!(e.to_string(), "`--alpha` needs a number, found `x`");
+        assert_eq!((test.elo1, test.beta), (5.0, 0.1));
+        assert_eq!((test.elo0, test.alpha), (start.elo0, start.alpha));
     }
 }

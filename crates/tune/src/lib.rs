@@ -295,15 +295,65 @@ pub fn summary(r: &Report) -> String {
     )
 }
 
-/// ` --only a,b` when the fit was restricted to some shared weights, else nothing.
-fn only_flag(fit: &FitConfig) -> String {
+/// The name `--only` takes for weight `j`: a shared weight's field name ([`SHARED`]), or a
+/// term of `V`'s own ([`Linear::EXTRA_NAMES`]) with `_` for each space; `None` for the
+/// other weights (the piece values).
+pub fn weight_flag_name<V: Registered>(j: usize) -> Option<String> {
+    if let Some((_, name, _)) = SHARED.iter().find(|(i, _, _)| *i == j) {
+        return Some(name.to_string());
+    }
+    let own = <LinearOf<V> as Linear<V>>::EXTRA_NAMES;
+    j.checked_sub(W_EXTRA)
+        .and_then(|e| own.get(e))
+        .map(|name| name.replace(' ', "_"))
+}
+
+/// The weights `--only` names for `V`, in the weight vector's order: each name is a shared
+/// weight, a term of the variant's own (as [`weight_flag_name`] spells it; a space is also
+/// taken), or `own`, all of the variant's own terms. The error names the first word that
+/// is none of these, and what the variant offers.
+pub fn only_weights<V: Registered>(names: &[String]) -> Result<Vec<usize>, String> {
+    let own = <LinearOf<V> as Linear<V>>::EXTRA_NAMES.len().min(N_EXTRA);
+    let mut picked = Vec::new();
+    for word in names {
+        let spelt = word.replace(' ', "_");
+        if spelt == "own" && own > 0 {
+            picked.extend(W_EXTRA..W_EXTRA + own);
+            continue;
+        }
+        let found = (0..N_WEIGHTS).find(|&j| weight_flag_name::<V>(j).as_deref() == Some(&spelt));
+        match found {
+            Some(j) => picked.push(j),
+            None => {
+                let mut offered: Vec<String> = (0..N_WEIGHTS)
+                    .filter_map(|j| weight_flag_name::<V>(j))
+                    .collect();
+                if own > 0 {
+                    offered.push("own".into());
+                }
+                return Err(format!(
+                    "unknown weight `{word}` ({} offers: {})",
+                    V::NAME,
+                    offered.join(", ")
+                ));
+            }
+        }
+    }
+    picked.sort_unstable();
+    picked.dedup();
+    Ok(picked)
+}
+
+/// ` --only a,b` when the fit was restricted to some weights, else nothing.
+fn only_flag<V: Registered>(fit: &FitConfig) -> String {
     if fit.only.is_empty() {
         return String::new();
     }
-    let names: Vec<&str> = SHARED
+    let mut only = fit.only.clone();
+    only.sort_unstable();
+    let names: Vec<String> = only
         .iter()
-        .filter(|(j, _, _)| fit.only.contains(j))
-        .map(|&(_, name, _)| name)
+        .filter_map(|&j| weight_flag_name::<V>(j))
         .collect();
     format!(" --only {}", names.join(","))
 }
@@ -323,7 +373,7 @@ pub fn weights_source<V: Registered>(r: &Report) -> String {
         g.nodes,
         g.opening,
         g.seed,
-        only_flag(&r.fit)
+        only_flag::<V>(&r.fit)
     );
     for line in summary(r).lines() {
         let _ = writeln!(s, "// {line}");
@@ -477,5 +527,65 @@ mod tests {
         assert!(r.support[W_SAFE_CHECK] > 0);
         assert_ne!(r.exact[W_SAFE_CHECK], b[W_SAFE_CHECK] as f64);
         assert!(weights_source::<Kyoto>(&r).contains(" --only safe_check --out "));
+    }
+
+    #[test]
+    fn only_names_shared_weights_and_the_variants_own_terms() {
+        use kshogi_registry::types::Kinzoku;
+        let words = |s: &str| s.split(',').map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            only_weights::<Kinzoku>(&words("advance_2,mobility,advance 1")),
+            Ok(vec![W_MOBILITY, W_EXTRA, W_EXTRA + 1])
+        );
+        let own = only_weights::<Kinzoku>(&words("own")).unwrap();
+        assert_eq!(own, (W_EXTRA..W_EXTRA + 10).collect::<Vec<_>>());
+        // Kyoto has no terms of its own: `own` and Kinzoku's names are unknown there, and
+        // the error says what Kyoto offers.
+        let e = only_weights::<Kyoto>(&words("own")).unwrap_err();
+        assert!(e.contains("unknown weight `own`"), "{e}");
+        assert!(e.contains("kyoto offers: mobility,"), "{e}");
+        assert!(e.ends_with("hanging)"), "{e}");
+        let e = only_weights::<Kinzoku>(&words("mobility,advance_4")).unwrap_err();
+        assert!(e.contains("`advance_4`") && e.ends_with(", own)"), "{e}");
+        // The file's first line spells them back as `--only` takes them.
+        let fit = FitConfig {
+            only: own,
+            ..FitConfig::default()
+        };
+        let flag = only_flag::<Kinzoku>(&fit);
+        assert!(flag.starts_with(" --only advance_1,advance_2,advance_3,countdown_lost,"));
+        let names: Vec<String> = flag[" --only ".len()..]
+            .split(',')
+            .map(String::from)
+            .collect();
+        assert_eq!(only_weights::<Kinzoku>(&names), Ok(fit.only));
+    }
+
+    #[test]
+    fn a_fit_of_the_variants_own_terms_leaves_the_shared_weights() {
+        use kshogi_registry::types::Kinzoku;
+        let gen = GenConfig {
+            games: 10,
+            nodes: 200,
+            opening: 4,
+            max_plies: 120,
+            seed: 5,
+            threads: 2,
+            starts: Vec::new(),
+        };
+        let fit = FitConfig {
+            iterations: 50,
+            rate: 2.0,
+            only: only_weights::<Kinzoku>(&["own".to_string()]).unwrap(),
+        };
+        let r = tune::<Kinzoku>(&gen, &fit, &|_| {});
+        let (b, a) = (r.before.to_weights(), r.after.to_weights());
+        for j in 0..W_EXTRA {
+            assert_eq!(a[j], b[j], "weight {j} moved");
+        }
+        // A king one rank from its entry is common in self-play: that term is fitted.
+        assert!(r.support[W_EXTRA] > 0);
+        assert_ne!(r.exact[W_EXTRA], b[W_EXTRA] as f64);
+        assert!(weights_source::<Kinzoku>(&r).contains(" --only advance_1,advance_2,"));
     }
 }

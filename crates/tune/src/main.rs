@@ -9,7 +9,7 @@
 //! by SPRT ([`kshogi_tune::switches`]).
 
 use kshogi_registry::{with_variant, VariantKind};
-use kshogi_tune::args::{game_flag, number, value};
+use kshogi_tune::args::{game_flag, number, sprt_flag, value};
 use kshogi_tune::data::GenConfig;
 use kshogi_tune::fit::FitConfig;
 use kshogi_tune::initial_source;
@@ -45,8 +45,10 @@ Options:
   --threads N       games played at once; no result depends on it (default 2)
   --iterations N    Adam steps of the fit (default 2000)
   --rate R          Adam step size in centipawns (default 2)
-  --only W,W        fit only these shared weights, keeping the piece values and the rest:
-                    mobility, zone_attack, zone_defend, hand_threat, safe_check, hanging
+  --only W,W        fit only these weights, keeping the piece values and the rest: the
+                    shared mobility, zone_attack, zone_defend, hand_threat, safe_check,
+                    hanging, and the variant's own terms (`_` for a space; `own` for all
+                    of them: Kinzoku's advance_1, ..., countdown_used, ...)
   --sprt-nodes N    engine nodes per move in the SPRT (default --nodes)
   --sprt-pairs N    most game pairs of the SPRT; undecided then keeps the weights
                     (default 2000)
@@ -161,9 +163,13 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
     let mut sprt = SprtConfig::default();
     let mut sprt_nodes = None;
     let mut no_sprt = false;
+    let mut only = Vec::new();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         if game_flag(flag, &mut it, &mut variant, &mut gen)? {
+            continue;
+        }
+        if sprt_flag(flag, &mut it, &mut sprt.test)? {
             continue;
         }
         match flag.as_str() {
@@ -173,20 +179,11 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "--iterations" => fit.iterations = number(flag, value(flag, &mut it)?)?,
             "--rate" => fit.rate = number(flag, value(flag, &mut it)?)?,
             "--only" => {
-                for name in value(flag, &mut it)?.split(',') {
-                    let (j, _, _) = kshogi_tune::SHARED
-                        .iter()
-                        .find(|(_, n, _)| *n == name)
-                        .ok_or_else(|| {
-                            let all: Vec<&str> =
-                                kshogi_tune::SHARED.iter().map(|&(_, n, _)| n).collect();
-                            format!(
-                                "`--only`: unknown weight `{name}` (one of {})",
-                                all.join(", ")
-                            )
-                        })?;
-                    fit.only.push(*j);
-                }
+                only = value(flag, &mut it)?
+                    .split(',')
+                    .filter(|w| !w.is_empty())
+                    .map(String::from)
+                    .collect();
             }
             "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
             "--init" => init = true,
@@ -194,15 +191,13 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "--chunk" => chunk = number(flag, value(flag, &mut it)?)?,
             "--sprt-nodes" => sprt_nodes = Some(number(flag, value(flag, &mut it)?)?),
             "--sprt-pairs" => sprt.max_pairs = number(flag, value(flag, &mut it)?)?,
-            "--elo0" => sprt.test.elo0 = number(flag, value(flag, &mut it)?)?,
-            "--elo1" => sprt.test.elo1 = number(flag, value(flag, &mut it)?)?,
-            "--alpha" => sprt.test.alpha = number(flag, value(flag, &mut it)?)?,
-            "--beta" => sprt.test.beta = number(flag, value(flag, &mut it)?)?,
             "--no-sprt" => no_sprt = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
     let variant = variant.ok_or("`--variant` is required")?;
+    fit.only = with_variant!(variant, V => kshogi_tune::only_weights::<V>(&only))
+        .map_err(|e| format!("`--only`: {e}"))?;
     if init && out.is_none() {
         return Err("`--init` needs `--out FILE`".into());
     }
@@ -363,6 +358,9 @@ fn parse_switches(args: &[String]) -> Result<Option<SwitchArgs>, String> {
         if game_flag(flag, &mut it, &mut variant, &mut gen)? {
             continue;
         }
+        if sprt_flag(flag, &mut it, &mut cfg.sprt.test)? {
+            continue;
+        }
         match flag.as_str() {
             "-h" | "--help" => return Ok(None),
             "--list" => return Ok(Some(SwitchArgs::List)),
@@ -388,10 +386,6 @@ fn parse_switches(args: &[String]) -> Result<Option<SwitchArgs>, String> {
             }
             "--nodes" => cfg.sprt.nodes = number(flag, value(flag, &mut it)?)?,
             "--pairs" => cfg.sprt.max_pairs = number(flag, value(flag, &mut it)?)?,
-            "--elo0" => cfg.sprt.test.elo0 = number(flag, value(flag, &mut it)?)?,
-            "--elo1" => cfg.sprt.test.elo1 = number(flag, value(flag, &mut it)?)?,
-            "--alpha" => cfg.sprt.test.alpha = number(flag, value(flag, &mut it)?)?,
-            "--beta" => cfg.sprt.test.beta = number(flag, value(flag, &mut it)?)?,
             "--hash" => cfg.hash_mb = number(flag, value(flag, &mut it)?)?,
             "--state" => state = Some(PathBuf::from(value(flag, &mut it)?)),
             "--out" => out = Some(PathBuf::from(value(flag, &mut it)?)),
@@ -711,6 +705,12 @@ mod tests {
                 kshogi_engine::eval::W_HANGING
             ]
         );
+        // A variant's own terms are named by that variant.
+        let a = parse(&args("--variant kinzoku --only countdown_used,own"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(a.fit.only.len(), 10);
+        assert!(err("--variant micro --only own").contains("`--only`: unknown weight `own`"));
         assert!(err("--variant kyoto --games 3").contains("at least 10"));
         assert!(err("--variant kyoto --rate -1").contains("`--rate`"));
         assert!(err("--variant kyoto --bogus").contains("unknown argument `--bogus`"));

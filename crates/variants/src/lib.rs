@@ -57,7 +57,7 @@ macro_rules! __variant_list {
             Micro => kshogi_rules_micro::Micro, kshogi_tuned_eval::MicroNnueEval, wdl(435.0, 36.0);
             /// Kinzoku Shogi, 3x5: no drops, king entry and the bare-king countdown.
             Kinzoku => kshogi_rules_kinzoku::Kinzoku, kshogi_tuned_eval::KinzokuEval,
-                index kshogi_solver::KinzokuIndex, wdl(91.0, 210.0);
+                index kshogi_solver::KinzokuIndex, wdl(97.0, 219.0);
             /// Minishogi (5五将棋), 5x5: standard shogi pieces, promotion and drop rules.
             Minishogi => kshogi_rules_minishogi::Minishogi, kshogi_tuned_eval::MinishogiNnueEval,
                 wdl(700.0, 45.0);
