@@ -27,6 +27,9 @@
 //!   in release mode ([`tune`], `docs/tuning.md`).
 //! - `cargo xtask nnue pipeline --variant V` makes a variant's NNUE net in one resumable
 //!   run, the `kshogi-nnue` binary in release mode ([`nnue`], `docs/nnue.md`).
+//!   `cargo xtask nnue replay --variant V` makes a registered net again from nothing,
+//!   generation by generation with the builds that made them, and checks it byte for byte
+//!   ([`replay`]).
 //! - `cargo xtask slurm` installs Slurm and MUNGE, starts a one-node cluster and runs a perft
 //!   split into work units and a sharded match as job arrays, checking their merges
 //!   ([`slurm`], `docs/scale.md`).
@@ -46,6 +49,7 @@ mod import_graph;
 mod nnue;
 mod perft;
 mod release;
+mod replay;
 mod selfplay;
 mod slurm;
 mod tidy;
@@ -213,6 +217,7 @@ fn usage() -> String {
     text.push_str(selfplay::USAGE);
     text.push_str(tune::USAGE);
     text.push_str(nnue::USAGE);
+    text.push_str(replay::USAGE);
     text.push_str(bench::USAGE);
     text.push_str(slurm::USAGE);
     text.push_str("  help               print this text\n");

@@ -1,12 +1,14 @@
 //! `cargo xtask nnue`: the NNUE net's program, `kshogi-nnue` (crates/tune, docs/nnue.md),
 //! built in release mode and run with the given arguments: `cargo xtask nnue pipeline
 //! --variant V --seed S ...` makes a net in one resumable run, and `train`, `match` and
-//! `speed` are there too.
+//! `speed` are there too. `cargo xtask nnue replay --variant V` makes a registered net
+//! again from nothing and checks it byte for byte ([`crate::replay`]).
 //!
 //! Every argument is passed through; the program checks them (a bad one prints its usage).
 //! A relative `--out` or `--dir` is relative to the directory `cargo
 //! xtask` was started in.
 
+use crate::replay::{self, ReplayOptions};
 use crate::tune;
 use std::path::Path;
 
@@ -23,11 +25,13 @@ pub const USAGE: &str = "  nnue pipeline --variant V --seed S [--dir DIR] [OPTIO
                      kshogi-nnue's other commands, run in release mode
 ";
 
-/// Options of `cargo xtask nnue`: the program's arguments, unread.
+/// Options of `cargo xtask nnue`: the program's arguments, unread, or a replay's.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct NnueOptions {
     /// Passed to `kshogi-nnue` as they are.
     pub args: Vec<String>,
+    /// `nnue replay ...`, which xtask runs itself.
+    pub replay: Option<ReplayOptions>,
 }
 
 impl NnueOptions {
@@ -35,12 +39,17 @@ impl NnueOptions {
     pub fn parse(args: &[String]) -> Result<NnueOptions, String> {
         if args.is_empty() {
             return Err(
-                "`nnue` needs a command: pipeline, train, match or speed (see `cargo xtask nnue --help`)"
+                "`nnue` needs a command: pipeline, train, match, speed or replay (see `cargo xtask nnue --help`)"
                     .into(),
             );
         }
+        let replay = match args[0].as_str() {
+            "replay" => Some(ReplayOptions::parse(&args[1..])?),
+            _ => None,
+        };
         Ok(NnueOptions {
             args: args.to_vec(),
+            replay,
         })
     }
 }
@@ -48,6 +57,9 @@ impl NnueOptions {
 /// Builds and runs `kshogi-nnue` (from the current directory, so a relative `--out` means
 /// what the user meant).
 pub fn run(opts: &NnueOptions, root: &Path) -> Result<(), String> {
+    if let Some(replay) = &opts.replay {
+        return replay::run(replay, root);
+    }
     tune::run_bin(root, "kshogi-nnue", &opts.args)
 }
 
