@@ -91,7 +91,9 @@ Options:
   --opening N       random plies at the start of each pair (default 6)
   --openings FILE   the pairs' openings instead, one `startpos moves ...` line each (the
                     balanced files of docs/openings): pair j plays line j, and each SPRT
-                    has at most as many pairs as the file has lines
+                    has at most as many pairs as the file has lines; with `--opening N`
+                    too, N random plies follow the line (other ones for each pair) and
+                    the lines are used again from the top, with no such cap
   --max-plies N     plies after which a game is drawn (default 300)
   --hash MB         transposition table of each engine (default 4)
   --threads N       pairs played at once; no result depends on it (default 2)
@@ -394,12 +396,9 @@ fn parse_switches(args: &[String]) -> Result<Option<SwitchArgs>, String> {
         }
     }
     let variant = variant.ok_or("`--variant` is required")?;
-    if openings.is_some() {
-        if args.iter().any(|a| a == "--opening") && gen.opening != 0 {
-            return Err(
-                "`--opening` (random plies) and `--openings FILE` exclude each other".into(),
-            );
-        }
+    if openings.is_some() && !args.iter().any(|a| a == "--opening") {
+        // A file alone: its lines as they are. With `--opening N`, N random plies after
+        // each line.
         gen.opening = 0;
     }
     if init {
@@ -425,16 +424,26 @@ fn main_switches(args: &[String]) -> ExitCode {
     let (kind, mut cfg, out, openings_flag) = match parse_switches(args) {
         Ok(Some(SwitchArgs::Run(kind, mut cfg, out, openings))) => {
             let flag = match &openings {
+                Some(path) if cfg.sprt.opening > 0 => {
+                    format!(
+                        "--openings {} --opening {}",
+                        path.display(),
+                        cfg.sprt.opening
+                    )
+                }
                 Some(path) => format!("--openings {}", path.display()),
                 None => format!("--opening {}", cfg.sprt.opening),
             };
             if let Some(path) = openings {
                 match with_variant!(kind, V => kshogi_tune::openings::read_openings::<V>(&path)) {
                     Ok(lines) => {
-                        cfg.sprt.max_pairs = cfg
-                            .sprt
-                            .max_pairs
-                            .min(kshogi_tune::openings::max_pairs_at_fixed_nodes(lines.len()));
+                        // A line played twice replays its games unless random plies follow.
+                        if cfg.sprt.opening == 0 {
+                            cfg.sprt.max_pairs = cfg
+                                .sprt
+                                .max_pairs
+                                .min(kshogi_tune::openings::max_pairs_at_fixed_nodes(lines.len()));
+                        }
                         cfg.openings = lines;
                     }
                     Err(e) => {
@@ -839,13 +848,19 @@ mod tests {
         assert!(err("--variant kyoto --elo0 5 --elo1 0").contains("elo0 (5) must be below"));
         assert!(err("--variant kyoto --bogus").contains("unknown argument `--bogus`"));
         assert!(err("--variant kyoto --init").contains("`--init` needs `--out"));
-        assert!(err("--variant kyoto --opening 4 --openings f").contains("exclude"));
         let Some(SwitchArgs::Run(_, o, None, Some(f))) =
             parse_switches(&args("--variant kyoto --openings f.txt")).unwrap()
         else {
             panic!("not a run")
         };
         assert_eq!((f, o.sprt.opening), (PathBuf::from("f.txt"), 0));
+        // Random plies after each line, when asked for.
+        let Some(SwitchArgs::Run(_, o, None, Some(_))) =
+            parse_switches(&args("--variant kyoto --opening 4 --openings f.txt")).unwrap()
+        else {
+            panic!("not a run")
+        };
+        assert_eq!(o.sprt.opening, 4);
         assert!(matches!(
             parse_switches(&args("--variant kyoto --init --out k.rs")),
             Ok(Some(SwitchArgs::Init(_, _)))

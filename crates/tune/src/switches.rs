@@ -188,8 +188,9 @@ pub struct SwitchConfig {
     /// The switches to try, in order; empty: all ([`SearchParams::SWITCHES`]).
     pub only: Vec<String>,
     /// The pairs' openings (`startpos moves ...` lines of an openings file, pair `j`
-    /// playing line `j`), or none: random openings of `sprt.opening` plies. With a file,
-    /// the caller sets `sprt.opening` to 0 and `sprt.max_pairs` to at most the lines
+    /// playing line `j` modulo their number, followed by `sprt.opening` random plies), or
+    /// none: random openings of `sprt.opening` plies from the start. With a file and no
+    /// random plies, the caller caps `sprt.max_pairs` at the lines
     /// ([`crate::openings::max_pairs_at_fixed_nodes`]).
     pub openings: Vec<String>,
     /// The state file.
@@ -414,10 +415,6 @@ fn play_pair<V: Registered>(
     cfg: &SwitchConfig,
     index: u32,
 ) -> u8 {
-    let play = PlayConfig {
-        random_opening: cfg.sprt.opening as usize,
-        max_plies: cfg.sprt.max_plies,
-    };
     let mut points = 0;
     for color in [Color::Black, Color::White] {
         let mut rng = stream_rng(cfg.seed ^ SPRT_STREAM, u64::from(index));
@@ -428,6 +425,12 @@ fn play_pair<V: Registered>(
             // Every line was read as a position of `V` (`read_openings`).
             kshogi_notation::parse_game::<V>(line)
                 .unwrap_or_else(|_| Game::new(Position::<V>::start()))
+        };
+        // The random plies follow the line's own moves (the self-play counts them from
+        // the game's first move).
+        let play = PlayConfig {
+            random_opening: start.moves().len() + cfg.sprt.opening as usize,
+            max_plies: cfg.sprt.max_plies,
         };
         points += play_game(tried, current, start, color, cfg.sprt.nodes, play, &mut rng);
     }
