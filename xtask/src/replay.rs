@@ -269,9 +269,19 @@ impl ReplayOptions {
 pub fn run(opts: &ReplayOptions, root: &Path) -> Result<(), String> {
     let chain_file = chain_path(root, &opts.variant);
     let text = std::fs::read_to_string(&chain_file).map_err(|e| {
+        let mut have: Vec<String> = std::fs::read_dir(chain_file.parent().unwrap_or(root))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "chain"))
+            .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .collect();
+        have.sort();
         format!(
-            "{}: {e} (a chain is recorded for the registered nets: kyoto, micro, minishogi)",
-            util::display_path(&chain_file, root)
+            "{}: {e} (the variants with a chain: {})",
+            util::display_path(&chain_file, root),
+            have.join(", ")
         )
     })?;
     let steps = parse_chain(&text)
