@@ -484,39 +484,21 @@ fn build(root: &Path, builds: &Path, rev: &str) -> Result<(PathBuf, PathBuf), St
         std::fs::rename(&partial, &tree).map_err(|e| format!("{}: {e}", tree.display()))?;
     }
     if !bin.is_file() {
-        eprintln!(
-            "==> cargo build --release --bin kshogi-nnue (commit {})",
-            &rev[..12]
-        );
         // A target directory of its own: cargo names a path crate's artifacts without its
         // absolute path and judges them fresh by mtime, and `git archive` dates the files
         // by their commit, so a shared one would take another commit's crates as built.
-        let target = base.join("target");
-        let output = Command::new(util::cargo())
-            .args([
-                "build",
-                "--release",
-                "--locked",
-                "-p",
-                "kshogi-tune",
-                "--bin",
-                "kshogi-nnue",
-            ])
-            .args(["--message-format=json-render-diagnostics"])
-            .env("CARGO_TARGET_DIR", &target)
-            .current_dir(&tree)
-            .stdin(Stdio::null())
-            .stderr(Stdio::inherit())
-            .output()
-            .map_err(|e| format!("could not start cargo: {e}"))?;
-        if !output.status.success() {
-            return Err(format!(
-                "building kshogi-nnue of commit {rev} failed ({})",
-                util::describe_status(output.status)
-            ));
-        }
-        let built = util::find_executable(&String::from_utf8_lossy(&output.stdout), "kshogi-nnue")
-            .ok_or("cargo reported no `kshogi-nnue` binary")?;
+        let args = [
+            "build",
+            "--release",
+            "--locked",
+            "-p",
+            "kshogi-tune",
+            "--bin",
+            "kshogi-nnue",
+            "--message-format=json-render-diagnostics",
+        ];
+        let built = util::build_binary(&tree, &args, Some(&base.join("target")), "kshogi-nnue")
+            .map_err(|e| format!("commit {rev}: {e}"))?;
         std::fs::copy(&built, &bin).map_err(|e| format!("{}: {e}", bin.display()))?;
     }
     Ok((tree, bin))

@@ -107,24 +107,40 @@ pub const BUILD_KSHOGI_ARGS: &[&str] = &[
 /// Cargo's progress and diagnostics go to our standard error as usual; the JSON messages on
 /// its standard output say where the binary is, so a `CARGO_TARGET_DIR` is honoured.
 pub fn build_kshogi(root: &Path) -> Result<PathBuf, String> {
-    eprintln!("==> cargo build --release -p kshogi-cli");
-    let output = Command::new(cargo())
-        .args(BUILD_KSHOGI_ARGS)
-        .current_dir(root)
+    build_binary(root, BUILD_KSHOGI_ARGS, None, "kshogi")
+}
+
+/// Runs `cargo args` (a build with `--message-format=json-render-diagnostics`) in `dir`,
+/// with `CARGO_TARGET_DIR` set to `target` if given, and returns the path of binary `name`
+/// that it reports. Cargo's progress and diagnostics go to our standard error.
+pub fn build_binary(
+    dir: &Path,
+    args: &[&str],
+    target: Option<&Path>,
+    name: &str,
+) -> Result<PathBuf, String> {
+    let line = format!("cargo {}", args.join(" "));
+    eprintln!("==> {line}");
+    let mut cmd = Command::new(cargo());
+    cmd.args(args);
+    if let Some(target) = target {
+        cmd.env("CARGO_TARGET_DIR", target);
+    }
+    let output = cmd
+        .current_dir(dir)
         .stdin(Stdio::null())
         .stderr(Stdio::inherit())
         .output()
         .map_err(|e| format!("could not start cargo: {e}"))?;
     if !output.status.success() {
         return Err(format!(
-            "`cargo build --release -p kshogi-cli` failed ({})",
+            "`{line}` failed ({})",
             describe_status(output.status)
         ));
     }
     let stdout = String::from_utf8_lossy(&output.stdout);
-    find_executable(&stdout, "kshogi").ok_or_else(|| {
-        "`cargo build --release -p kshogi-cli` succeeded but reported no `kshogi` binary".into()
-    })
+    find_executable(&stdout, name)
+        .ok_or_else(|| format!("`{line}` succeeded but reported no `{name}` binary"))
 }
 
 /// Finds the executable of binary target `name` in cargo's `--message-format=json` output.
