@@ -465,20 +465,24 @@ fn build(root: &Path, builds: &Path, rev: &str) -> Result<(PathBuf, PathBuf), St
         let _ = std::fs::remove_dir_all(&partial);
         std::fs::create_dir_all(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
         eprintln!("==> git archive {} into {}", &rev[..12], tree.display());
-        let archive = Command::new("git")
+        let mut archive = Command::new("git")
             .args(["archive", "--format=tar", rev])
             .current_dir(root)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .spawn()
             .map_err(|e| format!("could not run git: {e}"))?;
-        let status = Command::new("tar")
+        let Some(tar_input) = archive.stdout.take() else {
+            return Err("git archive gave no output pipe".into());
+        };
+        let untar = Command::new("tar")
             .args(["-x", "-C"])
             .arg(&partial)
-            .stdin(archive.stdout.expect("piped"))
+            .stdin(tar_input)
             .status()
-            .map_err(|e| format!("could not run tar: {e}"))?;
-        if !status.success() {
+            .map_err(|e| format!("could not run tar: {e}"));
+        let archived = archive.wait().map_err(|e| format!("git archive: {e}"))?;
+        if !archived.success() || !untar?.success() {
             return Err(format!("`git archive {rev} | tar -x` failed"));
         }
         std::fs::rename(&partial, &tree).map_err(|e| format!("{}: {e}", tree.display()))?;
