@@ -37,6 +37,7 @@ const MATCH: &str = "kshogi-match";
 const SOLVER: &str = "kshogi-solver";
 const NNUE: &str = "kshogi-nnue";
 const REPORT: &str = "kshogi-report";
+const PROGRESS: &str = "kshogi-progress";
 
 /// The crates that must stand apart from the engine, the tuned evaluations and the solver
 /// (the variant list, and the match runner, which needs only the list), each with what it
@@ -410,7 +411,8 @@ fn rules_depend_on_core_only(cx: &Context) -> Result<Outcome, String> {
 /// generic: no dependency on a variant or on the crates that know the variant list; the
 /// engine and the analysis service not on notation either; only the analysis service on the
 /// solver (its databases). The USI protocol depends on no kshogi crate at all, the USI
-/// client on none but the protocol, the NNUE library on none but core. The reports of the
+/// client on none but the protocol, the NNUE library on none but core, the progress library
+/// (`kshogi-progress`) on none but notation. The reports of the
 /// front ends (`kshogi-report`) reach the variants through the registry only: no rules
 /// crate, and neither the command line nor its argument parser (clap).
 fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> {
@@ -425,6 +427,7 @@ fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> 
             USI_PROTOCOL,
             NNUE,
             REPORT,
+            PROGRESS,
         ]
         .contains(&p.name.as_str())
         {
@@ -441,7 +444,9 @@ fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> 
                 || name.starts_with("kshogi-rules-")
                 || [VARIANTS, REGISTRY, TUNED_EVAL, "kshogi-cli", "kshogi-usi"].contains(&name)
                 || (p.name != ANALYSIS && name == "kshogi-solver")
-                || (p.name != NOTATION && p.name != PERFT_SUITE && name == NOTATION)
+                || (![NOTATION, PERFT_SUITE, PROGRESS].contains(&p.name.as_str())
+                    && name == NOTATION)
+                || (p.name == PROGRESS && name.starts_with("kshogi-") && name != NOTATION)
         };
         for d in linked(p).filter(|d| forbidden(&d.name)) {
             out.found.push(manifest_violation(
@@ -467,8 +472,8 @@ fn generic_crates_depend_on_no_variant(cx: &Context) -> Result<Outcome, String> 
     Ok(out)
 }
 
-/// Rule 3: notation, engine, analysis, perft-suite, USI-protocol, USI-client and NNUE
-/// sources name no variant type and no rules crate.
+/// Rule 3: notation, engine, analysis, perft-suite, USI-protocol, USI-client, NNUE and
+/// progress sources name no variant type and no rules crate.
 fn generic_crates_name_no_variant(cx: &Context) -> Result<Outcome, String> {
     let mut out = Outcome::default();
     let dirs = [
@@ -479,6 +484,7 @@ fn generic_crates_name_no_variant(cx: &Context) -> Result<Outcome, String> {
         "crates/usi-protocol/src",
         "crates/usi-client/src",
         "crates/nnue/src",
+        "crates/progress/src",
     ]
     .map(|d| cx.root.join(d));
     for (path, lexed) in non_test_sources(&cx.root, &dirs)? {
@@ -1588,8 +1594,20 @@ mod tests {
             &[
                 ("crates/notation/Cargo.toml", manifest),
                 ("crates/engine/Cargo.toml", manifest),
+                ("crates/progress/Cargo.toml", manifest),
             ],
             &[
+                // Notation is the progress library's one kshogi dependency; core is not.
+                Pkg(
+                    "kshogi-progress",
+                    "crates/progress",
+                    &[
+                        ("kshogi-core", "normal"),
+                        ("kshogi-notation", "normal"),
+                        ("indicatif", "normal"),
+                    ],
+                    &[],
+                ),
                 Pkg(
                     "kshogi-notation",
                     "crates/notation",
@@ -1647,9 +1665,13 @@ mod tests {
                     "crates/notation/Cargo.toml:8: {rule}: `kshogi-notation` has a build \
                      dependency on `kshogi-registry`; {tail}"
                 ),
+                format!(
+                    "crates/progress/Cargo.toml:2: {rule}: `kshogi-progress` has a normal \
+                     dependency on `kshogi-core`; {tail}"
+                ),
             ]
         );
-        assert_eq!(checked, format!("{rule}: 2 generic crates"));
+        assert_eq!(checked, format!("{rule}: 3 generic crates"));
     }
 
     #[test]

@@ -11,8 +11,8 @@ use kshogi_core::Variant;
 use kshogi_match::spec::{self, parse_option, parse_shard, parse_sprt};
 use kshogi_match::{EngineSpec, MatchConfig, MatchVariant, Openings, Sprt, Typed};
 use kshogi_notation::Dialect;
+use kshogi_progress::Stage;
 use kshogi_registry::VariantKind;
-use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -281,12 +281,13 @@ fn play<K: MatchVariant>(args: &MatchArgs, variant: K) -> Result<String, CliErro
     let results = args.results.as_deref();
     cfg.shard = spec::shard_of(args.shard, args.shards, results, |v| std::env::var(v).ok())
         .map_err(|e| CliError::Usage(e.to_string()))?;
-    let reporter = Reporter::new(std::io::stderr().is_terminal());
+    let reporter = Reporter::new();
     let stop = crate::interrupt::stop_flag();
     let summary = kshogi_match::run_match(&cfg, stop, &mut |s, total| {
-        reporter.update("match", true, s.games, total, "games", &s.progress_line());
+        let stage = Stage::new("match").counting("games");
+        reporter.count(stage, s.games, total, || s.progress_line());
     })
     .map_err(|e| CliError::Match(e.to_string()))?;
-    reporter.done(None);
+    reporter.finish();
     args.format.render(&summary, |s| s.to_text())
 }

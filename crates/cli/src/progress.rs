@@ -1,151 +1,41 @@
 //! Progress of a long job (`kshogi solve`, `review`, `match`, `perft --suite`) on stderr,
 //! never on stdout.
 //!
-//! On a terminal, one `indicatif` bar per phase, redrawn at most a few times a second
-//! however often the workers report. Elsewhere (a pipe, a log file) one plain line every
-//! [`PLAIN_EVERY`] at most, so that a log shows the job is alive without filling up; a job
-//! shorter than that prints nothing.
-//!
-//! [`Reporter::update`] may be called from any thread, as often as the workers like.
-//! [`RowProgress`] is the simpler bar of a suite run, one row at a time.
+//! [`Reporter`] is the `kshogi-progress` crate's [`Progress`], as the tuners draw theirs: on
+//! a terminal, one bar per phase; elsewhere (a pipe, a log file) one plain line
+//! (`progress: ...`) every [`PLAIN_EVERY`] at most, so that a log shows the job is alive
+//! without filling up; a job shorter than that prints nothing. [`RowProgress`] is the simpler
+//! bar of a suite run, one row at a time, erased before each row's line on stdout.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-pub use kshogi_notation::human::{group, human_time};
 use kshogi_perft_suite::table::shorten;
 use kshogi_perft_suite::SuiteRow;
+use kshogi_progress::{Output, Progress};
 use std::io::{IsTerminal as _, Write as _};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How often the plain progress line is printed when stderr is not a terminal.
 pub const PLAIN_EVERY: Duration = Duration::from_secs(10);
 
-/// How progress is shown.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Bars on a terminal.
-    Bars,
-    /// A plain line now and then.
-    Plain,
-}
-
-struct Current {
-    /// The phase's name, shown before the bar.
-    key: String,
-    /// Whether the finished bar stays on the screen (else it is erased).
-    keep: bool,
-    bar: Option<ProgressBar>,
-}
-
-struct Inner {
-    current: Option<Current>,
-    last_plain: Instant,
-}
-
-/// Progress on stderr; see the module documentation.
-pub struct Reporter {
-    mode: Mode,
-    start: Instant,
-    inner: Mutex<Inner>,
-}
+/// The progress of `solve`, `review` and `match` on stderr (see the module documentation).
+pub struct Reporter(Progress);
 
 impl Reporter {
-    /// A reporter drawing bars when `terminal` (stderr is a terminal), plain lines otherwise.
-    pub fn new(terminal: bool) -> Reporter {
-        let now = Instant::now();
-        Reporter {
-            mode: if terminal { Mode::Bars } else { Mode::Plain },
-            start: now,
-            inner: Mutex::new(Inner {
-                current: None,
-                last_plain: now,
-            }),
-        }
-    }
-
-    /// Reports `done` of `total` `unit`s in the phase `key` (a new key starts a new bar and
-    /// finishes the previous one; `keep` says whether this phase's bar stays on the screen
-    /// when finished). `msg` is shown after the counts.
-    pub fn update(&self, key: &str, keep: bool, done: u64, total: u64, unit: &str, msg: &str) {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        if inner.current.as_ref().map(|c| c.key.as_str()) != Some(key) {
-            if let Some(old) = inner.current.take() {
-                finish(old);
-            }
-            let bar = (self.mode == Mode::Bars).then(|| new_bar(key, total, unit));
-            inner.current = Some(Current {
-                key: key.to_string(),
-                keep,
-                bar,
-            });
-        }
-        match self.mode {
-            Mode::Bars => {
-                if let Some(bar) = inner.current.as_ref().and_then(|c| c.bar.as_ref()) {
-                    bar.set_length(total);
-                    bar.set_position(done.min(total));
-                    if !msg.is_empty() {
-                        bar.set_message(msg.to_string());
-                    }
-                }
-            }
-            Mode::Plain => {
-                if inner.last_plain.elapsed() >= PLAIN_EVERY {
-                    inner.last_plain = Instant::now();
-                    let pct = if total == 0 {
-                        100.0
-                    } else {
-                        100.0 * done as f64 / total as f64
-                    };
-                    let msg = if msg.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", {msg}")
-                    };
-                    eprintln!(
-                        "progress: {key}: {} of {} {unit} ({pct:.1}%){msg}, {} elapsed",
-                        group(done),
-                        group(total),
-                        human_time(self.start.elapsed())
-                    );
-                }
-            }
-        }
-    }
-
-    /// Finishes the current bar (if any); on a terminal, then prints `line` (if any) on
-    /// stderr, where the bars are.
-    pub fn done(&self, line: Option<&str>) {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(old) = inner.current.take() {
-            finish(old);
-        }
-        if let (Mode::Bars, Some(line)) = (self.mode, line) {
-            eprintln!("{line}");
-        }
+    /// Bars when stderr is a terminal, a plain line every [`PLAIN_EVERY`] otherwise.
+    pub fn new() -> Reporter {
+        Reporter(Progress::new("progress", Output::detect()).every(PLAIN_EVERY))
     }
 }
 
-fn new_bar(key: &str, total: u64, unit: &str) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    let template = format!(
-        "{{prefix:>10}} [{{bar:32}}] {{human_pos}}/{{human_len}} {unit} {{msg}} \
-         ({{elapsed}}, eta {{eta}})"
-    );
-    if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style.progress_chars("=> "));
+impl Default for Reporter {
+    fn default() -> Reporter {
+        Reporter::new()
     }
-    bar.set_prefix(key.to_string());
-    bar
 }
 
-fn finish(c: Current) {
-    if let Some(bar) = c.bar {
-        if c.keep {
-            bar.finish();
-        } else {
-            bar.finish_and_clear();
-        }
+impl std::ops::Deref for Reporter {
+    type Target = Progress;
+    fn deref(&self) -> &Progress {
+        &self.0
     }
 }
 
@@ -210,13 +100,21 @@ impl RowProgress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kshogi_progress::Stage;
 
     #[test]
-    fn plain_mode_is_quiet_at_first_and_phases_switch() {
-        let r = Reporter::new(false);
-        r.update("start", true, 1, 10, "entries", "");
-        r.update("level 0", false, 5, 10, "positions", "resolved 3");
-        r.done(Some("never printed in plain mode"));
-        assert!(r.inner.lock().unwrap().current.is_none());
+    fn the_reporter_prints_plain_lines_every_ten_seconds_at_most() {
+        let r = Reporter::new();
+        // Not a terminal under the test harness: no bar, and no line before ten seconds.
+        if r.output() == Output::Lines {
+            let made = std::cell::Cell::new(0);
+            r.count(Stage::new("match").counting("games"), 1, 10, || {
+                made.set(made.get() + 1);
+                String::new()
+            });
+            assert_eq!(made.get(), 0);
+            assert_eq!(r.bar(), None);
+        }
+        r.finish();
     }
 }

@@ -11,12 +11,12 @@ use crate::interrupt;
 use crate::progress::Reporter;
 use crate::variant_select;
 use clap::Args;
+use kshogi_progress::Stage;
 use kshogi_registry::{kif_variant, with_variant, Registered, VariantKind};
 use kshogi_report::analysis::DEFAULT_MATE_NODES;
 use kshogi_report::databases::{self, DbChoice, OpenError};
 use kshogi_report::review::{self, Input, ReviewError, Settings};
 use kshogi_report::review_files::{self, OutDir};
-use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -169,7 +169,7 @@ fn run_with(args: &ReviewArgs, review_one: &ReviewOne<'_>) -> Result<String, Cli
         out.prepare(&mut inputs, &input_files)?;
     }
     let stop = interrupt::stop_flag();
-    let reporter = Reporter::new(std::io::stderr().is_terminal());
+    let reporter = Reporter::new();
     let mut out = String::new();
     let total = inputs.len();
     for (k, input) in inputs.iter().enumerate() {
@@ -252,11 +252,12 @@ fn review_one<V: Registered>(
     });
     let key = input.stem.clone();
     let mut progress = |p: kshogi_analysis::review::Progress| {
-        reporter.update(&key, false, p.done as u64, p.total as u64, "positions", "");
+        let stage = Stage::new(&key).counting("positions").erased();
+        reporter.count(stage, p.done as u64, p.total as u64, String::new);
     };
     let report = review::review(input, read, &settings(args), db, stop, &mut progress)
         .map_err(review_error)?;
-    reporter.done(None);
+    reporter.finish();
     let json = report.to_json()?;
     let stdout = match args.format {
         OutputFormat::Json => json.clone(),

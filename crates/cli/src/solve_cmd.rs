@@ -11,6 +11,7 @@ use crate::progress::Reporter;
 use crate::variant_select;
 use clap::Args;
 use kshogi_core::Variant;
+use kshogi_progress::Stage;
 use kshogi_registry::{with_index, VariantKind};
 use kshogi_report::databases::{solvable_names, OpenError};
 use kshogi_report::output::Output;
@@ -18,7 +19,7 @@ use kshogi_solver::db;
 use kshogi_solver::generic::Indexed;
 use kshogi_solver::reachable::Rule;
 use kshogi_solver::report::{self, BuildSpec, Observer};
-use std::io::{IsTerminal as _, Write as _};
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use kshogi_solver::verify::{
@@ -32,10 +33,15 @@ impl Observer for Reporter {
         eprintln!("{text}");
     }
     fn update(&self, key: &str, keep: bool, done: u64, total: u64, unit: &str, msg: &str) {
-        Reporter::update(self, key, keep, done, total, unit, msg);
+        let stage = Stage::new(key).counting(unit);
+        let stage = if keep { stage } else { stage.erased() };
+        self.count(stage, done, total, || msg.to_string());
     }
     fn done(&self, line: Option<&str>) {
-        Reporter::done(self, line);
+        match line {
+            Some(line) => self.finish_with(line),
+            None => self.finish(),
+        }
     }
 }
 
@@ -206,7 +212,7 @@ fn build<I: Indexed>(args: &SolveArgs, threads: usize) -> Result<String, CliErro
         threads,
         reach: args.reach.map(Rule::from),
     };
-    let reporter = Reporter::new(std::io::stderr().is_terminal());
+    let reporter = Reporter::new();
     let report = report::build(ix, &spec, &reporter)
         .map_err(|e| CliError::Output(format!("cannot write the database: {e}")))?;
     args.format.render(&report, report::BuildReport::text)
@@ -239,7 +245,7 @@ fn verify_database<I: Indexed + Clone>(
         )));
     }
     interrupt::exit_on_interrupt("the database was not fully checked", || {});
-    let reporter = Reporter::new(std::io::stderr().is_terminal());
+    let reporter = Reporter::new();
     let config = VerifyConfig {
         sample: args.sample.unwrap_or(Sample::Count(DEFAULT_SAMPLE)),
         seed: args.seed.unwrap_or_else(verify::clock_seed),

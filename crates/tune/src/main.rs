@@ -506,7 +506,7 @@ fn main_switches(args: &[String]) -> ExitCode {
         "kshogi-tune: {name}: switches state {}",
         cfg.state.display()
     );
-    let progress = pipeline::Progress::new(false);
+    let progress = pipeline::progress("kshogi-tune", false);
     let result = with_variant!(kind, V => switches::run::<V>(&cfg, &progress)
         .map(|st| (st, cfg.start.switches::<V>())));
     progress.finish();
@@ -566,7 +566,7 @@ fn main_spsa(args: &[String]) -> ExitCode {
             .join(format!("spsa-{name}-{}.json", cfg.seed));
     }
     eprintln!("kshogi-tune: {name}: spsa state {}", cfg.state.display());
-    let progress = pipeline::Progress::new(false);
+    let progress = pipeline::progress("kshogi-tune", false);
     match with_variant!(kind, V => spsa::run::<V>(&cfg, &progress)) {
         Ok(state) => {
             print!("{}", spsa::summary(&state));
@@ -654,7 +654,7 @@ fn main() -> ExitCode {
         sprt: a.sprt,
     };
     eprintln!("kshogi-tune: {name}: run directory {}", cfg.dir.display());
-    let progress = pipeline::Progress::new(false);
+    let progress = pipeline::progress("kshogi-tune", false);
     let outcome = with_variant!(a.variant, V => pipeline::run::<V>(&cfg, &progress));
     // The summary and any error below the last bar.
     progress.finish();
@@ -677,7 +677,7 @@ fn main() -> ExitCode {
     println!(
         "summary: {} ({:.1} s in this run)",
         cfg.dir.join("summary.json").display(),
-        progress.elapsed()
+        progress.elapsed().as_secs_f64()
     );
     ExitCode::SUCCESS
 }

@@ -25,7 +25,6 @@ use crate::candidate::{with_weights, Candidate};
 use crate::data::{self, stream_rng, GameData, GenConfig, Sample};
 use crate::fit::FitConfig;
 use crate::{tune_games, weights_source, weights_table, GENERATED_HEADER};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Color, Game, Position, Variant};
 use kshogi_engine::eval::{EvalParams, Linear, N_WEIGHTS};
@@ -41,7 +40,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The SPRT stage's settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -406,146 +405,19 @@ fn read_chunk(
     Some((load(c.first, &c.games)?, c.seconds))
 }
 
-/// Progress on stderr. Elsewhere than a terminal (a pipe, a log file): lines, at most one
-/// every two seconds (and the forced ones). On a terminal, the stages that count (the data's
-/// games, the SPRT's pairs) draw a bar (`indicatif`) with their line beside it, redrawn a
-/// few times a second, and the other lines print above the bar.
-pub struct Progress {
-    started: Instant,
-    last: Mutex<Option<Instant>>,
-    quiet: bool,
-    program: &'static str,
-    /// Bars are drawn (stderr is a terminal, or a test's hidden target).
-    bars: Option<BarTarget>,
-    /// The bar of the stage counting now: its key, the bar and when its line was last set.
-    bar: Mutex<Option<(String, ProgressBar, Option<Instant>)>>,
-}
+pub use kshogi_progress::{Output, Progress};
 
-/// Where the bars are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum BarTarget {
-    Stderr,
-    /// Nowhere: the tests' bars, whose state is read back.
-    #[cfg(test)]
-    Hidden,
-}
-
-impl Progress {
-    /// Progress on stderr, or none when `quiet` (tests).
-    pub fn new(quiet: bool) -> Progress {
-        Progress::of("kshogi-tune", quiet)
-    }
-
-    /// Progress whose lines start with `program`'s name, or none when `quiet`; bars when
-    /// stderr is a terminal.
-    pub fn of(program: &'static str, quiet: bool) -> Progress {
-        use std::io::IsTerminal as _;
-        let bars = (!quiet && std::io::stderr().is_terminal()).then_some(BarTarget::Stderr);
-        Progress::with(program, quiet, bars)
-    }
-
-    fn with(program: &'static str, quiet: bool, bars: Option<BarTarget>) -> Progress {
-        Progress {
-            started: Instant::now(),
-            last: Mutex::new(None),
-            quiet,
-            program,
-            bars,
-            bar: Mutex::new(None),
-        }
-    }
-
-    /// Prints `line` if two seconds passed since the last one, or if `force` (above the
-    /// bar, if one is drawn).
-    pub fn line(&self, force: bool, line: impl FnOnce() -> String) {
-        if self.quiet {
-            return;
-        }
-        let mut last = self
-            .last
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let now = Instant::now();
-        if force || last.map_or(true, |t| now.duration_since(t).as_secs_f64() >= 2.0) {
-            *last = Some(now);
-            let text = format!("{}: {}", self.program, line());
-            match &*self.bar.lock().unwrap_or_else(|e| e.into_inner()) {
-                Some((_, bar, _)) => bar.println(text),
-                None => eprintln!("{text}"),
-            }
-        }
-    }
-
-    /// Reports `done` of `total` in the counting stage `key` (`"data"`, `"sprt"`): on a
-    /// terminal its bar, with `line` beside it (a new key finishes the bar before; the bar
-    /// is finished when `done` reaches `total`); elsewhere `line` as [`Progress::line`]
-    /// prints it, at most every two seconds.
-    pub fn count(&self, key: &str, done: u64, total: u64, line: impl FnOnce() -> String) {
-        if self.quiet {
-            return;
-        }
-        let Some(target) = self.bars else {
-            return self.line(false, line);
-        };
-        let mut current = self.bar.lock().unwrap_or_else(|e| e.into_inner());
-        if current.as_ref().is_some_and(|(k, _, _)| k != key) {
-            if let Some((_, bar, _)) = current.take() {
-                bar.finish();
-            }
-        }
-        let now = Instant::now();
-        let (_, bar, set) = current.get_or_insert_with(|| {
-            let draw = match target {
-                BarTarget::Stderr => ProgressDrawTarget::stderr(),
-                #[cfg(test)]
-                BarTarget::Hidden => ProgressDrawTarget::hidden(),
-            };
-            let bar = ProgressBar::with_draw_target(Some(total), draw);
-            bar.set_style(
-                ProgressStyle::with_template("{bar:30.cyan/blue} {percent:>3}% {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            (key.to_string(), bar, None)
-        });
-        bar.set_length(total);
-        bar.set_position(done);
-        // The line at most five times a second: making it may take longer than the count.
-        if set.map_or(true, |t| {
-            now.duration_since(t) >= Duration::from_millis(200)
-        }) || done >= total
-        {
-            *set = Some(now);
-            bar.set_message(format!("{}: {}", self.program, line()));
-        }
-        if done >= total {
-            if let Some((_, bar, _)) = current.take() {
-                bar.finish();
-            }
-        }
-    }
-
-    /// Finishes the bar drawn, if any (a stage that stops before its total, the end of the
-    /// run), so that what is printed next comes below it.
-    pub fn finish(&self) {
-        if let Some((_, bar, _)) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            bar.finish();
-        }
-    }
-
-    /// The counting stage whose bar is drawn, with its count and total.
-    #[cfg(test)]
-    fn bar_state(&self) -> Option<(String, u64, u64)> {
-        self.bar
-            .lock()
-            .unwrap()
-            .as_ref()
-            .map(|(k, b, _)| (k.clone(), b.position(), b.length().unwrap_or(0)))
-    }
-
-    /// Seconds since the start.
-    pub fn elapsed(&self) -> f64 {
-        self.started.elapsed().as_secs_f64()
-    }
+/// The tuners' progress on stderr (`kshogi-progress`): lines starting with `program`, at
+/// most one every two seconds (and the forced ones); on a terminal, the stages that count
+/// (the data's games, the SPRT's pairs) draw a bar with their line beside it and the other
+/// lines print above it; nothing when `quiet` (tests).
+pub fn progress(program: &'static str, quiet: bool) -> Progress {
+    let output = if quiet {
+        Output::Quiet
+    } else {
+        Output::detect()
+    };
+    Progress::new(program, output)
 }
 
 /// `1h02m`, `3m20s`, `12s`.
@@ -1123,7 +995,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<Outcome, 
             "accepted": accept,
             "written": written,
         },
-        "seconds": progress.elapsed(),
+        "seconds": progress.elapsed().as_secs_f64(),
     });
     write_atomic(&cfg.dir.join("summary.json"), to_json(&json))?;
     Ok(Outcome {
@@ -1208,46 +1080,8 @@ mod tests {
     }
 
     #[test]
-    fn a_counting_stage_draws_a_bar_to_its_total() {
-        let p = Progress::with("kshogi-tune", false, Some(BarTarget::Hidden));
-        assert_eq!(p.bar_state(), None);
-        let lines = AtomicU32::new(0);
-        let line = || {
-            lines.fetch_add(1, Ordering::Relaxed);
-            "data: ...".to_string()
-        };
-        p.count("data", 3, 10, line);
-        assert_eq!(p.bar_state(), Some(("data".to_string(), 3, 10)));
-        // Its line is made at once (then at most five times a second).
-        assert_eq!(lines.load(Ordering::Relaxed), 1);
-        p.count("data", 4, 10, line);
-        assert_eq!(p.bar_state(), Some(("data".to_string(), 4, 10)));
-        // Another stage replaces the bar, its line made at once; reaching the total
-        // finishes it, with its last line made whenever the one before was.
-        p.count("sprt", 1, 20, line);
-        assert_eq!(p.bar_state(), Some(("sprt".to_string(), 1, 20)));
-        let before = lines.load(Ordering::Relaxed);
-        assert!(before >= 2);
-        p.count("sprt", 20, 20, line);
-        assert_eq!(lines.load(Ordering::Relaxed), before + 1);
-        assert_eq!(p.bar_state(), None);
-        // A stage stopped before its total, finished by hand.
-        p.count("sprt", 2, 20, line);
-        p.finish();
-        assert_eq!(p.bar_state(), None);
-        // Quiet, or elsewhere than a terminal: no bar.
-        for p in [
-            Progress::new(true),
-            Progress::with("kshogi-tune", false, None),
-        ] {
-            p.count("data", 1, 2, String::new);
-            assert_eq!(p.bar_state(), None);
-        }
-    }
-
-    #[test]
     fn a_stopped_run_resumes_to_the_same_result() {
-        let quiet = Progress::new(true);
+        let quiet = progress("kshogi-tune", true);
         let a = tiny(&temp("whole"), 2);
         let whole = run::<Micro>(&a, &quiet).unwrap();
         assert_eq!(whole.verdict, Verdict::Undecided);
@@ -1349,7 +1183,7 @@ mod tests {
 
     #[test]
     fn only_an_accepted_fit_is_written_and_only_over_a_generated_file() {
-        let quiet = Progress::new(true);
+        let quiet = progress("kshogi-tune", true);
         let root = temp("write");
         // Without an SPRT the fit is written, as the one-shot tuner did.
         let cfg = Config {
@@ -1421,7 +1255,7 @@ mod tests {
             out: out.clone(),
         };
         type K = kshogi_registry::types::Kyoto;
-        let o = run::<K>(&cfg, &Progress::new(false)).unwrap();
+        let o = run::<K>(&cfg, &progress("kshogi-tune", false)).unwrap();
         eprintln!("{}", o.text);
         let text = std::fs::read_to_string(&out).unwrap();
         match o.verdict {

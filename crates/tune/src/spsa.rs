@@ -895,7 +895,7 @@ mod tests {
     fn games_played_for_real_resume_to_the_same_theta_on_any_threads() {
         let dir = temp("games");
         let params = ["futility_margin", "lmp_base"];
-        let quiet = Progress::new(true);
+        let quiet = crate::pipeline::progress("kshogi-tune", true);
         let whole = run::<Kyoto>(
             &SpsaConfig {
                 iterations: 3,
@@ -941,7 +941,7 @@ mod tests {
             openings: Some(file.clone()),
             ..config(dir.join("s.json"), &["lmp_base"])
         };
-        let s = run::<Kyoto>(&cfg, &Progress::new(true)).unwrap();
+        let s = run::<Kyoto>(&cfg, &crate::pipeline::progress("kshogi-tune", true)).unwrap();
         assert_eq!(
             s.openings,
             ["startpos moves 1e1d", "startpos moves 2e2d 4a4b"]

@@ -757,7 +757,7 @@ mod tests {
 
     #[test]
     fn a_run_resumes_and_does_not_depend_on_threads() {
-        let quiet = Progress::new(true);
+        let quiet = crate::pipeline::progress("kshogi-tune", true);
         let d1 = temp("one");
         let whole = run::<Kyoto>(&tiny(&d1, 1), &quiet).unwrap();
         assert_eq!(whole.trials.len(), 2);

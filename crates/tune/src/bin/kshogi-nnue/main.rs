@@ -33,7 +33,7 @@ use kshogi_registry::{with_variant, Registered, VariantKind};
 use kshogi_tune::args::{game_flag, number, value};
 use kshogi_tune::data::GenConfig;
 use kshogi_tune::openings::{max_pairs_at_fixed_nodes, read_openings};
-use kshogi_tune::pipeline::{decide, pentanomial, Progress, SprtConfig, Verdict};
+use kshogi_tune::pipeline::{decide, pentanomial, SprtConfig, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -917,7 +917,7 @@ fn run_pipeline<V: Registered>(p: &PipelineArgs) -> Result<(), String> {
         root.join("crates/tuned-eval/src/weights")
             .join(format!("{}.nnue", V::NAME))
     });
-    let progress = Progress::of("kshogi-nnue", false);
+    let progress = kshogi_tune::pipeline::progress("kshogi-nnue", false);
     let result = pipeline::run::<V>(&cfg, &progress);
     // An error below the last bar.
     progress.finish();

@@ -751,7 +751,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
             "accepted": accept,
             "written": written,
         },
-        "seconds": progress.elapsed(),
+        "seconds": progress.elapsed().as_secs_f64(),
     });
     write_atomic(&cfg.dir.join("summary.json"), to_json(&json)).map_err(|e| e.to_string())?;
     progress.finish();
@@ -759,7 +759,7 @@ pub fn run<V: Registered>(cfg: &Config, progress: &Progress) -> Result<(), Strin
     println!(
         "summary: {} ({:.1} s in this run)",
         cfg.dir.join("summary.json").display(),
-        progress.elapsed()
+        progress.elapsed().as_secs_f64()
     );
     Ok(())
 }
