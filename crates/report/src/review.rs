@@ -50,11 +50,15 @@ pub struct Input {
 
 impl Input {
     /// A POSITION given as an argument (`startpos moves ...`, an SFEN with its moves), or
-    /// `None` when `arg` does not look like one (no `startpos`, `sfen` or `/`).
+    /// `None` when `arg` does not look like one (no `startpos`, `sfen` or `/`), or looks
+    /// like a file's path instead: its first word has a `.` (`games/one.kif`: no board has
+    /// one) or starts with `/` or `~` (no board starts with an empty rank).
     pub fn position(arg: &str) -> Option<Input> {
         let t = arg.trim_start();
+        let first = t.split_whitespace().next().unwrap_or("");
+        let path_like = first.contains('.') || first.starts_with(['/', '~']);
         let looks_like_position =
-            t.starts_with("startpos") || t.starts_with("sfen") || arg.contains('/');
+            !path_like && (t.starts_with("startpos") || t.starts_with("sfen") || arg.contains('/'));
         looks_like_position.then(|| Input {
             label: POSITION_LABEL.into(),
             stem: "game".into(),
@@ -612,6 +616,24 @@ mod input_tests {
         assert!(!input.kif);
         // No `startpos`, `sfen` or `/`: a file name that does not exist.
         assert_eq!(Input::position("game.kif"), None);
+        // Paths with a `/` are paths too, not boards.
+        for path in [
+            "games/one.kif",
+            "/home/user/one.kif",
+            "../one",
+            "~/one",
+            "./x/y",
+        ] {
+            assert_eq!(Input::position(path), None, "{path}");
+        }
+        // Boards and SFEN with their moves are positions.
+        for position in [
+            "sfen p+nks/5/5/5/SKN+P b - 1",
+            "p+nks/5/5/5/SKN+P b - 1 moves 1e1d",
+            "startpos",
+        ] {
+            assert!(Input::position(position).is_some(), "{position}");
+        }
     }
 
     #[test]

@@ -158,6 +158,12 @@ mod tests {
             err.to_string(),
             "cannot read `no-such-file.kif`: no such file (and not a POSITION)"
         );
+        // A missing file in a directory is named as a missing file, not read as a board.
+        let err = read_input("games/no-such-file.kif").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot read `games/no-such-file.kif`: no such file (and not a POSITION)"
+        );
         std::fs::remove_dir_all(&d).unwrap();
     }
 
