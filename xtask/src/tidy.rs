@@ -123,7 +123,16 @@ pub const RULES: &[Rule] = &[
         counts: "packages",
         check: no_import_circles,
     },
+    Rule {
+        name: "nested-lock-files-are-current",
+        counts: "lock files",
+        check: nested_lock_files_are_current,
+    },
 ];
+
+/// The projects outside the workspace that depend on its crates by path, each with a lock
+/// file of its own: the out-of-tree example (built `--locked` by CI) and the fuzz targets.
+const NESTED_PROJECTS: &[&str] = &["examples/out-of-tree-variant", "fuzz"];
 
 /// Import circles between files that are allowed, each with its reason: `(package
 /// directory, the circle's files relative to its `src/`, why)`.
@@ -723,6 +732,158 @@ fn dependency_path(cx: &Context, from: &str, to: &str, dev: bool) -> Option<Vec<
         }
     }
     None
+}
+
+/// Rule 12: the lock file of each nested project ([`NESTED_PROJECTS`]) holds the workspace
+/// packages its path dependencies reach (normal and build dependencies, the project's own
+/// of every kind), each with the workspace dependencies it has now, and no other workspace
+/// package. A new rules crate or library crate changes them, and CI's `--locked` build of
+/// the example then fails far from the change.
+fn nested_lock_files_are_current(cx: &Context) -> Result<Outcome, String> {
+    let mut out = Outcome::default();
+    for dir in NESTED_PROJECTS {
+        let manifest_path = cx.root.join(dir).join("Cargo.toml");
+        let lock_path = cx.root.join(dir).join("Cargo.lock");
+        if !manifest_path.is_file() || !lock_path.is_file() {
+            continue;
+        }
+        out.checked += 1;
+        let lock_name = format!("{dir}/Cargo.lock");
+        let fix = format!(
+            "bring it up to date with `cargo metadata --manifest-path {dir}/Cargo.toml \
+             --format-version 1 >/dev/null`, which adds what is missing and changes nothing else"
+        );
+        for (line, message) in nested_lock_problems(cx, &read(&manifest_path)?, &read(&lock_path)?)
+            .map_err(|e| format!("{dir}: {e}"))?
+        {
+            out.found
+                .push((lock_name.clone(), line, format!("{message}; {fix}")));
+        }
+    }
+    Ok(out)
+}
+
+/// What is wrong with a nested project's lock file (`lock`) given its manifest: `(line,
+/// message)` pairs.
+fn nested_lock_problems(
+    cx: &Context,
+    manifest: &str,
+    lock: &str,
+) -> Result<Vec<(usize, String)>, String> {
+    let in_workspace = |name: &str| package(cx, name).is_some();
+    let manifest: toml_edit::DocumentMut = manifest
+        .parse()
+        .map_err(|e| format!("Cargo.toml does not read: {e}"))?;
+    let lock_doc: toml_edit::DocumentMut = lock
+        .parse()
+        .map_err(|e| format!("Cargo.lock does not read: {e}"))?;
+    let own_name = manifest
+        .get("package")
+        .and_then(|p| p.get("name"))
+        .and_then(|n| n.as_str())
+        .ok_or("Cargo.toml has no package name")?
+        .to_string();
+    // The project's own path dependencies on workspace packages, of every kind.
+    let mut own: BTreeSet<String> = BTreeSet::new();
+    for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+        let Some(deps) = manifest.get(table).and_then(|t| t.as_table_like()) else {
+            continue;
+        };
+        for (key, value) in deps.iter() {
+            let name = value.get("package").and_then(|p| p.as_str()).unwrap_or(key);
+            if value.get("path").is_some() && in_workspace(name) {
+                own.insert(name.to_string());
+            }
+        }
+    }
+    // What they reach through normal and build dependencies.
+    let mut reached: BTreeSet<String> = own.clone();
+    let mut todo: Vec<String> = own.iter().cloned().collect();
+    while let Some(name) = todo.pop() {
+        for d in package(cx, &name).map_or(&[][..], |p| &p.deps[..]) {
+            if d.kind != "dev" && in_workspace(&d.name) && reached.insert(d.name.clone()) {
+                todo.push(d.name.clone());
+            }
+        }
+    }
+    // The lock's packages: name, line and the workspace packages among its dependencies.
+    let mut locked: Vec<(String, usize, BTreeSet<String>)> = Vec::new();
+    if let Some(packages) = lock_doc.get("package").and_then(|p| p.as_array_of_tables()) {
+        for p in packages.iter() {
+            let Some(name) = p.get("name").and_then(|n| n.as_str()) else {
+                continue;
+            };
+            let deps = p
+                .get("dependencies")
+                .and_then(|d| d.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str())
+                        // `name`, or `name version (source)` when two versions are locked.
+                        .map(|v| v.split(' ').next().unwrap_or(v).to_string())
+                        .filter(|n| in_workspace(n))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let needle = format!("name = \"{name}\"");
+            let line = lock
+                .lines()
+                .position(|l| l.trim() == needle)
+                .map_or(1, |i| i + 1);
+            locked.push((name.to_string(), line, deps));
+        }
+    }
+    let mut found = Vec::new();
+    for name in &reached {
+        if !locked.iter().any(|(n, _, _)| n == name) {
+            found.push((
+                1,
+                format!("lacks `{name}`, which the project's dependencies reach"),
+            ));
+        }
+    }
+    for (name, line, deps) in &locked {
+        let expected: BTreeSet<String> = if *name == own_name {
+            own.clone()
+        } else if reached.contains(name) {
+            package(cx, name).map_or_else(BTreeSet::new, |p| {
+                p.deps
+                    .iter()
+                    .filter(|d| d.kind != "dev" && in_workspace(&d.name))
+                    .map(|d| d.name.clone())
+                    .collect()
+            })
+        } else {
+            if in_workspace(name) {
+                found.push((
+                    *line,
+                    format!("locks `{name}`, which the project's dependencies no longer reach"),
+                ));
+            }
+            continue;
+        };
+        let words = |set: Vec<&String>| {
+            set.iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let missing: Vec<&String> = expected.difference(deps).collect();
+        let extra: Vec<&String> = deps.difference(&expected).collect();
+        if !missing.is_empty() {
+            found.push((
+                *line,
+                format!("`{name}` now depends on {} too", words(missing)),
+            ));
+        }
+        if !extra.is_empty() {
+            found.push((
+                *line,
+                format!("`{name}` no longer depends on {}", words(extra)),
+            ));
+        }
+    }
+    Ok(found)
 }
 
 /// Rule 8: no dev-dependency closes a cycle among the workspace packages. Cargo allows a
@@ -2340,6 +2501,105 @@ mod tests {
             ]
         );
         assert_eq!(checked, format!("{rule}: 3 published packages"));
+    }
+
+    #[test]
+    fn nested_lock_files_hold_what_their_dependencies_reach() {
+        // The example depends on `cli` by path and on `core` as a dev-dependency; `cli`
+        // reaches `rules-new` through `variants`; `xtra` is a dev-dependency of `cli`
+        // only, which a nested lock file never holds.
+        let manifest = "[package]\nname = \"pocket\"\n[workspace]\n\
+                        [dependencies]\ncli = { path = \"../../crates/cli\" }\n\
+                        serde = \"1\"\n\
+                        [dev-dependencies]\nkore = { path = \"../../crates/core\", package = \"core\" }\n";
+        let entry = |name: &str, deps: &[&str]| {
+            let deps: String = deps.iter().map(|d| format!(" \"{d}\",\n")).collect();
+            format!("[[package]]\nname = \"{name}\"\nversion = \"0.1.0\"\ndependencies = [\n{deps}]\n\n")
+        };
+        let packages = [
+            Pkg("core", "crates/core", &[("serde", "normal")], &[]),
+            Pkg("rules-new", "crates/rules-new", &[("core", "normal")], &[]),
+            Pkg(
+                "variants",
+                "crates/variants",
+                &[("core", "normal"), ("rules-new", "normal")],
+                &[],
+            ),
+            Pkg(
+                "cli",
+                "crates/cli",
+                &[("variants", "normal"), ("xtra", "dev"), ("clap", "normal")],
+                &[],
+            ),
+            Pkg("xtra", "crates/xtra", &[], &[]),
+        ];
+        let current = [
+            entry("cli", &["clap", "variants"]),
+            entry("clap", &[]),
+            entry("core", &["serde"]),
+            entry("pocket", &["cli", "core", "serde"]),
+            entry("rules-new", &["core"]),
+            entry("serde", &[]),
+            entry("variants", &["core", "rules-new"]),
+        ]
+        .concat();
+        let run = |lock: &str| {
+            run_rule(
+                "nested-lock-files-are-current",
+                &[
+                    ("examples/out-of-tree-variant/Cargo.toml", manifest),
+                    ("examples/out-of-tree-variant/Cargo.lock", lock),
+                ],
+                &packages,
+            )
+        };
+        let (found, checked) = run(&current);
+        assert_eq!(found, Vec::<String>::new());
+        assert_eq!(checked, "nested-lock-files-are-current: 1 lock files");
+
+        // As it was before `rules-new` was registered, with a stale `old` entry.
+        let stale = [
+            entry("cli", &["clap", "variants"]),
+            entry("clap", &[]),
+            entry("core", &["serde"]),
+            entry("pocket", &["cli", "core", "serde"]),
+            entry("serde", &[]),
+            entry("variants", &["core", "xtra"]),
+            entry("xtra", &[]),
+        ]
+        .concat();
+        let (found, _) = run(&stale);
+        let fix = "; bring it up to date with `cargo metadata --manifest-path \
+                   examples/out-of-tree-variant/Cargo.toml --format-version 1 >/dev/null`, \
+                   which adds what is missing and changes nothing else";
+        let at = |line: usize, message: &str| {
+            format!(
+                "examples/out-of-tree-variant/Cargo.lock:{line}: \
+                 nested-lock-files-are-current: {message}{fix}"
+            )
+        };
+        assert_eq!(
+            found,
+            [
+                at(
+                    1,
+                    "lacks `rules-new`, which the project's dependencies reach"
+                ),
+                at(38, "`variants` now depends on `rules-new` too"),
+                at(38, "`variants` no longer depends on `xtra`"),
+                at(
+                    46,
+                    "locks `xtra`, which the project's dependencies no longer reach"
+                ),
+            ]
+        );
+
+        // The project's own dependency list counts too, dev-dependencies included.
+        let lost_dev =
+            current.replace(" \"cli\",\n \"core\",\n \"serde\"", " \"cli\",\n \"serde\"");
+        assert_ne!(lost_dev, current);
+        let (found, _) = run(&lost_dev);
+        assert_eq!(found, [at(23, "`pocket` now depends on `core` too")]);
     }
 
     #[test]
