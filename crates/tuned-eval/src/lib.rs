@@ -34,9 +34,11 @@
 //! ## The list
 //!
 //! `Name for Variant in rules_crate = "weights/file.rs" { options };`, options being
-//! `search: SEARCH_PARAMS` (a variant's `search/<variant>.rs`), `ordering: fitted | royal_first` (a capture's victim valued by
+//! `search: SEARCH_PARAMS` (a variant's `search/<variant>.rs`, or
+//! `SearchParams::for_variant::<Variant>()` for the switches of the derived evaluation; the
+//! rules crate's names are in scope there), `ordering: fitted | royal_first` (a capture's victim valued by
 //! its fitted board value, the king 0; or the king first, as the derived evaluation does)
-//! and `tactical: none | flips | path::to::fn` (the quiet moves the quiescence search
+//! and `tactical: none | flips` (the quiet moves the quiescence search
 //! tries), and optionally `terms: module` (a module with `untuned`, `is_tactical` and
 //! `attacker_unrestricted`, the variant's own rules terms).
 
@@ -215,7 +217,13 @@ macro_rules! fitted {
         }
 
         impl Evaluator<$rules::$v> for $name {
-            const SEARCH: SearchParams = $search;
+            // The rules crate's names are in scope, as in the weights file, so that
+            // `SearchParams::for_variant::<Type>()` reads as in the guide.
+            const SEARCH: SearchParams = {
+                #[allow(unused_imports)]
+                use $rules::*;
+                $search
+            };
 
             #[inline(always)]
             fn piece_value(kind: Kind) -> i32 {
@@ -453,6 +461,35 @@ embedded_net!(
 
 /// Micro evaluated by its net ([`MicroNet`]) through the search's accumulator stack.
 pub type MicroNnueEval = nnue::NnueEval<MicroNet>;
+
+/// The line of docs/adding-a-variant.md for a new variant's fitted evaluation, written as
+/// the guide writes it: the variant's type is not imported here, and the line must still
+/// compile and search as the derived evaluation does.
+#[cfg(test)]
+mod guide_line {
+    use super::*;
+
+    fitted! {
+        /// A fitted Minishogi evaluation declared as a new variant's.
+        GuideEval for Minishogi in kshogi_rules_minishogi = "weights/minishogi.rs" {
+            search: SearchParams::for_variant::<Minishogi>(), ordering: royal_first,
+            tactical: flips,
+        };
+    }
+
+    #[test]
+    fn a_new_variants_line_searches_as_the_derived_evaluation() {
+        use kshogi_rules_minishogi::Minishogi;
+        assert_eq!(
+            <GuideEval as Evaluator<Minishogi>>::SEARCH,
+            SearchParams::for_variant::<Minishogi>()
+        );
+        assert_eq!(
+            <GuideEval as Evaluator<Minishogi>>::SEARCH,
+            <kshogi_engine::PieceTableEval as Evaluator<Minishogi>>::SEARCH
+        );
+    }
+}
 
 #[cfg(test)]
 mod tests {
