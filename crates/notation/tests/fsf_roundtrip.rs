@@ -1,14 +1,16 @@
 //! The reference engine's dialect, checked against the reference engine (Fairy-Stockfish).
 //!
 //! - `fsf_dialect_against_the_engine` (`#[ignore]`d, needs the engine): random positions of
-//!   every variant (seeded random games from the start) are written with
+//!   every registered variant the engine knows ([`ENGINE_NAMES`]; seeded random games from
+//!   the start) are written with
 //!   `to_sfen_in(_, Dialect::Fsf)` and sent to the engine; its legal moves (`go perft 1`)
 //!   must equal kshogi's written with `move_to_usi_in(_, _, Dialect::Fsf)`, as sets, and the
 //!   SFEN it prints (`d`) must read back with `parse_sfen` as the same position. The engine
-//!   is the binary named by `KSHOGI_FSF` (build it with
-//!   `bash /work/shared/reference-engine/build.sh DIR`); the test prints a note and passes
-//!   when the variable is unset. With `KSHOGI_FSF_RECORD=1` it also rewrites
-//!   `tests/data/fsf/expected.tsv` from the engine's answers.
+//!   is the binary named by `KSHOGI_FSF` (Fairy-Stockfish built from its source); the test
+//!   prints a note and passes when the variable is unset. Kinzoku needs a variant
+//!   definition file for the engine, named by `KSHOGI_FSF_KINZOKU_INI`; without it Kinzoku
+//!   is left out, with a note. With `KSHOGI_FSF_RECORD=1` it also rewrites
+//!   `tests/data/fsf/expected.tsv` from the engine's answers (every variant then needed).
 //! - `recorded_engine_answers` (runs by default, no engine): the recorded answers, checked
 //!   against kshogi's Fsf output.
 
@@ -16,10 +18,9 @@ use kshogi_core::rng::SplitMix64;
 use kshogi_core::{Game, Position, Variant};
 use kshogi_notation::{move_to_usi_in, parse_sfen, to_sfen_in, Dialect};
 use kshogi_rules_dobutsu::Dobutsu;
-use kshogi_rules_kinzoku::Kinzoku;
 use kshogi_rules_kyoto::Kyoto;
 use kshogi_rules_micro::Micro;
-use kshogi_rules_minishogi::Minishogi;
+use kshogi_variants::{with_variant, VariantKind};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -30,6 +31,29 @@ const RECORDED: &str = "tests/data/fsf/expected.tsv";
 const POSITIONS: usize = 300;
 /// Of those, the first ones per variant recorded for the default test.
 const RECORD_PER_VARIANT: usize = 25;
+
+/// Each registered variant's name in the reference engine (`UCI_Variant`), whether it
+/// needs the Kinzoku definition file, and the seed of its random positions. A registered
+/// variant missing here fails the tests: name it, or say here why the engine cannot play it.
+const ENGINE_NAMES: &[(&str, &str, bool, u64)] = &[
+    ("kyoto", "kyotoshogi", false, 1),
+    ("micro", "micro", false, 2),
+    ("kinzoku", "kinzoku", true, 3),
+    ("minishogi", "minishogi", false, 4),
+    ("dobutsu", "dobutsu", false, 5),
+    ("tori", "torishogi", false, 6),
+];
+
+#[test]
+fn every_registered_variant_has_its_engine_name() {
+    for kind in VariantKind::ALL {
+        assert!(
+            ENGINE_NAMES.iter().any(|(name, ..)| *name == kind.name()),
+            "`{}` is registered but has no reference-engine name in ENGINE_NAMES",
+            kind.name()
+        );
+    }
+}
 
 /// `n` positions of random games from the start, none of them a finished game, drawn with
 /// the project's generator so that runs are reproducible.
@@ -171,11 +195,17 @@ fn against_engine<V: Variant>(
         let (printed, theirs) = engine.ask(&sfen);
         let only_engine: Vec<&String> = theirs.iter().filter(|m| !ours.contains(m)).collect();
         // A known rule difference: in Minishogi the engine lets a pawn drop give a mate
-        // that shogi forbids (uchifuzume); kshogi does not generate those drops.
-        let known = V::NAME == "minishogi"
-            && !only_engine.is_empty()
-            && ours.iter().all(|m| theirs.contains(m))
-            && only_engine.iter().all(|m| m.starts_with("P*"));
+        // that shogi forbids (uchifuzume); kshogi does not generate those drops. Only a
+        // variant with that rule, and only drops of its pawn, are let through.
+        let pawn_drop = V::DROP_RULES
+            .pawn
+            .filter(|_| V::DROP_RULES.no_pawn_drop_mate)
+            .map(|k| format!("{}*", V::PIECES[k.index()].letter));
+        let known = pawn_drop.as_ref().is_some_and(|p| {
+            !only_engine.is_empty()
+                && ours.iter().all(|m| theirs.contains(m))
+                && only_engine.iter().all(|m| m.starts_with(p.as_str()))
+        });
         if known {
             eprintln!(
                 "{}: {sfen}: only the engine {only_engine:?} (pawn-drop mate)",
@@ -230,37 +260,33 @@ fn fsf_dialect_against_the_engine() {
         eprintln!("note: KSHOGI_FSF is not set, so the reference engine was not run");
         return;
     };
-    let ini = std::env::var("KSHOGI_FSF_KINZOKU_INI")
-        .unwrap_or_else(|_| "/work/shared/reference-engine/kinzoku.ini".to_string());
+    let ini = std::env::var("KSHOGI_FSF_KINZOKU_INI").ok();
     let mut record = Vec::new();
-    let results = [
-        (
-            "kyoto",
-            against_engine::<Kyoto>(&bin, "kyotoshogi", None, 1, &mut record),
-        ),
-        (
-            "micro",
-            against_engine::<Micro>(&bin, "micro", None, 2, &mut record),
-        ),
-        (
-            "kinzoku",
-            against_engine::<Kinzoku>(&bin, "kinzoku", Some(&ini), 3, &mut record),
-        ),
-        (
-            "minishogi",
-            against_engine::<Minishogi>(&bin, "minishogi", None, 4, &mut record),
-        ),
-        (
-            "dobutsu",
-            against_engine::<Dobutsu>(&bin, "dobutsu", None, 5, &mut record),
-        ),
-    ];
     let mut failed = false;
-    for (name, (n, moves, sfen)) in results {
+    let mut left_out = Vec::new();
+    for kind in VariantKind::ALL {
+        let Some(&(name, engine_name, needs_ini, seed)) =
+            ENGINE_NAMES.iter().find(|(n, ..)| *n == kind.name())
+        else {
+            panic!("`{}` has no reference-engine name", kind.name());
+        };
+        if needs_ini && ini.is_none() {
+            eprintln!("note: {name} left out: set KSHOGI_FSF_KINZOKU_INI to its definition file");
+            left_out.push(name);
+            continue;
+        }
+        let ini = if needs_ini { ini.as_deref() } else { None };
+        let (n, moves, sfen) = with_variant!(*kind, V => {
+            against_engine::<V>(&bin, engine_name, ini, seed, &mut record)
+        });
         eprintln!("{name}: {n} positions, {moves} move-set mismatches, {sfen} SFEN mismatches");
         failed |= moves > 0 || sfen > 0;
     }
     if std::env::var_os("KSHOGI_FSF_RECORD").is_some() {
+        assert!(
+            left_out.is_empty(),
+            "not recording: {left_out:?} left out, and the record holds every variant"
+        );
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(RECORDED);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         let mut text = String::from(
@@ -307,14 +333,9 @@ fn recorded_engine_answers() {
             panic!("bad line {line:?}");
         };
         let moves = fields.next().unwrap_or("");
-        let result = match variant {
-            "kyoto" => check_recorded::<Kyoto>(sfen, moves),
-            "micro" => check_recorded::<Micro>(sfen, moves),
-            "kinzoku" => check_recorded::<Kinzoku>(sfen, moves),
-            "minishogi" => check_recorded::<Minishogi>(sfen, moves),
-            "dobutsu" => check_recorded::<Dobutsu>(sfen, moves),
-            other => panic!("unknown variant {other}"),
-        };
+        let kind = VariantKind::from_name(variant)
+            .unwrap_or_else(|| panic!("unknown variant {variant} in {RECORDED}"));
+        let result = with_variant!(kind, V => check_recorded::<V>(sfen, moves));
         if let Err(e) = result {
             errors.push(e);
         }
