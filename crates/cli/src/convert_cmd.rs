@@ -4,10 +4,10 @@ use crate::error::CliError;
 use crate::variant_select;
 use clap::{Args, ValueEnum};
 use kshogi_core::{Variant, VariantInfo};
-use kshogi_notation::kif::{decode_kif, parse_kif_among, parse_kif_chosen, to_kif, KifRecord};
+use kshogi_notation::kif::{parse_kif_among, parse_kif_chosen, to_kif, KifRecord};
 use kshogi_notation::{parse_game, to_sfen_in, Dialect};
 use kshogi_registry::{kif_variant, with_variant, VariantKind};
-use kshogi_report::game_file;
+use kshogi_report::review_files::read_input;
 
 /// More help for `kshogi convert`, after the options.
 pub const CONVERT_HELP: &str = "\
@@ -16,12 +16,18 @@ and the moves of its moves list: the header `手合割：<variant>`, a board dia
 position is not the start position, the moves, and the result line when the game is over.
 
 --to sfen: INPUT is a KIF file, or `-` for standard input (UTF-8 with or without BOM, or
-Shift_JIS); prints the SFEN of the position after the last move, or with --all the SFEN
-before the first move and after every move, one per line.
+Shift_JIS), or a POSITION; prints the SFEN of the position after the last move, or with
+--all the SFEN before the first move and after every move, one per line.
 
---to usi: INPUT is a KIF file or `-`; prints one line `sfen <start SFEN> moves <usi> ...`
-(without ` moves` when the record has no moves; with --dialect pychess, `<FEN> moves
+--to usi: INPUT is a KIF file, `-` or a POSITION; prints one line `sfen <start SFEN> moves
+<usi> ...` (without ` moves` when there are no moves; with --dialect pychess, `<FEN> moves
 <uci> ...`, the form pychess-variants reads).
+
+With --to sfen and --to usi a POSITION may be written in any dialect kshogi reads (the
+reference engine's SFEN and moves, a pychess-variants FEN), so `convert --to sfen
+--dialect fsf POSITION` rewrites a position in another dialect. An INPUT that is an
+existing file, or `-`, is read as a file (a file of one line that is no KIF header holds a
+POSITION).
 
 The variant of a KIF record comes from its `手合割` header (`kshogi variants` lists the
 names read); --variant is needed when the header is missing, and overrides a `手合割：平手`
@@ -35,9 +41,9 @@ read.";
 pub enum Target {
     /// A KIF record, from a POSITION.
     Kif,
-    /// SFEN, from a KIF record.
+    /// SFEN, from a KIF record or a POSITION.
     Sfen,
-    /// A USI position (`sfen ... moves ...`), from a KIF record.
+    /// A USI position (`sfen ... moves ...`), from a KIF record or a POSITION.
     Usi,
 }
 
@@ -57,7 +63,8 @@ pub struct ConvertArgs {
     /// With --to sfen and --to usi: the dialect of the SFEN and moves written
     #[command(flatten)]
     pub dialect: crate::DialectArg,
-    /// A POSITION for --to kif; a KIF file (or `-` for standard input) for --to sfen and usi
+    /// A POSITION for --to kif; a KIF file (or `-` for standard input) or a POSITION for
+    /// --to sfen and usi
     #[arg(value_name = "INPUT")]
     pub input: String,
 }
@@ -72,13 +79,17 @@ pub fn run(args: &ConvertArgs) -> Result<String, CliError> {
             explain_file_as_position(result, &args.input)
         }
         Target::Sfen | Target::Usi => {
-            let text = read_kif_text(&args.input)?;
+            let (input, _) = read_input(&args.input)?;
+            if !input.kif {
+                let kind = variant_select::select(args.variant, &input.text)?;
+                return with_variant!(kind, V => position_to::<V>(args, &input.text));
+            }
             let kind = match args.variant {
                 Some(kind) => kind,
-                None => kif_variant(&text)?,
+                None => kif_variant(&input.text)?,
             };
             let chosen = args.variant.is_some();
-            with_variant!(kind, V => convert_kif::<V>(args, &text, chosen, VariantKind::infos()))
+            with_variant!(kind, V => convert_kif::<V>(args, &input.text, chosen, VariantKind::infos()))
         }
     }
 }
@@ -92,8 +103,12 @@ pub fn run_single<V: Variant>(args: &ConvertArgs, chosen: bool) -> Result<String
     match args.to {
         Target::Kif => explain_file_as_position(position_to_kif::<V>(&args.input), &args.input),
         Target::Sfen | Target::Usi => {
-            let text = read_kif_text(&args.input)?;
-            convert_kif::<V>(args, &text, chosen, VariantKind::infos())
+            let (input, _) = read_input(&args.input)?;
+            if input.kif {
+                convert_kif::<V>(args, &input.text, chosen, VariantKind::infos())
+            } else {
+                position_to::<V>(args, &input.text)
+            }
         }
     }
 }
@@ -127,11 +142,35 @@ fn explain_file_as_position(
     })
 }
 
-/// The text of the KIF record at `path` (`-`: standard input), read up to the library's
-/// bound ([`game_file::MAX_GAME_FILE_BYTES`]) and decoded.
-fn read_kif_text(path: &str) -> Result<String, CliError> {
-    let bytes = game_file::read_game_file(&game_file::GameSource::of_arg(path))?;
-    Ok(decode_kif(&bytes)?)
+/// `--to sfen` or `--to usi` of a POSITION (`startpos moves ...`, an SFEN and its moves, in
+/// any dialect kshogi reads): what the same game's KIF record would give.
+fn position_to<V: Variant>(args: &ConvertArgs, position: &str) -> Result<String, CliError> {
+    let game = parse_game::<V>(position)?;
+    let record = KifRecord::from_game(&game);
+    Ok(record_lines(
+        &record,
+        args.to == Target::Usi,
+        args.all,
+        args.dialect.dialect,
+    ))
+}
+
+/// The output of `--to usi` (`usi`), `--to sfen --all` (`all`) or `--to sfen` for a record.
+fn record_lines<V: Variant>(
+    record: &KifRecord<V>,
+    usi: bool,
+    all: bool,
+    dialect: Dialect,
+) -> String {
+    let mut lines = if usi {
+        vec![record.usi_line(dialect)]
+    } else if all {
+        record.sfens(dialect)
+    } else {
+        vec![to_sfen_in(record.position(), dialect)]
+    };
+    lines.push(String::new());
+    lines.join("\n")
 }
 
 /// `--to sfen` or `--to usi` of the KIF record `text`, read as `V`'s among `known`.
@@ -180,15 +219,7 @@ pub fn kif_to<V: Variant>(
     } else {
         parse_kif_among::<V>(text, known)?
     };
-    let mut lines = if usi {
-        vec![record.usi_line(dialect)]
-    } else if all {
-        record.sfens(dialect)
-    } else {
-        vec![to_sfen_in(record.position(), dialect)]
-    };
-    lines.push(String::new());
-    Ok(lines.join("\n"))
+    Ok(record_lines(&record, usi, all, dialect))
 }
 
 #[cfg(test)]

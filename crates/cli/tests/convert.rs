@@ -334,3 +334,100 @@ fn an_endless_input_is_cut_at_the_stated_limit() {
         "{e}"
     );
 }
+
+#[test]
+fn a_position_converts_to_sfen_and_usi() {
+    // Black's pawn 1e goes to 1d and turns into a rook (`1e1d+`); White's pawn 5a goes to
+    // 5b and turns into a rook too: worked out by hand from Kyoto's rules.
+    let game = "startpos moves 1e1d+ 5a5b+";
+    assert_eq!(
+        ok(
+            &["convert", "--to", "sfen", "--variant", "kyoto", game],
+            None
+        ),
+        "1gkst/r4/5/4R/TSKG1 b - 3\n"
+    );
+    assert_eq!(
+        ok(
+            &[
+                "convert",
+                "--to",
+                "sfen",
+                "--all",
+                "--variant",
+                "kyoto",
+                game
+            ],
+            None
+        ),
+        "pgkst/5/5/5/TSKGP b - 1\npgkst/5/5/4R/TSKG1 w - 2\n1gkst/r4/5/4R/TSKG1 b - 3\n"
+    );
+    // The board picks the variant, as for perft.
+    assert_eq!(
+        ok(
+            &[
+                "convert",
+                "--to",
+                "usi",
+                "pgkst/5/5/5/TSKGP b - 1 moves 1e1d+"
+            ],
+            None
+        ),
+        "sfen pgkst/5/5/5/TSKGP b - 1 moves 1e1d+\n"
+    );
+    // Another tool's dialect in, kshogi's out, and back: the reference engine (Fairy-
+    // Stockfish c19b5f6) prints `p+nks+l/5/5/4+P/+LSK+N1 w - 2` for Kyoto's start after
+    // 1e1d+ (`position startpos moves 1e1d+`, then `d`).
+    let fsf = "p+nks+l/5/5/4+P/+LSK+N1 w - 2";
+    assert_eq!(
+        ok(
+            &["convert", "--to", "sfen", "--variant", "kyoto", fsf],
+            None
+        ),
+        "pgkst/5/5/4R/TSKG1 w - 2\n"
+    );
+    assert_eq!(
+        ok(
+            &[
+                "convert",
+                "--to",
+                "sfen",
+                "--dialect",
+                "fsf",
+                "--variant",
+                "kyoto",
+                "startpos moves 1e1d+"
+            ],
+            None
+        ),
+        format!("{fsf}\n")
+    );
+    // A file of one line that is no KIF header holds a POSITION, as for review.
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sfen_in_a_file.kif");
+    assert_eq!(
+        ok(
+            &["convert", "--to", "usi", "--variant", "kyoto", file],
+            None
+        ),
+        "sfen pgkst/5/5/5/TSKGP b - 1\n"
+    );
+    // A wrong move of a POSITION is reported as for perft; a name that is neither a file
+    // nor a POSITION says both.
+    let e = bad_input(
+        &[
+            "convert",
+            "--to",
+            "usi",
+            "--variant",
+            "kyoto",
+            "startpos moves 1e1c",
+        ],
+        None,
+    );
+    assert!(e.starts_with("error: column 16: move 1: "), "{e}");
+    let e = bad_input(&["convert", "--to", "sfen", "games/none.kif"], None);
+    assert_eq!(
+        e,
+        "error: cannot read `games/none.kif`: no such file (and not a POSITION)"
+    );
+}

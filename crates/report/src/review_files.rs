@@ -25,14 +25,15 @@ pub enum InputError {
     Kif(#[from] KifError),
 }
 
-/// Reads one INPUT argument: `-` is standard input, an existing file is read, anything
-/// else must be a POSITION. A file or standard input is read up to the bound of every game
+/// Reads one INPUT argument: `-` is standard input, an existing file is read (anything else
+/// that exists, such as a directory, too, for the system's own error), anything else must
+/// be a POSITION. A file or standard input is read up to the bound of every game
 /// record ([`read_game_file`]). Returns the input with the path of the file it names (none
 /// for standard input or a POSITION), which no output may be.
 pub fn read_input(arg: &str) -> Result<(Input, Option<PathBuf>), InputError> {
     let (source, stem) = if arg == "-" {
         (GameSource::StandardInput, "stdin".to_string())
-    } else if Path::new(arg).is_file() {
+    } else if Path::new(arg).exists() {
         let stem = Path::new(arg)
             .file_stem()
             .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
