@@ -771,6 +771,15 @@ fn nested_lock_problems(
     lock: &str,
 ) -> Result<Vec<(usize, String)>, String> {
     let in_workspace = |name: &str| package(cx, name).is_some();
+    // A workspace package's normal and build dependencies on workspace packages.
+    let workspace_links = |name: &str| -> BTreeSet<String> {
+        package(cx, name).map_or_else(BTreeSet::new, |p| {
+            linked(p)
+                .filter(|d| in_workspace(&d.name))
+                .map(|d| d.name.clone())
+                .collect()
+        })
+    };
     let manifest: toml_edit::DocumentMut = manifest
         .parse()
         .map_err(|e| format!("Cargo.toml does not read: {e}"))?;
@@ -800,9 +809,9 @@ fn nested_lock_problems(
     let mut reached: BTreeSet<String> = own.clone();
     let mut todo: Vec<String> = own.iter().cloned().collect();
     while let Some(name) = todo.pop() {
-        for d in package(cx, &name).map_or(&[][..], |p| &p.deps[..]) {
-            if d.kind != "dev" && in_workspace(&d.name) && reached.insert(d.name.clone()) {
-                todo.push(d.name.clone());
+        for d in workspace_links(&name) {
+            if reached.insert(d.clone()) {
+                todo.push(d);
             }
         }
     }
@@ -846,13 +855,7 @@ fn nested_lock_problems(
         let expected: BTreeSet<String> = if *name == own_name {
             own.clone()
         } else if reached.contains(name) {
-            package(cx, name).map_or_else(BTreeSet::new, |p| {
-                p.deps
-                    .iter()
-                    .filter(|d| d.kind != "dev" && in_workspace(&d.name))
-                    .map(|d| d.name.clone())
-                    .collect()
-            })
+            workspace_links(name)
         } else {
             if in_workspace(name) {
                 found.push((
