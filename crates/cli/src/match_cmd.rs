@@ -90,7 +90,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "LINE")]
     a_init: Vec<String>,
     /// A line sent to engine B after `usiok`, before the options (repeatable), e.g.
-    /// 'load /path/kinzoku.ini'
+    /// 'load crates/notation/tests/data/fsf/kinzoku.ini'
     #[arg(long, value_name = "LINE")]
     b_init: Vec<String>,
     /// Number of games (rounded up to even); with --sprt, the most games played
